@@ -1,0 +1,210 @@
+/**
+ * The API server's storage: versioned objects and watches, like etcd behind kube-apiserver. Objects
+ * handed out are the stored instances themselves; callers must never mutate them (copy with
+ * `deepClone`, change, then `update`). Watch handlers run synchronously and must only enqueue work:
+ * controllers act later, in the cluster's settle loop, as informers decouple them in Kubernetes.
+ */
+import { alreadyExists, conflict, notFound } from './errors.ts';
+import type { AnyObject, ResourceKey, ResourceTypes, StoredMeta } from './objects.ts';
+import { resourceInfo } from './resources.ts';
+import type { SimClock } from '../util/clock.ts';
+import type { Rng } from '../util/rng.ts';
+import { deepClone, jsonEqual } from '../util/json.ts';
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface WatchEvent {
+  readonly type: WatchEventType;
+  readonly resource: ResourceKey;
+  readonly object: AnyObject;
+  /** The previous version, for MODIFIED and DELETED. */
+  readonly oldObject?: AnyObject;
+}
+
+export type WatchHandler = (event: WatchEvent) => void;
+
+export interface StoreSnapshot {
+  readonly resourceVersion: number;
+  readonly objects: readonly { resource: ResourceKey; object: AnyObject }[];
+}
+
+/** An object as given to create(): metadata.name set, the rest filled in by the store. */
+export type NewObject = Omit<AnyObject, 'metadata'> & {
+  metadata: Partial<StoredMeta> & { name: string };
+};
+
+export function objectKey(namespace: string | undefined, name: string): string {
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+export class ApiStore {
+  private readonly tables = new Map<ResourceKey, Map<string, AnyObject>>();
+  private readonly watchers = new Map<ResourceKey | '*', Set<WatchHandler>>();
+  private revision = 0;
+
+  private readonly clock: SimClock;
+  private readonly rng: Rng;
+
+  constructor(clock: SimClock, rng: Rng) {
+    this.clock = clock;
+    this.rng = rng;
+  }
+
+  get resourceVersion(): number {
+    return this.revision;
+  }
+
+  get<K extends ResourceKey>(resource: K, namespace: string | undefined, name: string): ResourceTypes[K] | undefined {
+    return this.table(resource).get(this.keyFor(resource, namespace, name)) as ResourceTypes[K] | undefined;
+  }
+
+  /** Like get(), but throws the API's NotFound error. */
+  mustGet<K extends ResourceKey>(resource: K, namespace: string | undefined, name: string): ResourceTypes[K] {
+    const found = this.get(resource, namespace, name);
+    if (!found) throw notFound(resourceInfo(resource).key, name);
+    return found;
+  }
+
+  /** Objects of a resource, sorted by namespace then name (the order the API server lists them in). */
+  list<K extends ResourceKey>(resource: K, namespace?: string): ResourceTypes[K][] {
+    const out: AnyObject[] = [];
+    for (const obj of this.table(resource).values()) {
+      if (namespace === undefined || obj.metadata.namespace === namespace) out.push(obj);
+    }
+    out.sort(compareObjects);
+    return out as unknown as ResourceTypes[K][];
+  }
+
+  count(resource: ResourceKey): number {
+    return this.table(resource).size;
+  }
+
+  /**
+   * Stores a new object: uid, resourceVersion, generation and creationTimestamp are assigned here.
+   * The input is copied, never kept.
+   */
+  create<K extends ResourceKey>(resource: K, input: NewObject): ResourceTypes[K] {
+    const info = resourceInfo(resource);
+    const ns = info.namespaced ? input.metadata.namespace : undefined;
+    const key = this.keyFor(resource, ns, input.metadata.name);
+    const table = this.table(resource);
+    if (table.has(key)) throw alreadyExists(info.key, input.metadata.name);
+    const obj = deepClone(input) as AnyObject;
+    obj.metadata = {
+      ...obj.metadata,
+      ...(ns ? { namespace: ns } : {}),
+      uid: this.rng.uuid(),
+      resourceVersion: String(++this.revision),
+      creationTimestamp: this.clock.rfc3339(),
+      generation: 1,
+    };
+    if (!info.namespaced) delete obj.metadata.namespace;
+    table.set(key, obj);
+    this.emit({ type: 'ADDED', resource, object: obj });
+    return obj as unknown as ResourceTypes[K];
+  }
+
+  /**
+   * Replaces an existing object. A stale metadata.resourceVersion is a Conflict, as with the real
+   * API's optimistic concurrency; an omitted one means "whatever is current". generation moves only
+   * when something other than metadata and status changed. An update that changes nothing is a no-op
+   * that keeps the resourceVersion, as the API server does.
+   */
+  update<K extends ResourceKey>(resource: K, input: AnyObject): ResourceTypes[K] {
+    const info = resourceInfo(resource);
+    const ns = info.namespaced ? input.metadata.namespace : undefined;
+    const key = this.keyFor(resource, ns, input.metadata.name);
+    const table = this.table(resource);
+    const old = table.get(key);
+    if (!old) throw notFound(info.key, input.metadata.name);
+    if (input.metadata.resourceVersion && input.metadata.resourceVersion !== old.metadata.resourceVersion) {
+      throw conflict(
+        info.key,
+        input.metadata.name,
+        'the object has been modified; please apply your changes to the latest version and try again',
+      );
+    }
+    const obj = deepClone(input);
+    obj.metadata = {
+      ...obj.metadata,
+      uid: old.metadata.uid,
+      creationTimestamp: old.metadata.creationTimestamp,
+      resourceVersion: old.metadata.resourceVersion,
+      generation: old.metadata.generation ?? 1,
+    };
+    if (jsonEqual(obj, old)) return old as unknown as ResourceTypes[K];
+    if (!jsonEqual(specOf(obj), specOf(old))) obj.metadata.generation = (old.metadata.generation ?? 1) + 1;
+    obj.metadata.resourceVersion = String(++this.revision);
+    table.set(key, obj);
+    this.emit({ type: 'MODIFIED', resource, object: obj, oldObject: old });
+    return obj as unknown as ResourceTypes[K];
+  }
+
+  /** Removes an object at once (graceful deletion, where a kind has it, is the caller's business). */
+  delete<K extends ResourceKey>(resource: K, namespace: string | undefined, name: string): ResourceTypes[K] {
+    const info = resourceInfo(resource);
+    const key = this.keyFor(resource, namespace, name);
+    const table = this.table(resource);
+    const old = table.get(key);
+    if (!old) throw notFound(info.key, name);
+    table.delete(key);
+    ++this.revision;
+    this.emit({ type: 'DELETED', resource, object: old, oldObject: old });
+    return old as unknown as ResourceTypes[K];
+  }
+
+  /** Subscribes to one resource's events, or to all with '*'. Returns the unsubscribe function. */
+  watch(resource: ResourceKey | '*', handler: WatchHandler): () => void {
+    let set = this.watchers.get(resource);
+    if (!set) this.watchers.set(resource, (set = new Set()));
+    set.add(handler);
+    return () => set.delete(handler);
+  }
+
+  snapshot(): StoreSnapshot {
+    const objects: { resource: ResourceKey; object: AnyObject }[] = [];
+    const keys = [...this.tables.keys()].sort();
+    for (const resource of keys) {
+      for (const object of this.list(resource)) objects.push({ resource, object: deepClone(object) });
+    }
+    return { resourceVersion: this.revision, objects };
+  }
+
+  /** Replaces the whole content without emitting events (controllers rebuild their caches after a restore). */
+  restore(snapshot: StoreSnapshot): void {
+    this.tables.clear();
+    for (const { resource, object } of snapshot.objects) {
+      const info = resourceInfo(resource);
+      const key = this.keyFor(resource, info.namespaced ? object.metadata.namespace : undefined, object.metadata.name);
+      this.table(resource).set(key, deepClone(object));
+    }
+    this.revision = snapshot.resourceVersion;
+  }
+
+  private keyFor(resource: ResourceKey, namespace: string | undefined, name: string): string {
+    return objectKey(resourceInfo(resource).namespaced ? namespace : undefined, name);
+  }
+
+  private table(resource: ResourceKey): Map<string, AnyObject> {
+    let t = this.tables.get(resource);
+    if (!t) this.tables.set(resource, (t = new Map()));
+    return t;
+  }
+
+  private emit(event: WatchEvent): void {
+    for (const h of this.watchers.get(event.resource) ?? []) h(event);
+    for (const h of this.watchers.get('*') ?? []) h(event);
+  }
+}
+
+function specOf(obj: AnyObject): unknown {
+  const { metadata: _m, status: _s, ...rest } = obj;
+  return rest;
+}
+
+function compareObjects(a: AnyObject, b: AnyObject): number {
+  const na = a.metadata.namespace ?? '';
+  const nb = b.metadata.namespace ?? '';
+  if (na !== nb) return na < nb ? -1 : 1;
+  return a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0;
+}

@@ -1,0 +1,181 @@
+/**
+ * kube-apiserver in miniature: every write from kubectl and from controllers passes through here, in
+ * the real server's order: decode (resolve apiVersion/kind, strict field validation) → defaulting →
+ * admission (namespace exists, IP and port allocation) → validation → storage.
+ *
+ * Reads go straight to the store. Deletion of pods is graceful (deletionTimestamp, the kubelet
+ * finishes it); cascading deletion of owned objects is the garbage collector's job.
+ */
+import type { ApiStore, NewObject, WatchHandler } from '../api/store.ts';
+import type { AnyObject, Manifest, ResourceKey, ResourceTypes } from '../api/objects.ts';
+import type { ClusterConfig } from '../cluster/config.ts';
+import type { SimClock } from '../util/clock.ts';
+import type { Rng } from '../util/rng.ts';
+import { decodeManifest } from './decode.ts';
+import { applyDefaults } from './defaults.ts';
+import { validateObject, validateUpdate } from './validation.ts';
+import { Allocators } from './allocators.ts';
+import { StatusError, notFound } from '../api/errors.ts';
+import { resourceInfo } from '../api/resources.ts';
+import { deepClone } from '../util/json.ts';
+
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+export interface WriteOptions {
+  /** kubectl's `--validate`: strict (default) rejects unknown fields, warn reports them, ignore drops them. */
+  readonly fieldValidation?: FieldValidation;
+  /** `--dry-run=server`: run every step but storage. */
+  readonly dryRun?: boolean;
+  /** Receives `Warning: …` texts (unknown fields under Warn, deprecated APIs). */
+  readonly warnings?: string[];
+}
+
+export interface DeleteOptions {
+  /** Pods only: 0 deletes at once; otherwise the pod is Terminating until the kubelet finishes. */
+  readonly gracePeriodSeconds?: number;
+  readonly dryRun?: boolean;
+}
+
+export interface ApiServerContext {
+  readonly clock: SimClock;
+  readonly rng: Rng;
+  readonly config: ClusterConfig;
+}
+
+export class ApiServer {
+  readonly allocators: Allocators;
+  readonly store: ApiStore;
+  private readonly ctx: ApiServerContext;
+
+  constructor(store: ApiStore, ctx: ApiServerContext) {
+    this.store = store;
+    this.ctx = ctx;
+    this.allocators = new Allocators(ctx.config, ctx.rng, store);
+  }
+
+  get<K extends ResourceKey>(resource: K, namespace: string | undefined, name: string): ResourceTypes[K] | undefined {
+    return this.store.get(resource, namespace, name);
+  }
+
+  mustGet<K extends ResourceKey>(resource: K, namespace: string | undefined, name: string): ResourceTypes[K] {
+    return this.store.mustGet(resource, namespace, name);
+  }
+
+  list<K extends ResourceKey>(resource: K, namespace?: string): ResourceTypes[K][] {
+    return this.store.list(resource, namespace);
+  }
+
+  watch(resource: ResourceKey | '*', handler: WatchHandler): () => void {
+    return this.store.watch(resource, handler);
+  }
+
+  /** POST: a new object from a manifest (or from a controller). Throws StatusError. */
+  create(manifest: Manifest, opts: WriteOptions = {}): AnyObject {
+    const { info, object } = decodeManifest(manifest, opts);
+    applyDefaults(info, object, this.ctx);
+    if (info.namespaced) this.requireNamespace(object.metadata.namespace ?? 'default', object);
+    const allocation = this.allocators.begin();
+    try {
+      allocation.allocateFor(info, object);
+      validateObject(info, object, this.ctx);
+      if (opts.dryRun) {
+        allocation.rollback();
+        return object as AnyObject;
+      }
+      const stored = this.store.create(info.key, object as NewObject);
+      allocation.commit();
+      return stored;
+    } catch (e) {
+      allocation.rollback();
+      throw e;
+    }
+  }
+
+  /** PUT: replaces an existing object; immutable fields are checked against the stored version. */
+  update(manifest: Manifest, opts: WriteOptions = {}): AnyObject {
+    const { info, object } = decodeManifest(manifest, opts);
+    applyDefaults(info, object, this.ctx);
+    const ns = info.namespaced ? (object.metadata.namespace ?? 'default') : undefined;
+    const old = this.store.get(info.key, ns, object.metadata.name);
+    if (!old) throw notFound(info.key, object.metadata.name);
+    const next = { ...object, status: object.status ?? old.status } as AnyObject;
+    const allocation = this.allocators.begin();
+    try {
+      allocation.reallocateFor(info, next, old);
+      validateUpdate(info, next, old, this.ctx);
+      if (opts.dryRun) {
+        allocation.rollback();
+        return next;
+      }
+      const stored = this.store.update(info.key, next);
+      allocation.commit();
+      return stored;
+    } catch (e) {
+      allocation.rollback();
+      throw e;
+    }
+  }
+
+  /** PUT on the status subresource: only .status changes; everything else stays as stored. */
+  updateStatus<T extends AnyObject>(object: T): T {
+    const info = resourceInfo(this.keyOf(object));
+    const old = this.store.mustGet(info.key, object.metadata.namespace, object.metadata.name);
+    const next = deepClone(old) as AnyObject;
+    next.status = deepClone(object.status);
+    return this.store.update(info.key, next) as unknown as T;
+  }
+
+  /** Writes metadata changes (labels, annotations, finalizers, ownerReferences) without touching spec/status validation. */
+  updateMetadata<T extends AnyObject>(object: T): T {
+    const info = resourceInfo(this.keyOf(object));
+    const old = this.store.mustGet(info.key, object.metadata.namespace, object.metadata.name);
+    const next = deepClone(old) as AnyObject;
+    next.metadata = { ...deepClone(object.metadata), resourceVersion: old.metadata.resourceVersion };
+    return this.store.update(info.key, next) as unknown as T;
+  }
+
+  /**
+   * DELETE. Pods on a node are marked (deletionTimestamp + grace period) and finished by the kubelet;
+   * everything else goes at once. Namespaces take their content with them (the namespace controller).
+   */
+  delete(resource: ResourceKey, namespace: string | undefined, name: string, opts: DeleteOptions = {}): AnyObject {
+    const existing = this.store.mustGet(resource, namespace, name) as AnyObject;
+    if (opts.dryRun) return existing;
+    if (resource === 'pods') {
+      const pod = existing as ResourceTypes['pods'];
+      const grace = opts.gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
+      if (pod.spec?.nodeName && grace > 0) {
+        if (pod.metadata.deletionTimestamp) return existing;
+        const marked = deepClone(pod);
+        marked.metadata.deletionTimestamp = this.ctx.clock.rfc3339(this.ctx.clock.now() + grace * 1000);
+        marked.metadata.deletionGracePeriodSeconds = grace;
+        return this.store.update('pods', marked as unknown as AnyObject);
+      }
+    }
+    const removed = this.store.delete(resource, namespace, name) as AnyObject;
+    this.allocators.release(resourceInfo(resource), removed);
+    return removed;
+  }
+
+  /** The resource key of a stored object, from its apiVersion and kind. */
+  keyOf(object: { apiVersion: string; kind: string; metadata: { name: string } }): ResourceKey {
+    return decodeManifest(object as Manifest, { fieldValidation: 'Ignore' }).info.key;
+  }
+
+  private keyOfManifest(object: unknown): ResourceKey {
+    return this.keyOf(object as AnyObject);
+  }
+
+  private requireNamespace(namespace: string, object: { metadata: { namespace?: string } }): void {
+    object.metadata.namespace = namespace;
+    const ns = this.store.get('namespaces', undefined, namespace);
+    if (!ns) throw notFound('namespaces', namespace);
+    if (ns.metadata.deletionTimestamp) {
+      const what = `${resourceInfo(this.keyOfManifest(object)).key} "${(object as AnyObject).metadata.name}"`;
+      throw new StatusError(
+        'Forbidden',
+        `${what} is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`,
+      );
+    }
+  }
+}

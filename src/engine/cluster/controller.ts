@@ -1,0 +1,55 @@
+/**
+ * The controller contract. Each controller mirrors one real Kubernetes component: it watches the API,
+ * keeps its queue of keys to look at, and in sync() compares desired with actual state and acts through
+ * the API. The cluster calls sync() on every controller until none has work left ("settled").
+ */
+import type { ApiServer } from '../apiserver/apiserver.ts';
+import type { ClusterConfig } from './config.ts';
+import type { SimClock } from '../util/clock.ts';
+import type { Rng } from '../util/rng.ts';
+import type { EventRecorder } from '../controllers/event-recorder.ts';
+
+export interface ControllerContext {
+  readonly api: ApiServer;
+  readonly clock: SimClock;
+  readonly rng: Rng;
+  readonly config: ClusterConfig;
+  readonly recorder: EventRecorder;
+}
+
+export interface Controller {
+  /** The real component's name, e.g. `replicaset-controller`, `kube-scheduler`, `kubelet`. */
+  readonly name: string;
+  /** Subscribes to watches and queues every existing object; called at start and after a restore. */
+  start(): void;
+  /** Works through the queue; returns true when it wrote anything through the API. */
+  sync(): boolean;
+  /**
+   * The simulated time at which this controller next has something to do on its own (a container
+   * finishing start-up, a grace period ending), or undefined. The cluster advances the clock to each
+   * such moment in turn, so time-driven transitions happen in order without timers in the snapshot.
+   */
+  nextWakeup?(): number | undefined;
+  /** Called when the clock reaches a wake-up time: queue whatever became due. */
+  wake?(): void;
+}
+
+/** A de-duplicating FIFO of object keys, like client-go's workqueue. */
+export class WorkQueue {
+  private readonly items = new Set<string>();
+
+  add(key: string): void {
+    this.items.add(key);
+  }
+
+  get size(): number {
+    return this.items.size;
+  }
+
+  /** Takes every queued key, leaving the queue empty (keys added while processing wait for the next round). */
+  drain(): string[] {
+    const keys = [...this.items];
+    this.items.clear();
+    return keys;
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * The engine's public surface: the only module that code outside `src/engine/` may import. Hosts (the
+ * Web Worker, the Node CLI, the WebContainer build) and the grader build on these names.
+ */
+export {
+  Cluster,
+  createCluster,
+  restoreCluster,
+  SnapshotError,
+  COMMAND_STEP_MS,
+  type ClusterSnapshot,
+  type ClusterChange,
+  type ClusterOptions,
+} from './cluster/cluster.ts';
+export {
+  parseClusterConfig,
+  defaultClusterConfig,
+  ClusterConfigError,
+  KUBERNETES_VERSION,
+  type ClusterConfig,
+  type CniName,
+  type Distribution,
+  type KubeProxyMode,
+} from './cluster/config.ts';
+export type { FileChange } from './cluster/files.ts';
+export type { ExecResult, SessionContext } from './shell/types.ts';
+export type { AnyObject, ResourceKey } from './api/objects.ts';
