@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { ApiStore, type WatchEvent } from './store.ts';
+import { SimClock } from '../util/clock.ts';
+import { Rng } from '../util/rng.ts';
+import { StatusError } from './errors.ts';
+
+function makeStore() {
+  return new ApiStore(new SimClock(), new Rng(42));
+}
+
+const cm = (name: string, data: Record<string, string> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'default' },
+  data,
+});
+
+describe('ApiStore', () => {
+  it('assigns uid, resourceVersion, generation and creationTimestamp on create', () => {
+    const store = makeStore();
+    const obj = store.create('configmaps', cm('a'));
+    expect(obj.metadata.uid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(obj.metadata.resourceVersion).toBe('1');
+    expect(obj.metadata.generation).toBe(1);
+    expect(obj.metadata.creationTimestamp).toBe('2026-01-01T00:00:00Z');
+  });
+
+  it('rejects duplicates with the API wording', () => {
+    const store = makeStore();
+    store.create('configmaps', cm('a'));
+    expect(() => store.create('configmaps', cm('a'))).toThrowError(new StatusError('AlreadyExists', 'configmaps "a" already exists'));
+  });
+
+  it('NotFound names the qualified resource', () => {
+    const store = makeStore();
+    expect(() => store.mustGet('deployments.apps', 'default', 'web')).toThrowError('deployments.apps "web" not found');
+  });
+
+  it('an update that changes nothing keeps the resourceVersion and emits nothing', () => {
+    const store = makeStore();
+    const a = store.create('configmaps', cm('a', { k: 'v' }));
+    const events: WatchEvent[] = [];
+    store.watch('configmaps', (e) => events.push(e));
+    const same = store.update('configmaps', { ...a, metadata: { ...a.metadata } });
+    expect(same.metadata.resourceVersion).toBe(a.metadata.resourceVersion);
+    expect(events).toHaveLength(0);
+  });
+
+  it('generation moves only when more than metadata/status changes', () => {
+    const store = makeStore();
+    const a = store.create('configmaps', cm('a', { k: 'v' }));
+    const relabelled = store.update('configmaps', { ...a, metadata: { ...a.metadata, labels: { x: 'y' } } });
+    expect(relabelled.metadata.generation).toBe(1);
+    const changed = store.update('configmaps', { ...relabelled, data: { k: 'w' } });
+    expect(changed.metadata.generation).toBe(2);
+  });
+
+  it('a stale resourceVersion is a Conflict', () => {
+    const store = makeStore();
+    const a = store.create('configmaps', cm('a', { k: 'v' }));
+    store.update('configmaps', { ...a, data: { k: 'w' } });
+    expect(() => store.update('configmaps', { ...a, data: { k: 'x' } })).toThrowError(/Operation cannot be fulfilled on configmaps "a"/);
+  });
+
+  it('lists sorted by namespace then name and emits watch events in order', () => {
+    const store = makeStore();
+    const seen: string[] = [];
+    store.watch('*', (e) => seen.push(`${e.type} ${e.object.metadata.name}`));
+    store.create('configmaps', { ...cm('b'), metadata: { name: 'b', namespace: 'x' } });
+    store.create('configmaps', cm('c'));
+    store.create('configmaps', cm('a'));
+    store.delete('configmaps', 'default', 'c');
+    expect(store.list('configmaps').map((o) => `${o.metadata.namespace}/${o.metadata.name}`)).toEqual(['default/a', 'x/b']);
+    expect(seen).toEqual(['ADDED b', 'ADDED c', 'ADDED a', 'DELETED c']);
+  });
+
+  it('cluster-scoped objects carry no namespace', () => {
+    const store = makeStore();
+    const ns = store.create('namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop', namespace: 'oops' } });
+    expect(ns.metadata.namespace).toBeUndefined();
+    expect(store.get('namespaces', 'whatever', 'shop')).toBeDefined();
+  });
+
+  it('snapshot → restore → snapshot is identical, and inputs are copied', () => {
+    const store = makeStore();
+    const input = cm('a', { k: 'v' });
+    store.create('configmaps', input);
+    input.data.k = 'mutated';
+    store.create('namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } });
+    const snap = store.snapshot();
+    const copy = makeStore();
+    copy.restore(JSON.parse(JSON.stringify(snap)));
+    expect(copy.snapshot()).toEqual(snap);
+    expect(copy.get('configmaps', 'default', 'a')?.data).toEqual({ k: 'v' });
+  });
+});
