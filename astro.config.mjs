@@ -81,6 +81,25 @@ function codeBlockEnglishLabels() {
   };
 }
 
+/**
+ * Long lines make a code block scroll sideways, and a scrollable region must be reachable by keyboard
+ * (axe `scrollable-region-focusable`, WCAG 2.1.1). Make every code block's <pre> focusable.
+ */
+function focusableCodeBlocks() {
+  /** @param {any} node */
+  const visit = (node) => {
+    if (node.type === 'element' && node.tagName === 'pre') node.properties = { ...node.properties, tabIndex: 0 };
+    for (const child of node.children ?? []) visit(child);
+  };
+  return {
+    name: 'packet-path-focusable-code-blocks',
+    hooks: {
+      /** @param {{ renderData: { blockAst: any } }} context */
+      postprocessRenderedBlock: ({ renderData }) => visit(renderData.blockAst),
+    },
+  };
+}
+
 export default defineConfig({
   redirects: { '/': '/pt-br/' },
   integrations: [
@@ -105,6 +124,7 @@ export default defineConfig({
         // Starlight infers a code block's locale from its path under src/content/docs/; ours live in
         // content/<locale>/, so tell Expressive Code which language each block is in.
         getBlockLocale: ({ file }) => (/[\\/]content[\\/]en[\\/]/.test(file.path ?? '') ? 'en' : 'pt-BR'),
+        plugins: [focusableCodeBlocks()],
       },
       plugins: [codeBlockEnglishLabels()],
     }),
