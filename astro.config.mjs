@@ -16,10 +16,17 @@ const parts = [
   { dir: 'k3s', label: 'Rede interna do cluster (k3s)', en: 'Inside a light cluster (k3s)' },
   { dir: 'inside', label: 'Rede do cluster por dentro', en: 'Cluster networking, inside out' },
   { dir: 'diagram', label: 'Diagrama de rede do Kubernetes', en: 'Drawing the Kubernetes network' },
-  { dir: 'basics', label: 'CNI, Services e Ingress sem mistério', en: 'CNI, Services and Ingress, demystified' },
+  {
+    dir: 'basics',
+    label: 'CNI, Services e Ingress sem mistério',
+    en: 'CNI, Services and Ingress, demystified',
+  },
 ];
 
-/** Read `sidebar.order` from a page's frontmatter (lower comes first; missing = last). */
+/**
+ * Read `sidebar.order` from a page's frontmatter (lower comes first; missing = last).
+ * @param {string} file
+ */
 function sidebarOrder(file) {
   const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(readFileSync(file, 'utf8'));
   const data = match ? parseYaml(match[1] ?? '') : undefined;
@@ -27,14 +34,20 @@ function sidebarOrder(file) {
   return typeof order === 'number' ? order : Number.MAX_SAFE_INTEGER;
 }
 
-/** Every page slug under `content/pt-br/<dir>/`, sorted by `sidebar.order`, then by slug. */
+/**
+ * Every page slug under `content/pt-br/<dir>/`, sorted by `sidebar.order`, then by slug.
+ * @param {string} dir
+ */
 function slugsIn(dir) {
   const root = join(contentDir, 'pt-br', dir);
   if (!existsSync(root)) return [];
   const pages = readdirSync(root, { recursive: true, encoding: 'utf8' })
     .filter((f) => /\.mdx?$/.test(f) && !f.split(sep).some((part) => part.startsWith('_')))
     .map((f) => ({
-      slug: relative(join(contentDir, 'pt-br'), join(root, f)).split(sep).join('/').replace(/\.mdx?$/, ''),
+      slug: relative(join(contentDir, 'pt-br'), join(root, f))
+        .split(sep)
+        .join('/')
+        .replace(/\.mdx?$/, ''),
       order: sidebarOrder(join(root, f)),
     }));
   pages.sort((a, b) => a.order - b.order || a.slug.localeCompare(b.slug));
@@ -64,7 +77,8 @@ const sidebar = [
  * their English labels back.
  */
 function codeBlockEnglishLabels() {
-  return {
+  /** @type {import('@astrojs/starlight/types').StarlightPlugin} */
+  const plugin = {
     name: 'packet-path-code-block-labels',
     hooks: {
       'i18n:setup': async ({ injectTranslations }) => {
@@ -79,6 +93,7 @@ function codeBlockEnglishLabels() {
       'config:setup': () => {},
     },
   };
+  return plugin;
 }
 
 /**
@@ -88,7 +103,8 @@ function codeBlockEnglishLabels() {
 function focusableCodeBlocks() {
   /** @param {any} node */
   const visit = (node) => {
-    if (node.type === 'element' && node.tagName === 'pre') node.properties = { ...node.properties, tabIndex: 0 };
+    if (node.type === 'element' && node.tagName === 'pre')
+      node.properties = { ...node.properties, tabIndex: 0 };
     for (const child of node.children ?? []) visit(child);
   };
   return {

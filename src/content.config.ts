@@ -12,14 +12,20 @@ import { uiStrings } from './i18n/schema';
 export const courseFrontmatter = z.object({
   sourceNote: z
     .string()
-    .regex(/^\d{3}_[0-9a-f]{16}\.txt$/, 'sourceNote must be a seed file name such as 000_a56fd7953ca4c6b4.txt')
+    .regex(
+      /^\d{3}_[0-9a-f]{16}\.txt$/,
+      'sourceNote must be a seed file name such as 000_a56fd7953ca4c6b4.txt',
+    )
     .optional()
     .describe('File name of the source note this chapter was written from. Required on chapters only.'),
   objectives: z
     .array(z.string().min(1))
     .default([])
     .describe('What the reader can do after the chapter. Chapters need at least one.'),
-  labs: z.array(z.string().min(1)).default([]).describe('Ids of the labs embedded in or linked from the page.'),
+  labs: z
+    .array(z.string().min(1))
+    .default([])
+    .describe('Ids of the labs embedded in or linked from the page.'),
   glossaryTerms: z
     .array(z.string().min(1))
     .default([])
@@ -49,7 +55,10 @@ export const glossaryTerm = z.object({
   definition: localized.describe('A one- or two-sentence definition per language.'),
   saidInPortuguese: z.string().min(1).describe('How Brazilian Portuguese speakers say or write the term.'),
   example: localized.describe('An example sentence per language.'),
-  chapters: z.array(z.string()).default([]).describe('Slugs (without locale) of the chapters that use the term.'),
+  chapters: z
+    .array(z.string())
+    .default([])
+    .describe('Slugs (without locale) of the chapters that use the term.'),
 });
 
 /**
@@ -74,7 +83,8 @@ function i18nLoader(): Loader {
         store: new Proxy(context.store, {
           get(target, prop, receiver) {
             if (prop === 'set') {
-              return (entry: Parameters<typeof target.set>[0]) => target.set({ ...entry, filePath: undefined });
+              return (entry: Parameters<typeof target.set>[0]) =>
+                target.set({ ...entry, filePath: undefined });
             }
             const value: unknown = Reflect.get(target, prop, receiver);
             return typeof value === 'function' ? value.bind(target) : value;

@@ -23,7 +23,9 @@ const resultsDir = join(root, 'test-results');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 if (!existsSync(CHROMIUM)) {
-  console.log(`Chromium not found at ${CHROMIUM}: install it with 'apt-get install -y chromium' (or run .ci/run)`);
+  console.log(
+    `Chromium not found at ${CHROMIUM}: install it with 'apt-get install -y chromium' (or run .ci/run)`,
+  );
   process.exit(1);
 }
 

@@ -32,7 +32,11 @@ export default async function setup(project: TestProject) {
   const distDir = fileURLToPath(new URL('../../dist', import.meta.url));
   if (!existsSync(`${distDir}/index.html`)) throw new Error('dist/ is missing: run `npm run build` first.');
   const server = await serveStatic(distDir);
-  const browser = await chromium.launchServer({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  const browser = await chromium.launchServer({
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
+    headless: true,
+  });
   project.provide('baseURL', server.url);
   project.provide('wsEndpoint', browser.wsEndpoint());
   project.provide('distDir', distDir);

@@ -7,7 +7,9 @@ export const locales = [
 ] as const;
 
 /** URL paths (`/pt-br/k3s/cluster-networking/`) of every built page of both locales. */
-export function builtPages(distDir: string): { path: string; prefix: string; lang: string; counterpart: string }[] {
+export function builtPages(
+  distDir: string,
+): { path: string; prefix: string; lang: string; counterpart: string }[] {
   return locales.flatMap(({ prefix, lang }) => {
     const other = locales.find((l) => l.prefix !== prefix)!.prefix;
     return readdirSync(join(distDir, prefix), { recursive: true, encoding: 'utf8' })

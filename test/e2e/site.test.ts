@@ -44,12 +44,16 @@ async function open(path: string, theme: 'light' | 'dark' = 'light') {
 }
 
 function formatViolations(violations: Awaited<ReturnType<AxeBuilder['analyze']>>['violations']) {
-  return violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
 }
 
 it('found the pages of both locales in dist/', () => {
   expect(pages.filter((p) => p.prefix === 'pt-br').length).toBeGreaterThanOrEqual(4);
-  expect(pages.filter((p) => p.prefix === 'en').length).toBe(pages.filter((p) => p.prefix === 'pt-br').length);
+  expect(pages.filter((p) => p.prefix === 'en').length).toBe(
+    pages.filter((p) => p.prefix === 'pt-br').length,
+  );
 });
 
 describe.each(pages)('$path', ({ path, lang, counterpart }) => {
@@ -87,7 +91,9 @@ describe('search', () => {
     await page.locator('.pagefind-ui__search-input').fill(query);
     const results = page.locator('.pagefind-ui__result-link');
     await results.first().waitFor({ timeout: 15_000 });
-    const hrefs = await results.evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+    const hrefs = await results.evaluateAll((links) =>
+      links.map((a) => new URL((a as HTMLAnchorElement).href).pathname),
+    );
     expect(hrefs).toContain(expected);
     const prefix = expected.split('/')[1];
     expect(hrefs.every((href) => href.startsWith(`/${prefix}/`))).toBe(true);
@@ -133,10 +139,15 @@ describe('diagrams', () => {
   it('follows the site theme: node text is dark on light and light on dark', async () => {
     const luminance = async (theme: 'light' | 'dark') => {
       const { page } = await open('/en/k3s/cluster-networking/', theme);
-      return page.locator('figure.pp-diagram svg g.node text').first().evaluate((el) => {
-        const [r, g, b] = getComputedStyle(el).fill.match(/\d+(\.\d+)?/g)!.map(Number);
-        return (0.2126 * r! + 0.7152 * g! + 0.0722 * b!) / 255;
-      });
+      return page
+        .locator('figure.pp-diagram svg g.node text')
+        .first()
+        .evaluate((el) => {
+          const [r, g, b] = getComputedStyle(el)
+            .fill.match(/\d+(\.\d+)?/g)!
+            .map(Number);
+          return (0.2126 * r! + 0.7152 * g! + 0.0722 * b!) / 255;
+        });
     };
     expect(await luminance('light')).toBeLessThan(0.3);
     expect(await luminance('dark')).toBeGreaterThan(0.7);

@@ -43,7 +43,10 @@ const pages = locales.flatMap((locale) =>
     data: frontmatterOf(join(contentDir, locale, path)),
   })),
 );
-const glossary = parseYaml(readFileSync(join(contentDir, 'glossary/terms.yaml'), 'utf8')) as Record<string, unknown>;
+const glossary = parseYaml(readFileSync(join(contentDir, 'glossary/terms.yaml'), 'utf8')) as Record<
+  string,
+  unknown
+>;
 
 describe('page frontmatter', () => {
   it('finds pages in both locales', () => {
@@ -53,7 +56,9 @@ describe('page frontmatter', () => {
 
   it.each(pages)('$name matches the docs schema and the chapter rules', ({ data }) => {
     const result = pageSchema.safeParse(data);
-    expect(result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([]);
+    expect(result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual(
+      [],
+    );
   });
 
   it.each(pages)('$name: a top-level page is not a chapter (no sourceNote)', ({ path, data }) => {
@@ -68,7 +73,11 @@ describe('page frontmatter', () => {
 
 describe('rules the schema enforces', () => {
   it('rejects a chapter without objectives', () => {
-    const result = pageSchema.safeParse({ title: 'x', sourceNote: '000_a56fd7953ca4c6b4.txt', objectives: [] });
+    const result = pageSchema.safeParse({
+      title: 'x',
+      sourceNote: '000_a56fd7953ca4c6b4.txt',
+      objectives: [],
+    });
     expect(result.success).toBe(false);
   });
   it('rejects a sourceNote that is not a seed file name', () => {
@@ -96,7 +105,9 @@ describe('locales', () => {
 describe('glossary data', () => {
   it.each(Object.entries(glossary))('%s matches the glossary schema', (_id, term) => {
     const result = glossaryTerm.safeParse(term);
-    expect(result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([]);
+    expect(result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual(
+      [],
+    );
   });
 
   it.each(Object.entries(glossary))('%s lists only chapters that exist in both locales', (_id, term) => {
