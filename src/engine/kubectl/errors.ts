@@ -1,0 +1,67 @@
+/**
+ * How kubectl turns errors into text (`cmdutil.CheckErr`): API errors become
+ * `Error from server (Reason): message`, Invalid errors with causes become
+ * `The Kind "name" is invalid: field: message`, everything else gets an `error: ` prefix.
+ */
+import { StatusError } from '../api/errors.ts';
+
+/** An error whose exact stderr text is known (no further prefixing). Exit code 1 unless given. */
+export class KubectlError extends Error {
+  readonly text: string;
+  readonly exitCode: number;
+  constructor(text: string, exitCode = 1) {
+    super(text);
+    this.name = 'KubectlError';
+    this.text = text;
+    this.exitCode = exitCode;
+  }
+}
+
+/** A generic client-side error, printed as `error: <message>`. */
+export function cmdError(message: string): KubectlError {
+  return new KubectlError(message.startsWith('error: ') ? message : `error: ${message}`);
+}
+
+/** `cmdutil.UsageErrorf`: `error: <message>\nSee '<command path> -h' for help and examples`. */
+export function usageError(commandPath: string, message: string): KubectlError {
+  return new KubectlError(`error: ${message}\nSee '${commandPath} -h' for help and examples`);
+}
+
+const INVALID_MESSAGE = /^(?:The )?(\S+) "([^"]*)" is invalid/;
+
+/** kubectl's `checkErr` text for one error (without the trailing newline). */
+export function errorText(e: unknown): string {
+  if (e instanceof KubectlError) return e.text;
+  if (e instanceof StatusError) {
+    if (e.reason === 'Invalid') {
+      const m = INVALID_MESSAGE.exec(e.message);
+      if (m && e.causes.length > 0) {
+        const seen = new Set<string>();
+        const msgs: string[] = [];
+        for (const c of e.causes) {
+          const msg = `${c.field}: ${c.message}`;
+          if (seen.has(msg)) continue;
+          seen.add(msg);
+          msgs.push(msg);
+        }
+        const prefix = `The ${m[1]} "${m[2]}" is invalid: `;
+        return msgs.length === 1 ? `${prefix}${msgs[0]}` : `${prefix}\n${msgs.map((x) => `* ${x}`).join('\n')}`;
+      }
+    }
+    return statusErrorText(e);
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  return message.startsWith('error: ') ? message : `error: ${message}`;
+}
+
+/** `StandardErrorMessage` for API errors. */
+export function statusErrorText(e: StatusError): string {
+  return `Error from server (${e.reason}): ${e.message}`;
+}
+
+/** An error as one line of an aggregate (`MultipleErrors`): API errors keep their reason prefix. */
+export function aggregateLine(e: unknown): string {
+  if (e instanceof StatusError) return statusErrorText(e);
+  if (e instanceof KubectlError) return e.text.replace(/^error: /, '');
+  return e instanceof Error ? e.message : String(e);
+}
