@@ -49,6 +49,16 @@ describe('renderDiagramSvg', () => {
     expect(wide.width).toBeLessThanOrEqual(MAX_HORIZONTAL_WIDTH);
   });
 
+  it('passes classDef colours through, so authors can use theme variables', () => {
+    const { svg } = renderDiagramSvg(
+      `graph TD
+        A[pod]:::hot --> B[node]
+        classDef hot fill:var(--sl-color-accent-low),stroke:var(--sl-color-accent)`,
+      'alt',
+    );
+    expect(svg).toContain('fill="var(--sl-color-accent-low)"');
+  });
+
   it('refuses an empty text alternative', () => {
     expect(() => renderDiagramSvg(flowchart, '  ')).toThrow(/alt/);
   });
