@@ -1,0 +1,264 @@
+/**
+ * containerd in miniature: plays each container's program (process-model.ts) against the simulated
+ * clock. Nothing is stored here: what a container printed, whether it has exited and which sockets it
+ * holds are recomputed from the pod's status (startedAt, finishedAt, restartCount) and the image
+ * catalogue, so a snapshot of the API objects is the whole state and replays identically.
+ *
+ * Public surface for other parts of the engine: `containerLogs` (kubectl logs), `listeningSockets`
+ * (the dataplane: who answers on a pod port), `containerProgram` (in-pod tools: shell, libc, tools).
+ */
+import type { Container, ContainerStatus } from 'kubernetes-types/core/v1';
+import type { Pod } from '../api/objects.ts';
+import { parseTimestamp } from '../util/clock.ts';
+import { imageVersion, resolveImage, type ImageProfile } from './images.ts';
+import { buildProgram, type Listener, type Program, type Step } from './process-model.ts';
+import type { Responder } from './responders.ts';
+
+export interface LogLine {
+  /** Simulated time the line was written (ms). */
+  readonly time: number;
+  readonly text: string;
+}
+
+export interface ContainerRun {
+  readonly logs: LogLine[];
+  /** Set when the program ends by itself before `until`. */
+  readonly exit?: { readonly at: number; readonly code: number };
+  readonly listeners: Listener[];
+  readonly files: ReadonlyMap<string, boolean>;
+}
+
+/** At most this many lines are kept per container run (the kubelet rotates logs too). */
+const MAX_LINES = 2000;
+/** A loop that never sleeps is cut after this many rounds, then treated as spinning forever. */
+const MAX_TIGHT_ITERATIONS = 200;
+
+export interface ContainerProgram {
+  readonly container: Container;
+  readonly profile: ImageProfile;
+  readonly program: Program;
+}
+
+/**
+ * The programs of a pod's containers, in start order. Init containers come first; each regular
+ * container sees the ports the lower-indexed ones hold (one network namespace per pod). Containers
+ * whose image cannot be resolved have no program.
+ */
+export function podPrograms(pod: Pod): Map<string, ContainerProgram> {
+  const out = new Map<string, ContainerProgram>();
+  const bound = new Set<string>();
+  const podIP = pod.status?.podIP ?? '';
+  const all = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
+  const initCount = pod.spec?.initContainers?.length ?? 0;
+  all.forEach((container, i) => {
+    const resolved = resolveImage(container.image ?? '');
+    if (resolved.kind !== 'ok') return;
+    const env: Record<string, string> = {
+      PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+      HOSTNAME: pod.metadata.name,
+    };
+    for (const e of container.env ?? []) if (e.value !== undefined) env[e.name] = e.value;
+    const program = buildProgram({
+      container,
+      profile: resolved.profile,
+      version: imageVersion(resolved),
+      podName: pod.metadata.name,
+      podIP,
+      env,
+      // Init containers run alone, one after the other: they never compete for ports.
+      boundPorts: i < initCount ? new Set() : bound,
+    });
+    if (i >= initCount)
+      for (const s of program.steps)
+        if (s.op === 'listen') bound.add(`${s.listener.protocol}/${s.listener.port}`);
+    out.set(container.name, { container, profile: resolved.profile, program });
+  });
+  return out;
+}
+
+/** Plays a program from `startMs` up to `untilMs`. */
+export function runProgram(program: Program, startMs: number, untilMs: number): ContainerRun {
+  const logs: LogLine[] = [];
+  const listeners: Listener[] = [];
+  const files = new Map<string, boolean>();
+  let t = startMs;
+  let status = 0;
+  let done = false;
+  let exit: { at: number; code: number } | undefined;
+  const push = (line: LogLine) => {
+    logs.push(line);
+    if (logs.length > MAX_LINES * 2) logs.splice(0, logs.length - MAX_LINES);
+  };
+  const play = (steps: readonly Step[]): void => {
+    for (const s of steps) {
+      if (done) return;
+      switch (s.op) {
+        case 'log':
+          if (t <= untilMs) {
+            const text = typeof s.text === 'string' ? s.text : s.text(t);
+            for (const line of text.split('\n')) push({ time: t, text: line });
+          }
+          break;
+        case 'sleep':
+          t += s.ms;
+          if (t > untilMs) done = true;
+          break;
+        case 'status':
+          status = s.code;
+          break;
+        case 'exit':
+          exit = { at: t, code: s.code };
+          done = true;
+          break;
+        case 'file':
+          files.set(s.path, s.exists);
+          break;
+        case 'listen':
+          listeners.push(s.listener);
+          break;
+        case 'trap':
+          break;
+        case 'block':
+          done = true;
+          break;
+        case 'loop':
+          playLoop(s.body);
+          break;
+      }
+    }
+  };
+  const playLoop = (body: readonly Step[]): void => {
+    const period = body.reduce((sum, s) => sum + (s.op === 'sleep' ? s.ms : 0), 0);
+    if (period === 0) {
+      for (let i = 0; i < MAX_TIGHT_ITERATIONS && !done; i++) play(body);
+      done = true;
+      return;
+    }
+    // Rounds that end before the last MAX_LINES lines are skipped (only their file changes matter).
+    const perRound = Math.max(1, body.filter((s) => s.op === 'log').length);
+    const rounds = untilMs === Number.MAX_SAFE_INTEGER ? 0 : Math.ceil((untilMs - t) / period);
+    const skip = Math.max(0, rounds - Math.ceil(MAX_LINES / perRound) - 1);
+    if (skip > 0) {
+      const kept = logs.length;
+      play(body);
+      logs.length = kept;
+      t += (skip - 1) * period;
+    }
+    if (untilMs === Number.MAX_SAFE_INTEGER && !body.some((s) => s.op === 'exit')) {
+      done = true;
+      return;
+    }
+    while (!done) play(body);
+  };
+  play(program.steps);
+  if (!done && exit === undefined) exit = { at: t, code: status };
+  if (logs.length > MAX_LINES) logs.splice(0, logs.length - MAX_LINES);
+  return { logs, listeners, files, ...(exit && exit.at <= untilMs ? { exit } : {}) };
+}
+
+/** When and how a program ends by itself, or undefined if it runs until stopped. */
+export function programExit(program: Program): { afterMs: number; code: number } | undefined {
+  const run = runProgram(program, 0, Number.MAX_SAFE_INTEGER);
+  return run.exit ? { afterMs: run.exit.at, code: run.exit.code } : undefined;
+}
+
+export type LogsResult =
+  | { readonly ok: true; readonly lines: LogLine[] }
+  | { readonly ok: false; readonly error: string };
+
+/**
+ * What `kubectl logs` shows for a container (`previous` for the last terminated instance), with the
+ * time each line was written, as the kubelet serves it from the container's log file. Errors carry the
+ * API server's wording (`container "x" in pod "y" is waiting to start: ContainerCreating`).
+ */
+export function containerLogs(
+  pod: Pod,
+  containerName: string,
+  opts: { previous?: boolean; now: number },
+): LogsResult {
+  const status = [
+    ...(pod.status?.initContainerStatuses ?? []),
+    ...(pod.status?.containerStatuses ?? []),
+  ].find((s) => s.name === containerName);
+  const prog = podPrograms(pod).get(containerName);
+  const podRef = `pod "${pod.metadata.name}"`;
+  if (opts.previous) {
+    const last = status?.lastState?.terminated;
+    if (!last?.startedAt || !prog) {
+      return { ok: false, error: `previous terminated container "${containerName}" in ${podRef} not found` };
+    }
+    return { ok: true, lines: instanceLogs(prog.program, last.startedAt, last.finishedAt) };
+  }
+  if (!status || (!status.state?.running && !status.state?.terminated)) {
+    const reason = status?.state?.waiting?.reason ?? 'ContainerCreating';
+    const why =
+      reason === 'ImagePullBackOff' || reason === 'ErrImagePull'
+        ? 'trying and failing to pull image'
+        : reason;
+    return { ok: false, error: `container "${containerName}" in ${podRef} is waiting to start: ${why}` };
+  }
+  if (!prog) return { ok: true, lines: [] };
+  const running = status.state.running;
+  if (running?.startedAt) {
+    return { ok: true, lines: runProgram(prog.program, parseTimestamp(running.startedAt), opts.now).logs };
+  }
+  const term = status.state.terminated;
+  return {
+    ok: true,
+    lines: term?.startedAt ? instanceLogs(prog.program, term.startedAt, term.finishedAt) : [],
+  };
+}
+
+function instanceLogs(program: Program, startedAt: string, finishedAt: string | undefined): LogLine[] {
+  const start = parseTimestamp(startedAt);
+  const end = finishedAt ? parseTimestamp(finishedAt) : start;
+  const run = runProgram(program, start, end);
+  // Stopped before it ended by itself: the program printed its shutdown lines.
+  if (!run.exit && program.handlesStopSignal) {
+    for (const text of program.stopLogs)
+      run.logs.push({ time: end, text: typeof text === 'string' ? text : text(end) });
+  }
+  return run.logs;
+}
+
+export interface ListeningSocket {
+  readonly container: string;
+  readonly port: number;
+  readonly protocol: 'TCP' | 'UDP';
+  readonly process: string;
+  readonly responder: Responder;
+  /** `0.0.0.0` (all pod addresses) or `127.0.0.1` (loopback only). On hostNetwork pods these are the node's. */
+  readonly address: string;
+}
+
+/**
+ * What actually listens in a pod now: the sockets of its running containers, derived from image and
+ * arguments (declared containerPorts play no part, as on a real node).
+ */
+export function listeningSockets(pod: Pod, now: number = Number.MAX_SAFE_INTEGER): ListeningSocket[] {
+  if (pod.metadata.deletionTimestamp && pod.status?.phase !== 'Running') return [];
+  const programs = podPrograms(pod);
+  const out: ListeningSocket[] = [];
+  for (const cs of pod.status?.containerStatuses ?? []) {
+    const startedAt = cs.state?.running?.startedAt;
+    const prog = programs.get(cs.name);
+    if (!startedAt || !prog) continue;
+    for (const l of runProgram(prog.program, parseTimestamp(startedAt), now).listeners) {
+      out.push({ container: cs.name, ...l });
+    }
+  }
+  return out.sort((a, b) => a.port - b.port || a.protocol.localeCompare(b.protocol));
+}
+
+/** The program and image profile of one container (shell, libc and tools for in-pod commands). */
+export function containerProgram(pod: Pod, containerName: string): ContainerProgram | undefined {
+  return podPrograms(pod).get(containerName);
+}
+
+/** Whether `path` exists in a running container's filesystem at `now` (exec probes like `cat /tmp/healthy`). */
+export function fileExists(pod: Pod, status: ContainerStatus, path: string, now: number): boolean {
+  const startedAt = status.state?.running?.startedAt;
+  const prog = podPrograms(pod).get(status.name);
+  if (!startedAt || !prog) return false;
+  return runProgram(prog.program, parseTimestamp(startedAt), now).files.get(path) === true;
+}
