@@ -1,0 +1,72 @@
+/**
+ * CoreDNS's `log` plugin line (coredns `plugin/log/log.go`, `plugin/pkg/replacer/replacer.go`): the default
+ * Common Log Format
+ *   {remote}:{port} - {>id} "{type} {class} {name} {proto} {size} {>do} {>bufsize}" {rcode} {>rflags} {rsize} {duration}
+ * written with `log.Infof`, hence the `[INFO] ` prefix:
+ *   [INFO] 10.244.1.5:45678 - 12345 "A IN api.exemplo.com.default.svc.cluster.local. udp 59 false 512" NXDOMAIN qr,aa,rd 152 0.000109s
+ * Sizes are uncompressed wire lengths; `{>bufsize}` is the EDNS0 size or 512 without EDNS (65535 over TCP);
+ * `{duration}` is seconds as `strconv.AppendFloat(secs, 'f', -1)` + "s".
+ */
+import type { LogClass, LogConfig } from './corefile-plugins.ts';
+import type { DnsQuery } from './coredns.ts';
+import { isSubdomain, queryWireLength, responseWireLength, type DnsResponse } from './message.ts';
+
+/** response.Classify(response.Typify(...)): success, denial (NXDOMAIN/NODATA) or error. */
+export function responseClass(r: DnsResponse): Exclude<LogClass, 'all'> {
+  if (r.rcode === 'NXDOMAIN') return 'denial';
+  if (r.rcode === 'NOERROR') return r.answer.length === 0 ? 'denial' : 'success';
+  return 'error';
+}
+
+function rflags(r: DnsResponse): string {
+  const f: string[] = ['qr'];
+  if (r.flags.aa) f.push('aa');
+  if (r.flags.tc) f.push('tc');
+  if (r.flags.rd) f.push('rd');
+  if (r.flags.ra) f.push('ra');
+  return f.join(',');
+}
+
+/** Go's `strconv.FormatFloat(v, 'f', -1, 64)`: shortest decimal, no exponent. */
+function goFloat(v: number): string {
+  const s = String(v);
+  if (!/e/i.test(s)) return s;
+  return v.toFixed(20).replace(/0+$/, '').replace(/\.$/, '');
+}
+
+export function formatLogLine(
+  cfg: LogConfig,
+  q: DnsQuery,
+  r: DnsResponse,
+  duration: number,
+): string | undefined {
+  const name = r.question.name;
+  const cls = responseClass(r);
+  const rule = cfg.rules.find((rl) => isSubdomain(name, rl.nameScope));
+  if (!rule) return undefined;
+  if (!rule.classes.includes('all') && !rule.classes.includes(cls)) return undefined;
+  const proto = q.proto ?? 'udp';
+  const bufsize = proto === 'tcp' ? 65535 : q.edns ? Math.max(q.edns.udpSize, 512) : 512;
+  const values: Record<string, string> = {
+    '{remote}': q.client.includes(':') ? `[${q.client}]` : q.client,
+    '{port}': String(q.clientPort ?? 53000),
+    '{>id}': String(r.id),
+    '{type}': r.question.type,
+    '{class}': 'IN',
+    '{name}': name,
+    '{proto}': proto,
+    '{size}': String(queryWireLength(r.question, q.edns)),
+    '{>do}': String(q.edns?.do ?? false),
+    '{>bufsize}': String(bufsize),
+    '{rcode}': r.rcode,
+    '{>rflags}': rflags(r),
+    '{rsize}': String(responseWireLength(r)),
+    '{duration}': `${goFloat(duration)}s`,
+    '{>opcode}': '0',
+  };
+  const line = rule.format.replace(
+    /\{[^{}]*\}/g,
+    (ph) => values[ph.startsWith('{>') ? ph.toLowerCase() : ph] ?? '-',
+  );
+  return `[INFO] ${line}`;
+}
