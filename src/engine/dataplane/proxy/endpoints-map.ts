@@ -1,0 +1,98 @@
+/**
+ * Endpoints as kube-proxy sees them: EndpointSlices merged per service port, like upstream's
+ * `EndpointSliceCache` (`pkg/proxy/endpointslicecache.go`). Endpoints are de-duplicated by `IP:port`
+ * and sorted by that string, lexicographically — `byEndpoint.Less` — so 10.244.10.5:80 comes before
+ * 10.244.2.7:80. Only the first address of an endpoint counts, and only IPv4 slices.
+ */
+import type { EndpointSlice } from '../../api/objects.ts';
+import { parseIPv4 } from '../../util/ip.ts';
+import { servicePortKey, servicePortNameString } from './service-port-map.ts';
+
+export interface EndpointInfo {
+  readonly ip: string;
+  readonly port: number;
+  /** `IP:port`, the endpoint's `String()`. */
+  readonly endpoint: string;
+  readonly ready: boolean;
+  readonly serving: boolean;
+  readonly terminating: boolean;
+  readonly isLocal: boolean;
+  readonly nodeName?: string;
+  readonly zone?: string;
+  readonly zoneHints: readonly string[];
+  readonly nodeHints: readonly string[];
+  /** The pod behind the endpoint, for traces. */
+  readonly targetRef?: { readonly namespace: string; readonly name: string };
+}
+
+/** Service-port key (see `servicePortKey`) → endpoints in kube-proxy's order. */
+export type EndpointsMap = ReadonlyMap<string, readonly EndpointInfo[]>;
+
+export function compareEndpoints(a: EndpointInfo, b: EndpointInfo): number {
+  return a.endpoint < b.endpoint ? -1 : a.endpoint > b.endpoint ? 1 : 0;
+}
+
+/**
+ * Builds the endpoints map from every slice of the cluster, as seen by kube-proxy on `nodeName`
+ * (which decides `isLocal`).
+ */
+export function buildEndpointsMap(
+  slices: Iterable<EndpointSlice>,
+  nodeName: string,
+): Map<string, EndpointInfo[]> {
+  const byPort = new Map<string, Map<string, EndpointInfo>>();
+  for (const slice of slices) {
+    if (slice.addressType !== 'IPv4') continue;
+    const service = slice.metadata.labels?.['kubernetes.io/service-name'];
+    if (!service) continue;
+    const namespace = slice.metadata.namespace ?? 'default';
+    for (const p of slice.ports ?? []) {
+      // Upstream ignores a port without a port number ("ignoring invalid endpoint port").
+      if (p.port === undefined || p.port === null) continue;
+      const key = servicePortKey(
+        servicePortNameString(namespace, service, p.name ?? ''),
+        p.protocol ?? 'TCP',
+      );
+      let set = byPort.get(key);
+      if (!set) byPort.set(key, (set = new Map()));
+      for (const ep of slice.endpoints ?? []) {
+        const ip = ep.addresses?.[0];
+        if (!ip || parseIPv4(ip) === undefined) continue;
+        const info = endpointInfo(ep, ip, p.port, nodeName);
+        const existing = set.get(info.endpoint);
+        // Upstream: duplicates across slices are merged, favouring the local view.
+        if (!existing || (info.isLocal && !existing.isLocal)) set.set(info.endpoint, info);
+      }
+    }
+  }
+  const out = new Map<string, EndpointInfo[]>();
+  for (const [key, set] of byPort) out.set(key, [...set.values()].sort(compareEndpoints));
+  return out;
+}
+
+type SliceEndpoint = NonNullable<EndpointSlice['endpoints']>[number];
+
+function endpointInfo(ep: SliceEndpoint, ip: string, port: number, nodeName: string): EndpointInfo {
+  const c = ep.conditions ?? {};
+  // EndpointSlice semantics: a nil ready/serving means true, a nil terminating means false.
+  const ready = c.ready === undefined || c.ready === null || c.ready;
+  const serving = c.serving === undefined || c.serving === null || c.serving;
+  const terminating = c.terminating === true;
+  const hints = (ep.hints ?? {}) as { forZones?: { name: string }[]; forNodes?: { name: string }[] };
+  return {
+    ip,
+    port,
+    endpoint: `${ip}:${port}`,
+    ready,
+    serving,
+    terminating,
+    isLocal: ep.nodeName !== undefined && ep.nodeName === nodeName,
+    ...(ep.nodeName ? { nodeName: ep.nodeName } : {}),
+    ...(ep.zone ? { zone: ep.zone } : {}),
+    zoneHints: (hints.forZones ?? []).map((z) => z.name),
+    nodeHints: (hints.forNodes ?? []).map((n) => n.name),
+    ...(ep.targetRef?.name
+      ? { targetRef: { namespace: ep.targetRef.namespace ?? '', name: ep.targetRef.name } }
+      : {}),
+  };
+}
