@@ -1,0 +1,36 @@
+/**
+ * Turns lab.yaml text into a validated Lab, with errors a lab author can act on
+ * (`labs/03-x/lab.yaml: checks[2].expect: Invalid option: expected one of "allowed"|"blocked"|"refused"`).
+ */
+import { parse as parseYaml } from 'yaml';
+import { Lab, type LoadedLab } from './lab-schema.ts';
+
+export class LabError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LabError';
+  }
+}
+
+export function parseLab(
+  source: string,
+  yamlText: string,
+  startFiles: Record<string, string> = {},
+  solutionFiles: Record<string, string> = {},
+): LoadedLab {
+  let doc: unknown;
+  try {
+    doc = parseYaml(yamlText, { maxAliasCount: 100, prettyErrors: true });
+  } catch (e) {
+    throw new LabError(`${source}: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const result = Lab.safeParse(doc);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => {
+      const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+      return `${source}: ${path ? `${path}: ` : ''}${issue.message}`;
+    });
+    throw new LabError(lines.join('\n'));
+  }
+  return { lab: result.data, startFiles, solutionFiles };
+}
