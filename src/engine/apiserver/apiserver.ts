@@ -1,7 +1,8 @@
 /**
  * kube-apiserver in miniature: every write from kubectl and from controllers passes through here, in
  * the real server's order: decode (resolve apiVersion/kind, strict field validation) → defaulting →
- * admission (namespace exists, IP and port allocation) → validation → storage.
+ * mutating admission (namespace lifecycle, service account, priority, default tolerations) →
+ * strategy (`PrepareForCreate`/`PrepareForUpdate`) → IP and port allocation → validation → storage.
  *
  * Reads go straight to the store. Deletion of pods is graceful (deletionTimestamp, the kubelet
  * finishes it); cascading deletion of owned objects is the garbage collector's job.
@@ -11,22 +12,24 @@ import type { AnyObject, Manifest, ResourceKey, ResourceTypes } from '../api/obj
 import type { ClusterConfig } from '../cluster/config.ts';
 import type { SimClock } from '../util/clock.ts';
 import type { Rng } from '../util/rng.ts';
-import { decodeManifest } from './decode.ts';
+import { decodeManifest, type DecodedObject, type FieldValidation } from './decode.ts';
 import { applyDefaults } from './defaults.ts';
 import { validateObject, validateUpdate } from './validation.ts';
 import { Allocators } from './allocators.ts';
-import { StatusError, notFound } from '../api/errors.ts';
-import { resourceInfo } from '../api/resources.ts';
+import { admitPod } from './admission.ts';
+import { prepareForCreate, prepareForUpdate } from './strategy.ts';
+import { StatusError, badRequest, forbidden, notFound } from '../api/errors.ts';
+import { resourceForKind, resourceInfo, type ResourceInfo } from '../api/resources.ts';
 import { deepClone } from '../util/json.ts';
 
-export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+export type { FieldValidation };
 
 export interface WriteOptions {
   /** kubectl's `--validate`: strict (default) rejects unknown fields, warn reports them, ignore drops them. */
   readonly fieldValidation?: FieldValidation;
   /** `--dry-run=server`: run every step but storage. */
   readonly dryRun?: boolean;
-  /** Receives `Warning: …` texts (unknown fields under Warn, deprecated APIs). */
+  /** Receives warning texts without kubectl's `Warning: ` prefix (unknown fields under Warn). */
   readonly warnings?: string[];
 }
 
@@ -42,6 +45,14 @@ export interface ApiServerContext {
   readonly config: ClusterConfig;
 }
 
+/** The namespaces the NamespaceLifecycle admission plugin never lets go (`immortalNamespaces`). */
+export const IMMORTAL_NAMESPACES: ReadonlySet<string> = new Set([
+  'default',
+  'kube-system',
+  'kube-public',
+  'kube-node-lease',
+]);
+
 export class ApiServer {
   readonly allocators: Allocators;
   readonly store: ApiStore;
@@ -53,7 +64,11 @@ export class ApiServer {
     this.allocators = new Allocators(ctx.config, ctx.rng, store);
   }
 
-  get<K extends ResourceKey>(resource: K, namespace: string | undefined, name: string): ResourceTypes[K] | undefined {
+  get<K extends ResourceKey>(
+    resource: K,
+    namespace: string | undefined,
+    name: string,
+  ): ResourceTypes[K] | undefined {
     return this.store.get(resource, namespace, name);
   }
 
@@ -69,20 +84,27 @@ export class ApiServer {
     return this.store.watch(resource, handler);
   }
 
-  /** POST: a new object from a manifest (or from a controller). Throws StatusError. */
+  /**
+   * POST: a new object from a manifest (or from a controller). Throws StatusError, or kubectl's
+   * client-side `ManifestTypeError` / `NoKindMatchError` for a manifest no request could be built from.
+   */
   create(manifest: Manifest, opts: WriteOptions = {}): AnyObject {
-    const { info, object } = decodeManifest(manifest, opts);
+    const { info, object } = decodeManifest(manifest, { ...opts, rng: this.ctx.rng });
+    if (object.metadata.resourceVersion)
+      throw badRequest('resourceVersion should not be set on objects to be created');
     applyDefaults(info, object, this.ctx);
-    if (info.namespaced) this.requireNamespace(object.metadata.namespace ?? 'default', object);
+    this.admitNamespace(info, object);
+    if (info.key === 'pods') admitPod(object, this.store, this.ctx.rng);
+    prepareForCreate(info, object as unknown as { metadata: Record<string, unknown> });
     const allocation = this.allocators.begin();
     try {
       allocation.allocateFor(info, object);
       validateObject(info, object, this.ctx);
       if (opts.dryRun) {
         allocation.rollback();
-        return object as AnyObject;
+        return object as unknown as AnyObject;
       }
-      const stored = this.store.create(info.key, object as NewObject);
+      const stored = this.store.create(info.key, object as unknown as NewObject);
       allocation.commit();
       return stored;
     } catch (e) {
@@ -96,9 +118,12 @@ export class ApiServer {
     const { info, object } = decodeManifest(manifest, opts);
     applyDefaults(info, object, this.ctx);
     const ns = info.namespaced ? (object.metadata.namespace ?? 'default') : undefined;
-    const old = this.store.get(info.key, ns, object.metadata.name);
+    if (ns !== undefined) object.metadata.namespace = ns;
+    else delete object.metadata.namespace;
+    const old = this.store.get(info.key, ns, object.metadata.name) as AnyObject | undefined;
     if (!old) throw notFound(info.key, object.metadata.name);
-    const next = { ...object, status: object.status ?? old.status } as AnyObject;
+    const next = object as unknown as AnyObject;
+    prepareForUpdate(info, next, old);
     const allocation = this.allocators.begin();
     try {
       allocation.reallocateFor(info, next, old);
@@ -136,9 +161,17 @@ export class ApiServer {
 
   /**
    * DELETE. Pods on a node are marked (deletionTimestamp + grace period) and finished by the kubelet;
-   * everything else goes at once. Namespaces take their content with them (the namespace controller).
+   * everything else goes at once. The four system namespaces cannot be deleted (NamespaceLifecycle).
    */
-  delete(resource: ResourceKey, namespace: string | undefined, name: string, opts: DeleteOptions = {}): AnyObject {
+  delete(
+    resource: ResourceKey,
+    namespace: string | undefined,
+    name: string,
+    opts: DeleteOptions = {},
+  ): AnyObject {
+    if (resource === 'namespaces' && IMMORTAL_NAMESPACES.has(name)) {
+      throw forbidden('namespaces', name, 'this namespace may not be deleted');
+    }
     const existing = this.store.mustGet(resource, namespace, name) as AnyObject;
     if (opts.dryRun) return existing;
     if (resource === 'pods') {
@@ -146,10 +179,11 @@ export class ApiServer {
       const grace = opts.gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
       if (pod.spec?.nodeName && grace > 0) {
         if (pod.metadata.deletionTimestamp) return existing;
-        const marked = deepClone(pod);
-        marked.metadata.deletionTimestamp = this.ctx.clock.rfc3339(this.ctx.clock.now() + grace * 1000);
-        marked.metadata.deletionGracePeriodSeconds = grace;
-        return this.store.update('pods', marked as unknown as AnyObject);
+        const marked = deepClone(pod) as unknown as AnyObject;
+        const meta = marked.metadata as unknown as Record<string, unknown>;
+        meta.deletionTimestamp = this.ctx.clock.rfc3339(this.ctx.clock.now() + grace * 1000);
+        meta.deletionGracePeriodSeconds = grace;
+        return this.store.update('pods', marked);
       }
     }
     const removed = this.store.delete(resource, namespace, name) as AnyObject;
@@ -158,23 +192,29 @@ export class ApiServer {
   }
 
   /** The resource key of a stored object, from its apiVersion and kind. */
-  keyOf(object: { apiVersion: string; kind: string; metadata: { name: string } }): ResourceKey {
-    return decodeManifest(object as Manifest, { fieldValidation: 'Ignore' }).info.key;
+  keyOf(object: { apiVersion: string; kind: string }): ResourceKey {
+    const info = resourceForKind(object.apiVersion, object.kind);
+    if (!info) throw badRequest(`no resource for ${object.apiVersion}, Kind=${object.kind}`);
+    return info.key;
   }
 
-  private keyOfManifest(object: unknown): ResourceKey {
-    return this.keyOf(object as AnyObject);
-  }
-
-  private requireNamespace(namespace: string, object: { metadata: { namespace?: string } }): void {
+  /**
+   * NamespaceLifecycle admission: the namespace must exist and not be terminating. Cluster-scoped
+   * objects lose any namespace they were given, as `rest.BeforeCreate` clears it.
+   */
+  private admitNamespace(info: ResourceInfo, object: DecodedObject): void {
+    if (!info.namespaced) {
+      delete object.metadata.namespace;
+      return;
+    }
+    const namespace = object.metadata.namespace || 'default';
     object.metadata.namespace = namespace;
     const ns = this.store.get('namespaces', undefined, namespace);
     if (!ns) throw notFound('namespaces', namespace);
     if (ns.metadata.deletionTimestamp) {
-      const what = `${resourceInfo(this.keyOfManifest(object)).key} "${(object as AnyObject).metadata.name}"`;
       throw new StatusError(
         'Forbidden',
-        `${what} is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`,
+        `${info.key} "${object.metadata.name}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`,
       );
     }
   }

@@ -1,0 +1,368 @@
+/**
+ * Decoding a manifest into a kind's fields, as kube-apiserver's JSON serializer does with
+ * `sigs.k8s.io/json` `UnmarshalStrict` (a fork of Go's encoding/json): known fields are copied, unknown
+ * ones are collected as `unknown field "spec.containers[0].foo"` (at most 100), the first JSON type
+ * mismatch is kept as Go prints it (`json: cannot unmarshal string into Go struct field
+ * DeploymentSpec.spec.replicas of type int32`), and errors raised by custom unmarshalers (IntOrString,
+ * Quantity, Time) end decoding at once, as they do in Go.
+ *
+ * Kubernetes' serializer walks the JSON kubectl sent, whose object keys Go's encoder sorted; we walk in
+ * sorted key order too, so the first error and the unknown-field list come out in the same order.
+ *
+ * The walk is iterative and follows the schema, so its depth is bounded by the schema, never by the
+ * input. Output objects get keys through `setOwn`, so a `__proto__` key stays inert data.
+ */
+import { goTypeName, resolveNode, type SchemaNode } from '../api/schema/field-schema.ts';
+import { isPlainObject } from '../util/json.ts';
+
+export interface DecodeResult {
+  readonly value: Record<string, unknown>;
+  /** `unknown field "spec.foo"` texts, in the order Go reports them. */
+  readonly unknownFields: readonly string[];
+  /** The error `json.Unmarshal` returns (saved type error, or the first unmarshaler failure). */
+  readonly error: string | undefined;
+  /** CRD-style (OpenAPI) type and value problems, for kinds validated by a structural schema. */
+  readonly schemaErrors: readonly SchemaProblem[];
+}
+
+export interface SchemaProblem {
+  readonly kind: 'type' | 'required' | 'enum';
+  /** `spec.listeners[0].port`. */
+  readonly path: string;
+  readonly expected?: string;
+  readonly actual?: string;
+  readonly value?: unknown;
+  readonly allowed?: readonly (string | number | boolean)[];
+}
+
+/** `sigs.k8s.io/json` keeps at most this many strict errors. */
+const MAX_STRICT_ERRORS = 100;
+
+/** Defines an own, enumerable property even for `__proto__` (plain assignment would set the prototype). */
+export function setOwn(
+  target: Record<string, unknown> | unknown[],
+  key: string | number,
+  value: unknown,
+): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+interface Task {
+  readonly value: unknown;
+  readonly node: SchemaNode;
+  /** Strict-error path with indices: `spec.containers[0]`. */
+  readonly path: string;
+  /** Go error context: the struct holding the current field and the JSON names leading here. */
+  readonly struct: string;
+  readonly fields: readonly string[];
+  readonly assign: (v: unknown) => void;
+}
+
+/** The JSON kind of a value, as Go's UnmarshalTypeError names it. */
+function jsonKind(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return 'number';
+  if (typeof v === 'string') return 'string';
+  return 'object';
+}
+
+/** The JSON-Schema type name the OpenAPI validator reports for a value. */
+function openApiKind(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  if (typeof v === 'string' || typeof v === 'boolean') return typeof v === 'string' ? 'string' : 'boolean';
+  return 'object';
+}
+
+const INT_RANGES: Record<string, [number, number]> = {
+  int32: [-2147483648, 2147483647],
+  int64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+};
+
+/** `resource.ParseQuantity`'s grammar and its error (apimachinery `api/resource/quantity.go`). */
+const QUANTITY = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
+const QUANTITY_SUFFIX = /^(|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][-+]?[0-9]+)$/;
+const QUANTITY_ERROR =
+  "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+export function decodeAgainstSchema(
+  input: Record<string, unknown>,
+  root: SchemaNode,
+  rootStruct: string,
+  opts: { readonly structural: boolean },
+): DecodeResult {
+  const out: Record<string, unknown> = {};
+  const unknownFields: string[] = [];
+  const schemaErrors: SchemaProblem[] = [];
+  let saved: string | undefined;
+  let fatal: string | undefined;
+  const save = (message: string) => {
+    if (saved === undefined) saved = message;
+  };
+  const typeError = (t: Task, value: unknown, goType: string, valueText = jsonKind(value)) => {
+    if (opts.structural) {
+      schemaErrors.push({
+        kind: 'type',
+        path: t.path,
+        expected: resolveNode(t.node).type ?? 'object',
+        actual: openApiKind(value),
+        value,
+      });
+      return;
+    }
+    const where = t.fields.length > 0 ? `Go struct field ${t.struct}.${t.fields.join('.')}` : 'Go value';
+    save(`json: cannot unmarshal ${valueText} into ${where} of type ${goType}`);
+  };
+
+  const stack: Task[] = [];
+  const pushStruct = (t: Task, node: SchemaNode, struct: string, target: Record<string, unknown>) => {
+    const obj = t.value as Record<string, unknown>;
+    const props = node.properties ?? {};
+    const keys = Object.keys(obj).sort();
+    if (opts.structural) {
+      for (const req of node.required ?? []) {
+        if ((obj[req] === undefined || obj[req] === null) && !(t.path === '' && req === 'status')) {
+          schemaErrors.push({ kind: 'required', path: joinPath(t.path, req) });
+        }
+      }
+    }
+    // Pushed in reverse so the stack pops them in sorted order.
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i]!;
+      const child = Object.hasOwn(props, key) ? props[key] : undefined;
+      if (!child) {
+        if (unknownFields.length < MAX_STRICT_ERRORS)
+          unknownFields.push(`unknown field "${joinPath(t.path, key)}"`);
+        continue;
+      }
+      const v = obj[key];
+      if (v === null || v === undefined) continue;
+      stack.push({
+        value: v,
+        node: child,
+        path: joinPath(t.path, key),
+        struct,
+        fields: [...t.fields, key],
+        assign: (x) => setOwn(target, key, x),
+      });
+    }
+  };
+
+  const rootNode = resolveNode(root);
+  pushStruct(
+    { value: input, node: rootNode, path: '', struct: rootStruct, fields: [], assign: () => {} },
+    rootNode,
+    rootStruct,
+    out,
+  );
+
+  // Unknown fields found after a fatal error are not reported: decoding stopped there.
+  let unknownAtFatal = 0;
+  while (stack.length > 0 && fatal === undefined) {
+    const t = stack.pop()!;
+    const node = resolveNode(t.node);
+    const v = t.value;
+    if (node.enum && opts.structural && !node.enum.includes(v as string)) {
+      if (typeof v === typeof node.enum[0]) {
+        schemaErrors.push({ kind: 'enum', path: t.path, value: v, allowed: node.enum });
+        continue;
+      }
+    }
+    switch (node.type) {
+      case 'any':
+        t.assign(boundedClone(v));
+        break;
+      case 'string':
+        if (node.format === 'quantity') {
+          const text = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : undefined;
+          const m = text === undefined ? null : QUANTITY.exec(text);
+          if (!m || !QUANTITY_SUFFIX.test(m[2]!)) {
+            fatal = text !== undefined && m ? "unable to parse quantity's suffix" : QUANTITY_ERROR;
+            unknownAtFatal = unknownFields.length;
+          } else t.assign(text);
+        } else if (typeof v !== 'string') {
+          if (node.format === 'date-time' && !opts.structural) {
+            fatal = `json: cannot unmarshal ${jsonKind(v)} into Go value of type string`;
+            unknownAtFatal = unknownFields.length;
+          } else typeError(t, v, goTypeName(node));
+        } else if (node.format === 'date-time' && !RFC3339.test(v) && !opts.structural) {
+          fatal = `parsing time ${JSON.stringify(v)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(v)} as "2006"`;
+          unknownAtFatal = unknownFields.length;
+        } else if (node.format === 'byte') {
+          const bad = base64ErrorIndex(v);
+          if (bad !== undefined) save(`illegal base64 data at input byte ${bad}`);
+          else t.assign(v);
+        } else t.assign(v);
+        break;
+      case 'boolean':
+        if (typeof v === 'boolean') t.assign(v);
+        else typeError(t, v, 'bool');
+        break;
+      case 'integer':
+      case 'number': {
+        if (typeof v !== 'number') {
+          typeError(t, v, goTypeName(node));
+          break;
+        }
+        const [lo, hi] = INT_RANGES[node.format ?? 'int32'] ?? INT_RANGES.int32!;
+        if (node.type === 'integer' && (!Number.isInteger(v) || v < lo || v > hi)) {
+          typeError(t, v, goTypeName(node), `number ${String(v)}`);
+        } else t.assign(v);
+        break;
+      }
+      case 'int-or-string':
+        // intstr.IntOrString.UnmarshalJSON: strings are names, anything else must decode as an int32 (with
+        // the standard library, so the error has no struct context).
+        if (
+          typeof v === 'string' ||
+          (typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647)
+        ) {
+          t.assign(v);
+        } else if (opts.structural) {
+          typeError(t, v, 'int32');
+        } else {
+          fatal = `json: cannot unmarshal ${typeof v === 'number' ? `number ${String(v)}` : jsonKind(v)} into Go value of type int32`;
+          unknownAtFatal = unknownFields.length;
+        }
+        break;
+      case 'array': {
+        if (!Array.isArray(v)) {
+          typeError(t, v, goTypeName(node));
+          break;
+        }
+        const arr: unknown[] = [];
+        t.assign(arr);
+        const items = node.items ?? { type: 'any' };
+        for (let i = v.length - 1; i >= 0; i--) {
+          const item: unknown = v[i];
+          if (item === null || item === undefined) {
+            setOwn(arr, i, zeroValue(items));
+            continue;
+          }
+          stack.push({
+            value: item,
+            node: items,
+            path: `${t.path}[${i}]`,
+            struct: t.struct,
+            fields: t.fields,
+            assign: (x) => setOwn(arr, i, x),
+          });
+        }
+        break;
+      }
+      default: {
+        if (!isPlainObject(v)) {
+          typeError(t, v, goTypeName(t.node));
+          break;
+        }
+        const target: Record<string, unknown> = {};
+        t.assign(target);
+        if (node.additionalProperties) {
+          const values = node.additionalProperties;
+          const keys = Object.keys(v).sort();
+          for (let i = keys.length - 1; i >= 0; i--) {
+            const key = keys[i]!;
+            const item = v[key];
+            if (item === null || item === undefined) {
+              setOwn(target, key, zeroValue(values));
+              continue;
+            }
+            stack.push({
+              value: item,
+              node: values,
+              path: joinPath(t.path, key),
+              struct: t.struct,
+              fields: t.fields,
+              assign: (x) => setOwn(target, key, x),
+            });
+          }
+        } else {
+          const struct = t.node.$ref ? t.node.$ref.slice(t.node.$ref.lastIndexOf('.') + 1) : t.struct;
+          pushStruct(t, node, struct, target);
+        }
+      }
+    }
+  }
+  return {
+    value: out,
+    unknownFields: fatal !== undefined ? unknownFields.slice(0, unknownAtFatal) : unknownFields,
+    error: fatal ?? saved,
+    schemaErrors,
+  };
+}
+
+function joinPath(prefix: string, key: string): string {
+  return prefix ? `${prefix}.${key}` : key;
+}
+
+/** What Go leaves in a map entry or list element that was `null`: the element type's zero value. */
+function zeroValue(node: SchemaNode): unknown {
+  const n = resolveNode(node);
+  switch (n.type) {
+    case 'string':
+      return '';
+    case 'integer':
+    case 'number':
+    case 'int-or-string':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'array':
+      return [];
+    case 'any':
+      return null;
+    default:
+      return {};
+  }
+}
+
+/** Copies free-form JSON (FieldsV1, RawExtension) without recursion; depth is bounded by the caller's prescan. */
+function boundedClone(value: unknown): unknown {
+  const root: { v?: unknown } = {};
+  const work: { src: unknown; put: (x: unknown) => void }[] = [{ src: value, put: (x) => (root.v = x) }];
+  while (work.length > 0) {
+    const { src, put } = work.pop()!;
+    if (Array.isArray(src)) {
+      const arr: unknown[] = [];
+      put(arr);
+      src.forEach((item, i) => work.push({ src: item, put: (x) => setOwn(arr, i, x) }));
+    } else if (isPlainObject(src)) {
+      const obj: Record<string, unknown> = {};
+      put(obj);
+      for (const key of Object.keys(src)) work.push({ src: src[key], put: (x) => setOwn(obj, key, x) });
+    } else put(src === undefined ? null : src);
+  }
+  return root.v;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]$/;
+
+/**
+ * Where Go's `base64.StdEncoding` (padding required; CR and LF skipped) reports `illegal base64 data at
+ * input byte N`, or undefined when the text decodes.
+ */
+export function base64ErrorIndex(text: string): number | undefined {
+  const chars: { c: string; at: number }[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c !== '\r' && c !== '\n') chars.push({ c, at: i });
+  }
+  for (let q = 0; q < chars.length; q += 4) {
+    const quantum = chars.slice(q, q + 4);
+    for (let j = 0; j < quantum.length; j++) {
+      const { c, at } = quantum[j]!;
+      if (c === '=') {
+        // Padding is legal only in the last quantum, at positions 2 or 3, filling it to the end.
+        const rest = quantum.slice(j);
+        const last = q + 4 >= chars.length;
+        if (j < 2 || !last || quantum.length !== 4 || !rest.every((r) => r.c === '=')) return at;
+        return undefined;
+      }
+      if (!BASE64.test(c)) return at;
+    }
+    if (quantum.length < 4) return quantum[0]!.at;
+  }
+  return undefined;
+}
