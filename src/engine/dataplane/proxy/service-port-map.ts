@@ -108,14 +108,18 @@ export function externallyAccessible(sp: ServicePortInfo): boolean {
   return sp.nodePort !== 0 || sp.loadBalancerVIPs.length > 0 || sp.externalIPs.length > 0;
 }
 
-/** `UsesClusterEndpoints`: some traffic to this port may go to endpoints on any node. */
+/**
+ * `UsesClusterEndpoints`: internal traffic policy Cluster, or any external access at all — even with
+ * external traffic policy Local, pod and node traffic to external addresses is short-circuited to
+ * the cluster endpoints.
+ */
 export function usesClusterEndpoints(sp: ServicePortInfo): boolean {
-  return !sp.internalPolicyLocal || (externallyAccessible(sp) && !sp.externalPolicyLocal);
+  return !sp.internalPolicyLocal || externallyAccessible(sp);
 }
 
 /** `UsesLocalEndpoints`: some traffic to this port goes to this node's endpoints only. */
 export function usesLocalEndpoints(sp: ServicePortInfo): boolean {
-  return sp.internalPolicyLocal || (externallyAccessible(sp) && sp.externalPolicyLocal);
+  return sp.internalPolicyLocal || (sp.externalPolicyLocal && externallyAccessible(sp));
 }
 
 /**

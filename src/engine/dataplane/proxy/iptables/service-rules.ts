@@ -8,7 +8,12 @@ import type { IptablesRule, Match, Target } from '../../netfilter/rule.ts';
 import { comment, jump } from '../../netfilter/rule.ts';
 import type { CategorizedEndpoints } from '../categorize-endpoints.ts';
 import type { EndpointInfo } from '../endpoints-map.ts';
-import { externallyAccessible, type ServicePortInfo } from '../service-port-map.ts';
+import {
+  externallyAccessible,
+  usesClusterEndpoints,
+  usesLocalEndpoints,
+  type ServicePortInfo,
+} from '../service-port-map.ts';
 import {
   serviceExternalChainName,
   serviceFirewallChainName,
@@ -80,12 +85,8 @@ export function serviceRules(
   const fwChain = serviceFirewallChainName(name, proto);
   const { clusterEndpoints, localEndpoints, allReachableEndpoints, hasAnyEndpoints: hasEndpoints } = cat;
 
-  const usesClusterPolicyChain =
-    clusterEndpoints.length > 0 &&
-    (!sp.internalPolicyLocal || (externallyAccessible(sp) && !sp.externalPolicyLocal));
-  const usesLocalPolicyChain =
-    localEndpoints.length > 0 &&
-    (sp.internalPolicyLocal || (externallyAccessible(sp) && sp.externalPolicyLocal));
+  const usesClusterPolicyChain = clusterEndpoints.length > 0 && usesClusterEndpoints(sp);
+  const usesLocalPolicyChain = localEndpoints.length > 0 && usesLocalEndpoints(sp);
   const internalTrafficChain = sp.internalPolicyLocal ? localPolicyChain : clusterPolicyChain;
   const hasInternalEndpoints = hasEndpoints && !(sp.internalPolicyLocal && localEndpoints.length === 0);
   const externalPolicyChain = sp.externalPolicyLocal ? localPolicyChain : clusterPolicyChain;

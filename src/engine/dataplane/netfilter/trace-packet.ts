@@ -1,0 +1,196 @@
+/**
+ * The iptables packet walk, after upstream's `tracePacket` (`pkg/proxy/iptables/proxier_test.go`):
+ * a new connection's first packet goes through nat PREROUTING (or nat OUTPUT when the node sends it),
+ * then filter INPUT, FORWARD or OUTPUT depending on where it is routed after DNAT, then nat
+ * POSTROUTING. Matches are evaluated for real — `-m statistic` draws from the seeded Rng exactly as the
+ * kernel compares `prandom_u32() & 0x7fffffff` with the stored probability, and `-m recent` reads and
+ * writes the affinity lists — and every evaluated rule is counted.
+ */
+import type { Rng } from '../../util/rng.ts';
+import { cidrContainsText } from '../../util/ip.ts';
+import { probabilityToFixedPoint } from '../proxy/iptables/probability.ts';
+import { formatRuleSpec, canonicalCidr } from './iptables-save.ts';
+import { entryHook, isLocalAddress, type Packet, type RouteResult, type RuleHit } from './packet.ts';
+import type { IptablesRule, IptablesTableName, Match } from './rule.ts';
+import type { IptablesRuleset } from './ruleset.ts';
+
+/** `xt_recent` lists: list name → source IP → last time seen (simulated ms). */
+export type RecentTable = Map<string, Map<string, number>>;
+
+export interface IptablesWalkContext {
+  readonly localAddresses: readonly string[];
+  readonly rng: Rng;
+  readonly nowMs: number;
+  readonly recent: RecentTable;
+  /** ipset membership (IPVS mode); absent sets never match. */
+  readonly ipsetMatch?: (
+    name: string,
+    flags: string,
+    p: Packet,
+    dest: string,
+    destPort: number | undefined,
+  ) => boolean;
+}
+
+type ChainResult = 'fallthrough' | 'return' | 'accept' | 'drop' | 'reject';
+
+interface WalkState {
+  readonly p: Packet;
+  readonly ctx: IptablesWalkContext;
+  dest: string;
+  destPort: number | undefined;
+  mark: number;
+  dnatTo: string | undefined;
+  masquerade: boolean;
+  readonly ctstates: Set<string>;
+  evaluated: number;
+  readonly matched: RuleHit[];
+}
+
+export function traceIptables(rs: IptablesRuleset, p: Packet, ctx: IptablesWalkContext): RouteResult {
+  const s: WalkState = {
+    p,
+    ctx,
+    dest: p.destIP,
+    destPort: p.destPort,
+    mark: 0,
+    dnatTo: undefined,
+    masquerade: false,
+    ctstates: new Set(['NEW']),
+    evaluated: 0,
+    matched: [],
+  };
+  const hook = entryHook(p, ctx.localAddresses);
+  const finish = (verdict: RouteResult['verdict']): RouteResult => ({
+    verdict,
+    ...(s.dnatTo ? { dnatTo: s.dnatTo } : {}),
+    masquerade: s.masquerade,
+    matched: s.matched,
+    evaluatedRules: s.evaluated,
+  });
+
+  const natResult = runBuiltin(rs, 'nat', hook === 'output' ? 'OUTPUT' : 'PREROUTING', s);
+  if (natResult === 'drop' || natResult === 'reject') return finish(natResult === 'drop' ? 'DROP' : 'REJECT');
+  if (s.dnatTo) s.ctstates.add('DNAT');
+
+  const filterChain =
+    hook === 'output' ? 'OUTPUT' : isLocalAddress(s.dest, ctx.localAddresses) ? 'INPUT' : 'FORWARD';
+  const filterResult = runBuiltin(rs, 'filter', filterChain, s);
+  if (filterResult === 'drop') return finish('DROP');
+  if (filterResult === 'reject') return finish('REJECT');
+
+  // Locally delivered packets leave netfilter at INPUT; everything routed on meets POSTROUTING.
+  if (filterChain !== 'INPUT') runBuiltin(rs, 'nat', 'POSTROUTING', s);
+  return finish(s.dnatTo ? 'DNAT' : 'ACCEPT');
+}
+
+function runBuiltin(rs: IptablesRuleset, table: IptablesTableName, chain: string, s: WalkState): ChainResult {
+  if (!rs.tables.get(table)?.chains.has(chain)) return 'accept';
+  const r = runChain(rs, table, chain, s, 0);
+  return r === 'fallthrough' || r === 'return' ? 'accept' : r;
+}
+
+function runChain(
+  rs: IptablesRuleset,
+  table: IptablesTableName,
+  chain: string,
+  s: WalkState,
+  depth: number,
+): ChainResult {
+  const c = rs.tables.get(table)?.chains.get(chain);
+  if (!c || depth > 64) return 'fallthrough';
+  for (const rule of c.rules) {
+    s.evaluated++;
+    if (!ruleMatches(rule, s)) continue;
+    s.matched.push({ table, chain, rule: formatRuleSpec(rule) });
+    const t = rule.target;
+    if (!t) continue;
+    switch (t.kind) {
+      case 'jump': {
+        const r = runChain(rs, table, t.chain, s, depth + 1);
+        if (r === 'accept' || r === 'drop' || r === 'reject') return r;
+        continue;
+      }
+      case 'RETURN':
+        return 'return';
+      case 'ACCEPT':
+        return 'accept';
+      case 'DROP':
+        return 'drop';
+      case 'REJECT':
+        return 'reject';
+      case 'DNAT': {
+        s.dnatTo = t.to;
+        const [ip, port] = t.to.split(':');
+        s.dest = ip ?? s.dest;
+        if (port !== undefined) s.destPort = Number(port);
+        return 'accept';
+      }
+      case 'MARK':
+        s.mark = t.op === 'or' ? (s.mark | t.value) >>> 0 : (s.mark ^ t.value) >>> 0;
+        continue;
+      case 'MASQUERADE':
+        s.masquerade = true;
+        return 'accept';
+    }
+  }
+  return 'fallthrough';
+}
+
+function ruleMatches(rule: IptablesRule, s: WalkState): boolean {
+  const p = s.p;
+  if (rule.source && cidrContainsText(canonicalCidr(rule.source.cidr), p.srcIP) === !!rule.source.negate)
+    return false;
+  if (
+    rule.destination &&
+    cidrContainsText(canonicalCidr(rule.destination.cidr), s.dest) === !!rule.destination.negate
+  ) {
+    return false;
+  }
+  if (rule.protocol && rule.protocol !== p.protocol.toLowerCase()) return false;
+  return rule.matches.every((m) => matchOne(m, s));
+}
+
+function matchOne(m: Match, s: WalkState): boolean {
+  const { p, ctx } = s;
+  switch (m.kind) {
+    case 'comment':
+      return true;
+    case 'l4':
+      if (m.proto !== p.protocol.toLowerCase()) return false;
+      if (m.dport !== undefined && m.dport !== s.destPort) return false;
+      return m.sport === undefined || m.sport === p.srcPort;
+    case 'addrtype': {
+      const ok =
+        (m.srcType === undefined || isLocalAddress(p.srcIP, ctx.localAddresses)) &&
+        (m.dstType === undefined || isLocalAddress(s.dest, ctx.localAddresses));
+      return ok !== !!m.negate;
+    }
+    case 'statistic':
+      return (ctx.rng.nextUint32() & 0x7fffffff) < probabilityToFixedPoint(m.probability);
+    case 'recent': {
+      let list = ctx.recent.get(m.name);
+      if (m.mode === 'set') {
+        if (!list) ctx.recent.set(m.name, (list = new Map()));
+        list.set(p.srcIP, ctx.nowMs);
+        return true;
+      }
+      const seen = list?.get(p.srcIP);
+      if (seen === undefined) return false;
+      if (m.seconds !== undefined && ctx.nowMs - seen > m.seconds * 1000) {
+        if (m.reap) list?.delete(p.srcIP);
+        return false;
+      }
+      return true;
+    }
+    case 'mark':
+      return ((s.mark & m.mask) >>> 0 === m.value) !== !!m.negate;
+    case 'conntrack':
+      return m.ctstate.some((st) => s.ctstates.has(st)) !== !!m.negate;
+    case 'set':
+      return (ctx.ipsetMatch?.(m.name, m.flags, p, s.dest, s.destPort) ?? false) !== !!m.negate;
+    case 'physdev':
+      // Pods behind a bridge enter through a bridge port; everything else does not.
+      return !!p.fromLocalPod !== !!m.negate;
+  }
+}
