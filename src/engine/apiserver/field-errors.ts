@@ -127,10 +127,27 @@ export function goValue(v: unknown): string {
   return goJson(v);
 }
 
+const STRUCT = Symbol('go-struct');
+
+/**
+ * Marks an object as a Go struct: `json.Marshal` writes struct fields in declaration order, where it
+ * sorts map keys. Give the fields in the Go type's order.
+ */
+export function goStruct<T extends object>(fields: T): T {
+  Object.defineProperty(fields, STRUCT, { value: true, enumerable: false });
+  return fields;
+}
+
 /** Go's `json.Marshal`: map keys sorted, and `<`, `>`, `&`, U+2028/9 escaped as encoding/json does. */
 export function goJson(v: unknown): string {
   const sortKeys = (x: unknown): unknown => {
     if (Array.isArray(x)) return x.map(sortKeys);
+    if (isPlainObject(x) && Object.hasOwn(x, STRUCT)) {
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(x))
+        Object.defineProperty(out, k, { value: sortKeys(x[k]), enumerable: true });
+      return out;
+    }
     if (isPlainObject(x)) {
       const out: Record<string, unknown> = {};
       for (const k of Object.keys(x).sort())

@@ -56,6 +56,8 @@ interface Task {
   readonly struct: string;
   readonly fields: readonly string[];
   readonly assign: (v: unknown) => void;
+  /** A key the struct does not have: reported when the walk reaches it, in document order. */
+  readonly unknown?: boolean;
 }
 
 /** The JSON kind of a value, as Go's UnmarshalTypeError names it. */
@@ -133,8 +135,16 @@ export function decodeAgainstSchema(
       const key = keys[i]!;
       const child = Object.hasOwn(props, key) ? props[key] : undefined;
       if (!child) {
-        if (unknownFields.length < MAX_STRICT_ERRORS)
-          unknownFields.push(`unknown field "${joinPath(t.path, key)}"`);
+        const path = joinPath(t.path, key);
+        stack.push({
+          value: undefined,
+          node: {},
+          path,
+          struct,
+          fields: t.fields,
+          assign: () => {},
+          unknown: true,
+        });
         continue;
       }
       const v = obj[key];
@@ -162,6 +172,10 @@ export function decodeAgainstSchema(
   let unknownAtFatal = 0;
   while (stack.length > 0 && fatal === undefined) {
     const t = stack.pop()!;
+    if (t.unknown) {
+      if (unknownFields.length < MAX_STRICT_ERRORS) unknownFields.push(`unknown field "${t.path}"`);
+      continue;
+    }
     const node = resolveNode(t.node);
     const v = t.value;
     if (node.enum && opts.structural && !node.enum.includes(v as string)) {

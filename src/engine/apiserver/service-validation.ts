@@ -42,7 +42,14 @@ const externallyAccessible = (s: Obj) =>
  * (field errors marshal complex bad values to JSON since apimachinery v0.31).
  */
 function internalServicePortKey(protocol: string, port: unknown): Obj {
-  return { Name: '', Protocol: protocol, AppProtocol: null, Port: port, TargetPort: 0, NodePort: 0 };
+  return goStruct({
+    Name: '',
+    Protocol: protocol,
+    AppProtocol: null,
+    Port: port,
+    TargetPort: 0,
+    NodePort: 0,
+  });
 }
 
 export function validateServiceSpec(spec: unknown): FieldError[] {
@@ -137,9 +144,11 @@ export function validateServiceSpec(spec: unknown): FieldError[] {
       );
     }
   }
-  if (type !== 'ExternalName') {
-    if (s.internalTrafficPolicy === undefined) errs.push(required('spec.internalTrafficPolicy'));
-    else if (!TRAFFIC_POLICIES.includes(str(s.internalTrafficPolicy))) {
+  if (s.internalTrafficPolicy === undefined) {
+    if (['ClusterIP', 'NodePort', 'LoadBalancer'].includes(type))
+      errs.push(required('spec.internalTrafficPolicy'));
+  } else if (type !== 'ExternalName') {
+    if (!TRAFFIC_POLICIES.includes(str(s.internalTrafficPolicy))) {
       errs.push(notSupported('spec.internalTrafficPolicy', s.internalTrafficPolicy, TRAFFIC_POLICIES));
     }
   }
