@@ -156,6 +156,20 @@ export function runProgram(program: Program, startMs: number, untilMs: number): 
   return { logs, listeners, files, ...(exit && exit.at <= untilMs ? { exit } : {}) };
 }
 
+/**
+ * How long after its start a program stops changing (it reached a blocking call with its sockets and
+ * files in place); Infinity for programs that loop forever or exit.
+ */
+export function programSettleMs(program: Program): number {
+  let t = 0;
+  for (const s of program.steps) {
+    if (s.op === 'sleep') t += s.ms;
+    else if (s.op === 'block') return t;
+    else if (s.op === 'loop' || s.op === 'exit') return Infinity;
+  }
+  return Infinity;
+}
+
 /** When and how a program ends by itself, or undefined if it runs until stopped. */
 export function programExit(program: Program): { afterMs: number; code: number } | undefined {
   const run = runProgram(program, 0, Number.MAX_SAFE_INTEGER);

@@ -142,6 +142,7 @@ export function probeState(
   startedMs: number,
   now: number,
   result: (at: number) => ProbeResult,
+  settledAt = Infinity,
 ): ProbeState {
   const { periodMs, success, failure } = probeTiming(probe);
   let value = type !== 'Readiness' && type !== 'Startup';
@@ -151,11 +152,26 @@ export function probeState(
   let lastFailureAt: number | undefined;
   let lastFailure: ProbeResult | undefined;
   const first = firstProbeAt(probe, startedMs);
-  // A constant outcome needs no walk: programs settle after their start-up steps.
   let t = first;
   let steps = 0;
+  let constant: ProbeResult | undefined;
+  let constantRun = 0;
   for (; t <= now && steps < 5000; t += periodMs, steps++) {
-    const r = result(t);
+    // Once the program has settled every tick gives the same answer; after enough of them to pass
+    // any threshold the state cannot change, so jump to the last tick before now.
+    if (t >= settledAt) {
+      constant ??= result(t);
+      if (++constantRun > success + failure) {
+        const last = first + Math.floor((now - first) / periodMs) * periodMs;
+        if (!constant.ok) {
+          lastFailureAt = last;
+          lastFailure = constant;
+        }
+        t = last + periodMs;
+        break;
+      }
+    }
+    const r = constant ?? result(t);
     if (r.ok) {
       runOk++;
       runFail = 0;

@@ -1,0 +1,146 @@
+/**
+ * The event recorder every component shares, after client-go `tools/record` (`recorder.go`,
+ * `events_cache.go`): an event is a core/v1 Event named `<object>.<unix-nanos in hex>` in the object's
+ * namespace; an identical event (same object, container, source, type, reason and message) bumps
+ * `count` and `lastTimestamp` on the existing object instead of creating a new one, which is what
+ * `kubectl describe` prints as `(x3 over 2m)`.
+ *
+ * Simplified: no "combined from similar events" aggregation and no rate limiting; a failed write (a
+ * namespace being deleted) drops the event, as the real recorder does.
+ */
+import type { ApiServer } from '../apiserver/apiserver.ts';
+import type { AnyObject, Event } from '../api/objects.ts';
+import type { SimClock } from '../util/clock.ts';
+import type { Rng } from '../util/rng.ts';
+import { deepClone } from '../util/json.ts';
+import { parseTimestamp } from '../util/clock.ts';
+
+export type EventType = 'Normal' | 'Warning';
+
+export interface EventSource {
+  readonly component: string;
+  readonly host?: string;
+}
+
+export class EventRecorder {
+  private readonly api: ApiServer;
+  private readonly clock: SimClock;
+  private readonly rng: Rng;
+
+  constructor(api: ApiServer, clock: SimClock, rng: Rng) {
+    this.api = api;
+    this.clock = clock;
+    this.rng = rng;
+  }
+
+  /**
+   * Records an event about `involved`. `fieldPath` names a container (`spec.containers{nginx}`) for the
+   * kubelet's container events.
+   */
+  event(
+    involved: AnyObject,
+    type: EventType,
+    reason: string,
+    message: string,
+    source: EventSource = { component: 'packetpath' },
+    fieldPath?: string,
+  ): void {
+    const namespace = involved.metadata.namespace ?? 'default';
+    const now = this.clock.rfc3339();
+    const existing = this.find(involved, type, reason, message, source, fieldPath);
+    try {
+      if (existing) {
+        const next = deepClone(existing) as Event;
+        next.count = (existing.count ?? 1) + 1;
+        next.lastTimestamp = now;
+        this.api.update(next as unknown as AnyObject);
+        return;
+      }
+      const nanos = BigInt(this.clock.now()) * 1_000_000n + BigInt(this.rng.int(1_000_000));
+      this.api.create({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: `${involved.metadata.name}.${nanos.toString(16)}`, namespace },
+        involvedObject: {
+          apiVersion: involved.apiVersion,
+          kind: involved.kind,
+          name: involved.metadata.name,
+          ...(involved.metadata.namespace ? { namespace: involved.metadata.namespace } : {}),
+          uid: involved.metadata.uid,
+          resourceVersion: involved.metadata.resourceVersion,
+          ...(fieldPath ? { fieldPath } : {}),
+        },
+        reason,
+        message,
+        source: { component: source.component, ...(source.host ? { host: source.host } : {}) },
+        firstTimestamp: now,
+        lastTimestamp: now,
+        count: 1,
+        type,
+        eventTime: null,
+        reportingComponent: source.component,
+        reportingInstance: source.host ?? '',
+      });
+    } catch {
+      // The real recorder logs and drops events it cannot write (e.g. the namespace is terminating).
+    }
+  }
+
+  /**
+   * Whether an event with this reason (and container) about the object was recorded at or after
+   * `sinceMs`. Components that report on a schedule (probe failures, back-offs) use it so that running
+   * the same sync twice does not count an occurrence twice.
+   */
+  recordedSince(
+    involved: AnyObject,
+    reason: string,
+    sinceMs: number,
+    fieldPath?: string,
+    messagePrefix = '',
+  ): boolean {
+    const since = Math.floor(sinceMs / 1000) * 1000;
+    return this.matching(involved, reason, fieldPath).some(
+      (e) => (e.message ?? '').startsWith(messagePrefix) && parseTimestamp(e.lastTimestamp ?? '') >= since,
+    );
+  }
+
+  /** Events about an object, oldest first (what `kubectl describe` lists). */
+  eventsFor(involved: AnyObject): Event[] {
+    return this.api
+      .list('events', involved.metadata.namespace ?? 'default')
+      .filter((e) => e.involvedObject.uid === involved.metadata.uid)
+      .sort(
+        (a, b) =>
+          (a.firstTimestamp ?? '').localeCompare(b.firstTimestamp ?? '') ||
+          a.metadata.name.localeCompare(b.metadata.name),
+      );
+  }
+
+  private matching(involved: AnyObject, reason: string, fieldPath: string | undefined): Event[] {
+    return this.api
+      .list('events', involved.metadata.namespace ?? 'default')
+      .filter(
+        (e) =>
+          e.involvedObject.uid === involved.metadata.uid &&
+          e.reason === reason &&
+          (e.involvedObject.fieldPath ?? undefined) === fieldPath,
+      );
+  }
+
+  private find(
+    involved: AnyObject,
+    type: EventType,
+    reason: string,
+    message: string,
+    source: EventSource,
+    fieldPath: string | undefined,
+  ): Event | undefined {
+    return this.matching(involved, reason, fieldPath).find(
+      (e) =>
+        e.type === type &&
+        e.message === message &&
+        e.source?.component === source.component &&
+        (e.source?.host ?? undefined) === source.host,
+    );
+  }
+}

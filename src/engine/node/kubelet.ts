@@ -1,0 +1,342 @@
+/**
+ * The kubelet of one node (pkg/kubelet/kubelet.go `SyncPod`, `SyncTerminatingPod`): admits pods bound
+ * to its node, creates their sandbox through the CNI plugin chain (pod IP from IPAM, or the node's IP
+ * for hostNetwork pods), runs their containers (pod-lifecycle.ts), and finishes graceful deletion:
+ * `Stopping container` at the deletion request, containers stop when their program reacts to the
+ * stop signal or when the grace period ends, then the sandbox is torn down (CNI DEL frees the IP) and
+ * the pod object is deleted.
+ *
+ * Stateless by design: every decision derives from the API objects and the simulated clock, so a
+ * restored snapshot continues exactly as the original would have. The only persisted IPAM state, the
+ * last reserved address of host-local / calico-ipam, is kept in a Node annotation
+ * (LAST_RESERVED_ANNOTATION) standing in for the plugin's on-disk file.
+ *
+ * Simplified: no node heartbeats or leases, no volume mounts, no pod resource accounting, sandbox
+ * retries every 10s.
+ */
+import type { Controller, ControllerContext } from '../cluster/controller.ts';
+import type { AnyObject, Node, Pod } from '../api/objects.ts';
+import type { ContainerImage, PodStatus } from 'kubernetes-types/core/v1';
+import { WorkQueue } from '../cluster/controller.ts';
+import { objectKey } from '../api/store.ts';
+import { deepClone, jsonEqual } from '../util/json.ts';
+import { parseTimestamp } from '../util/clock.ts';
+import { cniPlugin, sandboxId } from './cni/index.ts';
+import { allocateIP } from './ipam.ts';
+import { podPrograms } from './container-runtime.ts';
+import { currentPull, planContainers, type PlannedEvent } from './pod-lifecycle.ts';
+import { podConditions } from './pod-status.ts';
+import { waitingStatus } from './container-lifecycle.ts';
+import { imageIdOf, resolveImage } from './images.ts';
+import { formatImageRef } from './image-ref.ts';
+
+/** Node annotation holding host-local's `last_reserved_ip.0` (the simulator's stand-in for the file). */
+export const LAST_RESERVED_ANNOTATION = 'packetpath.dev/cni-last-reserved-ip';
+const SANDBOX_RETRY_MS = 10_000;
+
+export class Kubelet implements Controller {
+  readonly name = 'kubelet';
+  readonly nodeName: string;
+  private readonly ctx: ControllerContext;
+  private readonly queue = new WorkQueue();
+  private readonly wakeups = new Map<string, number>();
+  private unwatch: (() => void) | undefined;
+
+  constructor(ctx: ControllerContext, nodeName: string) {
+    this.ctx = ctx;
+    this.nodeName = nodeName;
+  }
+
+  start(): void {
+    this.unwatch?.();
+    this.wakeups.clear();
+    this.unwatch = this.ctx.api.watch('pods', (e) => {
+      const pod = e.object as Pod;
+      const old = e.oldObject as Pod | undefined;
+      if (pod.spec?.nodeName === this.nodeName || old?.spec?.nodeName === this.nodeName) {
+        this.queue.add(objectKey(pod.metadata.namespace, pod.metadata.name));
+      }
+    });
+    for (const pod of this.podsHere()) this.queue.add(objectKey(pod.metadata.namespace, pod.metadata.name));
+  }
+
+  nextWakeup(): number | undefined {
+    let next: number | undefined;
+    for (const t of this.wakeups.values()) if (next === undefined || t < next) next = t;
+    return next;
+  }
+
+  wake(): void {
+    const now = this.ctx.clock.now();
+    for (const [key, t] of this.wakeups) if (t <= now) this.queue.add(key);
+  }
+
+  sync(): boolean {
+    let wrote = false;
+    for (const key of this.queue.drain()) {
+      const slash = key.indexOf('/');
+      try {
+        wrote = this.syncPod(key.slice(0, slash), key.slice(slash + 1)) || wrote;
+      } catch {
+        // A write raced with another component (object gone, namespace terminating): retry shortly.
+        this.wakeups.set(key, this.ctx.clock.now() + 1000);
+      }
+    }
+    return wrote;
+  }
+
+  private podsHere(): Pod[] {
+    return this.ctx.api.list('pods').filter((p) => p.spec?.nodeName === this.nodeName);
+  }
+
+  private syncPod(namespace: string, name: string): boolean {
+    const key = objectKey(namespace, name);
+    this.wakeups.delete(key);
+    const pod = this.ctx.api.get('pods', namespace, name);
+    const node = this.ctx.api.get('nodes', undefined, this.nodeName);
+    if (!pod || pod.spec?.nodeName !== this.nodeName || !node) return false;
+    if (pod.metadata.deletionTimestamp) return this.terminate(pod);
+    const phase = pod.status?.phase;
+    if (phase === 'Succeeded' || phase === 'Failed') return false;
+    let current = pod;
+    let wrote = false;
+    if (!pod.status?.podIP) {
+      const created = this.createSandbox(pod, node);
+      wrote = created.wrote;
+      if (!created.pod) return wrote;
+      current = created.pod;
+    }
+    return this.runContainers(current, node) || wrote;
+  }
+
+  /** RunPodSandbox + CNI ADD. Returns the updated pod when the sandbox exists. */
+  private createSandbox(pod: Pod, node: Node): { wrote: boolean; pod?: Pod } {
+    const { clock, api, recorder, config } = this.ctx;
+    const now = clock.now();
+    const key = objectKey(pod.metadata.namespace, pod.metadata.name);
+    const startTime = pod.status?.startTime ? parseTimestamp(pod.status.startTime) : now;
+    const attemptAt = startTime + Math.floor((now - startTime) / SANDBOX_RETRY_MS) * SANDBOX_RETRY_MS;
+    const attempt = Math.round((attemptAt - startTime) / SANDBOX_RETRY_MS);
+    const hostIP = nodeInternalIP(node);
+    let ip: string | undefined;
+    let error: string | undefined;
+    if (pod.spec?.hostNetwork) ip = hostIP;
+    else if (recorder.recordedSince(pod as unknown as AnyObject, 'FailedCreatePodSandBox', attemptAt)) {
+      this.wakeups.set(key, attemptAt + SANDBOX_RETRY_MS);
+      return { wrote: false };
+    } else {
+      const plugin = cniPlugin(config.cni);
+      const range = plugin.ipamRange(node.spec?.podCIDR ?? '');
+      if (!range) error = 'failed to find plugin "' + plugin.pluginType + '" in path [/opt/cni/bin]';
+      else {
+        const used = new Set(
+          this.podsHere()
+            .filter(
+              (p) =>
+                !p.spec?.hostNetwork &&
+                p.status?.podIP &&
+                p.status.phase !== 'Succeeded' &&
+                p.status.phase !== 'Failed',
+            )
+            .map((p) => p.status!.podIP!),
+        );
+        const last = node.metadata.annotations?.[LAST_RESERVED_ANNOTATION];
+        const alloc = allocateIP(range, used, last, this.ctx.rng);
+        if ('ip' in alloc) {
+          ip = alloc.ip;
+          if (range.strategy === 'sequential') {
+            const n = deepClone(node);
+            n.metadata.annotations = { ...n.metadata.annotations, [LAST_RESERVED_ANNOTATION]: ip };
+            api.updateMetadata(n as unknown as AnyObject);
+          }
+        } else {
+          error = `plugin type="${plugin.pluginType}" failed (add): ${plugin.wrapIpamError(alloc.error)}`;
+        }
+      }
+    }
+    const nowText = clock.rfc3339(now);
+    const base: PodStatus = {
+      ...pod.status,
+      phase: 'Pending',
+      hostIP,
+      hostIPs: [{ ip: hostIP }],
+      startTime: pod.status?.startTime ?? nowText,
+      qosClass: pod.status?.qosClass ?? qosClass(pod),
+    };
+    if (error !== undefined) {
+      const sandbox = sandboxId(pod.metadata.uid, attempt);
+      recorder.event(
+        pod as unknown as AnyObject,
+        'Warning',
+        'FailedCreatePodSandBox',
+        `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "${sandbox}": ${error}`,
+        { component: 'kubelet', host: this.nodeName },
+      );
+      this.wakeups.set(key, attemptAt + SANDBOX_RETRY_MS);
+      return { wrote: this.writeStatus(pod, this.initialStatus(pod, base, false, nowText)) || true };
+    }
+    const status = this.initialStatus(pod, { ...base, podIP: ip, podIPs: [{ ip: ip! }] }, true, nowText);
+    this.writeStatus(pod, status);
+    return { wrote: true, pod: api.get('pods', pod.metadata.namespace, pod.metadata.name) };
+  }
+
+  private initialStatus(pod: Pod, base: PodStatus, sandboxReady: boolean, now: string): PodStatus {
+    const hasInit = (pod.spec?.initContainers?.length ?? 0) > 0;
+    const reason = hasInit ? 'PodInitializing' : 'ContainerCreating';
+    const probe = { ...pod, status: base } as Pod;
+    return {
+      ...base,
+      conditions: podConditions(probe, {
+        sandboxReady,
+        phase: 'Pending',
+        initPending: (pod.spec?.initContainers ?? [])
+          .filter((c) => c.restartPolicy !== 'Always')
+          .map((c) => c.name),
+        unready: (pod.spec?.containers ?? []).map((c) => c.name),
+        now,
+      }),
+      ...(hasInit
+        ? {
+            initContainerStatuses:
+              base.initContainerStatuses ?? pod.spec!.initContainers!.map((c) => waitingStatus(c, reason)),
+          }
+        : {}),
+      containerStatuses:
+        base.containerStatuses ?? (pod.spec?.containers ?? []).map((c) => waitingStatus(c, reason)),
+    };
+  }
+
+  private runContainers(pod: Pod, node: Node): boolean {
+    const { clock } = this.ctx;
+    const now = clock.now();
+    const present = new Set((node.status?.images ?? []).flatMap((i) => i.names ?? []));
+    const pulls = this.podsHere()
+      .filter((p) => p.metadata.uid !== pod.metadata.uid && !p.metadata.deletionTimestamp)
+      .map(currentPull)
+      .filter((p): p is { image: string; start: number } => p !== undefined);
+    const plan = planContainers({
+      pod,
+      now,
+      rfc3339: (ms) => clock.rfc3339(ms),
+      programs: podPrograms(pod),
+      imagePresent: (image) => present.has(image),
+      pullDoneAt: (image, start, pullMs) => {
+        const first = Math.min(start, ...pulls.filter((p) => p.image === image).map((p) => p.start));
+        return Math.max(start, first + pullMs);
+      },
+    });
+    this.emit(pod, plan.events);
+    let wrote = plan.events.length > 0;
+    if (plan.pulled.length > 0) wrote = this.recordImages(node, plan.pulled) || wrote;
+    wrote = this.writeStatus(pod, plan.status) || wrote;
+    if (plan.wakeAt !== undefined)
+      this.wakeups.set(objectKey(pod.metadata.namespace, pod.metadata.name), plan.wakeAt);
+    return wrote;
+  }
+
+  /** Graceful deletion: stop containers, tear the sandbox down, delete the pod object. */
+  private terminate(pod: Pod): boolean {
+    const { clock, api, recorder } = this.ctx;
+    const now = clock.now();
+    const grace = (pod.metadata.deletionGracePeriodSeconds ?? 30) * 1000;
+    const requested = parseTimestamp(pod.metadata.deletionTimestamp!) - grace;
+    const running = (pod.status?.containerStatuses ?? []).filter((s) => s.state?.running);
+    const programs = podPrograms(pod);
+    let doneAt = requested;
+    let wrote = false;
+    for (const s of running) {
+      const fieldPath = `spec.containers{${s.name}}`;
+      if (
+        !recorder.recordedSince(
+          pod as unknown as AnyObject,
+          'Killing',
+          requested,
+          fieldPath,
+          'Stopping container',
+        )
+      ) {
+        recorder.event(
+          pod as unknown as AnyObject,
+          'Normal',
+          'Killing',
+          `Stopping container ${s.name}`,
+          { component: 'kubelet', host: this.nodeName },
+          fieldPath,
+        );
+        wrote = true;
+      }
+      const handles = programs.get(s.name)?.program.handlesStopSignal ?? true;
+      doneAt = Math.max(doneAt, handles ? requested : requested + grace);
+    }
+    if (doneAt > now) {
+      this.wakeups.set(objectKey(pod.metadata.namespace, pod.metadata.name), doneAt);
+      return wrote;
+    }
+    api.delete('pods', pod.metadata.namespace, pod.metadata.name, { gracePeriodSeconds: 0 });
+    return true;
+  }
+
+  private emit(pod: Pod, events: readonly PlannedEvent[]): void {
+    const { recorder } = this.ctx;
+    const obj = pod as unknown as AnyObject;
+    for (const e of events) {
+      if (e.once !== undefined && recorder.recordedSince(obj, e.reason, e.once, e.fieldPath, e.prefix))
+        continue;
+      recorder.event(
+        obj,
+        e.type,
+        e.reason,
+        e.message,
+        { component: 'kubelet', host: this.nodeName },
+        e.fieldPath,
+      );
+    }
+  }
+
+  private writeStatus(pod: Pod, status: PodStatus): boolean {
+    if (jsonEqual(pod.status, status)) return false;
+    this.ctx.api.updateStatus({ ...pod, status } as unknown as AnyObject);
+    return true;
+  }
+
+  /** The node's image list (node.status.images), biggest first as the kubelet reports it. */
+  private recordImages(node: Node, pulled: readonly string[]): boolean {
+    const current = this.ctx.api.get('nodes', undefined, node.metadata.name) ?? node;
+    const images: ContainerImage[] = [...(current.status?.images ?? [])];
+    for (const name of pulled) {
+      if (images.some((i) => i.names?.includes(name))) continue;
+      const r = resolveImage(name);
+      if (r.kind !== 'ok') continue;
+      images.push({ names: [imageIdOf(r.ref), formatImageRef(r.ref)], sizeBytes: r.profile.sizeBytes });
+    }
+    images.sort(
+      (a, b) =>
+        (b.sizeBytes ?? 0) - (a.sizeBytes ?? 0) || (a.names?.[0] ?? '').localeCompare(b.names?.[0] ?? ''),
+    );
+    if (jsonEqual(images, current.status?.images ?? [])) return false;
+    this.ctx.api.updateStatus({ ...current, status: { ...current.status, images } } as unknown as AnyObject);
+    return true;
+  }
+}
+
+export function nodeInternalIP(node: Node): string {
+  return node.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
+}
+
+/** pkg/apis/core/v1/helper/qos: Guaranteed when every container has equal cpu and memory requests and limits. */
+export function qosClass(pod: Pod): 'BestEffort' | 'Burstable' | 'Guaranteed' {
+  const cs = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
+  const any = cs.some(
+    (c) =>
+      Object.keys(c.resources?.requests ?? {}).length + Object.keys(c.resources?.limits ?? {}).length > 0,
+  );
+  if (!any) return 'BestEffort';
+  const guaranteed = cs.every((c) =>
+    ['cpu', 'memory'].every((r) => {
+      const limit = c.resources?.limits?.[r];
+      const request = c.resources?.requests?.[r] ?? limit;
+      return limit !== undefined && String(limit) === String(request);
+    }),
+  );
+  return guaranteed ? 'Guaranteed' : 'Burstable';
+}
