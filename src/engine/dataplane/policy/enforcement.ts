@@ -1,0 +1,39 @@
+/**
+ * Who enforces NetworkPolicy (fact-check rows 15 and 56): the API server stores every policy, but only the
+ * network plugin acts on it. Calico and Cilium enforce; flannel alone ignores policies silently (the
+ * object is accepted and listed, nothing changes). k3s is the exception: it embeds kube-router's network
+ * policy controller beside flannel, so policies are enforced unless k3s runs with `--disable-network-policy`
+ * (k3s-io/docs networking-services.md).
+ */
+import type { ClusterConfig } from '../../cluster/config.ts';
+
+/** Reason codes; the packet walk and the grader turn them into i18n keys. */
+export type EnforcementReason =
+  | 'enforced-by-cni'
+  | 'enforced-by-k3s-kube-router'
+  | 'not-enforced-by-flannel'
+  | 'not-enforced-k3s-disabled'
+  | 'no-cni';
+
+export interface Enforcement {
+  readonly enforced: boolean;
+  readonly reason: EnforcementReason;
+  /** The component that enforces (`calico`, `cilium`, `kube-router`), when one does. */
+  readonly enforcer?: string;
+}
+
+export function policyEnforcement(config: ClusterConfig): Enforcement {
+  if (config.disableDefaultCNI) return { enforced: false, reason: 'no-cni' };
+  if (config.cni === 'calico' || config.cni === 'cilium')
+    return { enforced: true, reason: 'enforced-by-cni', enforcer: config.cni };
+  if (config.distribution === 'k3s') {
+    return config.k3sDisableNetworkPolicy
+      ? { enforced: false, reason: 'not-enforced-k3s-disabled' }
+      : { enforced: true, reason: 'enforced-by-k3s-kube-router', enforcer: 'kube-router' };
+  }
+  return { enforced: false, reason: 'not-enforced-by-flannel' };
+}
+
+export function policyEnforced(config: ClusterConfig): boolean {
+  return policyEnforcement(config).enforced;
+}
