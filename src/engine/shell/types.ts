@@ -8,13 +8,58 @@ export interface ExecResult {
   readonly stdout: string;
   readonly stderr: string;
   readonly exitCode: number;
+  /** `clear` ran: the terminal should clear its screen before printing stdout. */
+  readonly clear?: boolean;
+  /** `exit` ran in the outermost (host) shell: a host that can close its terminal (the CLI) may do so. */
+  readonly logout?: boolean;
 }
 
-/** Where a line runs: the learner's workstation, a shell inside a pod's container, or a node shell. */
+/**
+ * Where a line runs: the learner's workstation, a shell inside a pod's container, or a node shell.
+ * `shell` names the program that opened the session (`sh`, `bash`, `/bin/ash`…): it decides the
+ * prompt and the wording of errors (`bash: x: command not found` vs busybox `sh: x: not found`).
+ */
 export type SessionContext =
   | { readonly kind: 'host' }
-  | { readonly kind: 'pod'; readonly namespace: string; readonly pod: string; readonly container: string }
-  | { readonly kind: 'node'; readonly node: string; readonly debugPod?: string };
+  | {
+      readonly kind: 'pod';
+      readonly namespace: string;
+      readonly pod: string;
+      readonly container: string;
+      readonly shell?: string;
+    }
+  | { readonly kind: 'node'; readonly node: string; readonly debugPod?: string; readonly shell?: string };
+
+/** errno-style failure of a file operation; `fileErrorText` in `shell/vfs.ts` words it as libc does. */
+export type FileError =
+  | 'ENOENT'
+  | 'EISDIR'
+  | 'ENOTDIR'
+  | 'EACCES'
+  | 'EROFS'
+  | 'EFBIG'
+  | 'ENOTEMPTY'
+  | 'EEXIST';
+
+/**
+ * A session's files as commands see them (the lab's files on the host, the container's files in a
+ * pod). Paths may be absolute or relative to `cwd`; `..` never climbs above `/`.
+ */
+export interface SessionFiles {
+  /** The shell's working directory (absolute). */
+  readonly cwd: string;
+  /** The session user's home directory (absolute): `~`. */
+  readonly home: string;
+  /** Absolute, normalised form of a path. */
+  resolve(path: string): string;
+  stat(path: string): 'file' | 'dir' | undefined;
+  read(path: string): { readonly content: string } | { readonly error: FileError };
+  write(path: string, content: string, opts?: { readonly append?: boolean }): FileError | undefined;
+  remove(path: string): FileError | undefined;
+  mkdir(path: string): FileError | undefined;
+  /** Entry names directly inside a directory, sorted; directories have no trailing slash. */
+  list(path: string): readonly string[] | FileError;
+}
 
 export interface CommandIO {
   /** What was piped or redirected in (empty when nothing was). */
@@ -23,6 +68,15 @@ export interface CommandIO {
   readonly context: SessionContext;
   /** True when the line was typed at an interactive prompt (so `-it` may open a session). */
   readonly interactive: boolean;
+  /**
+   * The session's files, relative paths resolved against the shell's working directory. Set by the
+   * shell for every command it runs; handlers built without a shell (unit tests) may lack it.
+   */
+  readonly files?: SessionFiles;
+  /** True when stdout is the terminal, not a pipe or a file (`ls` lays out columns then). */
+  readonly tty?: boolean;
+  /** Runs an argv as the shell would run a command (for `xargs`, `env CMD`, `watch`); set by the shell. */
+  readonly run?: (argv: readonly string[], stdin: string) => ExecResult;
 }
 
 export interface CommandResult extends ExecResult {
@@ -34,8 +88,45 @@ export interface CommandResult extends ExecResult {
 
 export type CommandHandler = (argv: readonly string[], io: CommandIO) => CommandResult;
 
+/** Which shell runs a session: its prompt and error wording follow the real program. */
+export type ShellFlavour = 'bash' | 'ash' | 'dash';
+
+/**
+ * What the shell needs to know about a pod or node session: the real shell it imitates, the
+ * user and host names for the prompt, the process environment, and the files the kubelet (or the
+ * node) provides. Files are read fresh on every access, so `/etc/resolv.conf` follows the cluster.
+ */
+export interface SessionEnvironment {
+  readonly flavour: ShellFlavour;
+  readonly user: string;
+  readonly hostname: string;
+  readonly home: string;
+  /** Working directory the session starts in (the image's WORKDIR, `/` by default). */
+  readonly cwd: string;
+  /** The process environment, in the order `env` prints it. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Read-only base files by absolute path (`/etc/resolv.conf`, `/etc/hosts`, …). */
+  files(): Readonly<Record<string, string>>;
+  /** Absolute path of an executable, for `which`/`type` (undefined when the image lacks it). */
+  commandPath?(name: string): string | undefined;
+}
+
 /** Resolves a command name in a session context; undefined means "command not found". */
-export type CommandResolver = (name: string, context: SessionContext) => CommandHandler | undefined;
+export interface CommandResolver {
+  (name: string, context: SessionContext): CommandHandler | undefined;
+  /**
+   * What a pod or node session looks like; undefined when the pod or node is gone (the session then
+   * ends as `kubectl exec` does when its container dies). Never called for the host.
+   */
+  environment?(context: SessionContext): SessionEnvironment | undefined;
+  /**
+   * Tab-completion candidates for the word being typed, given the words before it (argv[0] is the
+   * command name); undefined when the resolver has no opinion (the shell then completes file names).
+   */
+  complete?(argv: readonly string[], current: string, context: SessionContext): readonly string[] | undefined;
+  /** Command names available in a context, for completing the first word of a command. */
+  names?(context: SessionContext): readonly string[];
+}
 
 export function ok(stdout = ''): CommandResult {
   return { stdout, stderr: '', exitCode: 0 };

@@ -1,0 +1,236 @@
+/**
+ * sed, the part learners use: `s/regex/replacement/flags` (flags g, p, i/I, N), with any delimiter,
+ * `&` and `\1`–`\9` in the replacement; addresses (N, $, /regex/) in front of `s`, `d` and `p`;
+ * several commands via `;`, newlines or repeated -e; -n, -E/-r, -i (edit files in place).
+ */
+import type { CommandHandler } from '../types.ts';
+import { fileErrorText } from '../vfs.ts';
+import { linesOf, parseOptions, readInputs, result, withUsage } from './common.ts';
+import { posixToJs, RegexSyntaxError } from './regex.ts';
+
+type Address = { kind: 'line'; n: number } | { kind: 'last' } | { kind: 'regex'; re: RegExp };
+
+interface SedCommand {
+  readonly address?: Address;
+  readonly op: 's' | 'd' | 'p' | 'q';
+  readonly re?: RegExp;
+  readonly replacement?: string;
+  readonly global?: boolean;
+  readonly occurrence?: number;
+  readonly print?: boolean;
+}
+
+class SedError extends Error {}
+
+export const sed: CommandHandler = (argv, io) =>
+  withUsage('sed', '[OPTION]... {script-only-if-no-other-script} [input-file]...', 1, () => {
+    const { opts, operands } = parseOptions(argv.slice(1), {
+      flags: 'nErsi',
+      values: 'e',
+      long: { quiet: 'n', silent: 'n', 'regexp-extended': 'E', 'in-place': 'i', 'expression=': 'e' },
+    });
+    const scripts = [...(opts.get('e') ?? [])];
+    const files = [...operands];
+    if (scripts.length === 0) {
+      const s = files.shift();
+      if (s === undefined) {
+        return result('', 'Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...\n', 1);
+      }
+      scripts.push(s);
+    }
+    const extended = opts.has('E') || opts.has('r');
+    let commands: SedCommand[];
+    try {
+      commands = scripts.flatMap((s, i) => parseScript(s, i + 1, extended));
+    } catch (e) {
+      if (e instanceof SedError) return result('', `sed: ${e.message}\n`, 1);
+      throw e;
+    }
+    const quiet = opts.has('n');
+    if (opts.has('i')) {
+      if (files.length === 0) return result('', 'sed: no input files\n', 1);
+      let errors = '';
+      for (const f of files) {
+        const read = io.files?.read(f) ?? { error: 'ENOENT' as const };
+        if ('error' in read) {
+          errors += `sed: can't read ${f}: ${fileErrorText(read.error)}\n`;
+          continue;
+        }
+        const e = io.files!.write(f, run(commands, read.content, quiet));
+        if (e) errors += `sed: couldn't edit ${f}: ${fileErrorText(e)}\n`;
+      }
+      return result('', errors, errors ? 2 : 0);
+    }
+    const { inputs, errors } = readInputs('sed', io, files);
+    const text = inputs.map((i) => i.text).join('');
+    return result(
+      run(commands, text, quiet),
+      errors.replace(/^sed: (.*): /gm, "sed: can't read $1: "),
+      errors ? 2 : 0,
+    );
+  });
+
+function run(commands: readonly SedCommand[], text: string, quiet: boolean): string {
+  const lines = linesOf(text);
+  const endsWithNewline = text.endsWith('\n');
+  let out = '';
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i]!;
+    let deleted = false;
+    let quit = false;
+    for (const c of commands) {
+      if (c.address && !matches(c.address, line, i + 1, lines.length)) continue;
+      if (c.op === 'd') {
+        deleted = true;
+        break;
+      }
+      if (c.op === 'p') out += `${line}\n`;
+      if (c.op === 'q') {
+        quit = true;
+        break;
+      }
+      if (c.op === 's') {
+        const replaced = substitute(line, c);
+        if (replaced !== undefined) {
+          line = replaced;
+          if (c.print) out += `${line}\n`;
+        }
+      }
+    }
+    const last = i === lines.length - 1;
+    if (!deleted && !quiet) out += line + (last && !endsWithNewline ? '' : '\n');
+    if (quit) break;
+  }
+  return out;
+}
+
+function matches(a: Address, line: string, n: number, total: number): boolean {
+  if (a.kind === 'line') return n === a.n;
+  if (a.kind === 'last') return n === total;
+  a.re.lastIndex = 0;
+  return a.re.test(line);
+}
+
+function substitute(line: string, c: SedCommand): string | undefined {
+  const re = new RegExp(c.re!.source, `${c.re!.flags.replace('g', '')}g`);
+  let count = 0;
+  let changed = false;
+  const out = line.replace(re, (...m: unknown[]) => {
+    count++;
+    const whole = m[0] as string;
+    if (
+      (c.occurrence !== undefined && count !== c.occurrence) ||
+      (!c.global && c.occurrence === undefined && count > 1)
+    )
+      return whole;
+    changed = true;
+    return expandReplacement(c.replacement!, m);
+  });
+  return changed ? out : undefined;
+}
+
+function expandReplacement(repl: string, m: unknown[]): string {
+  let out = '';
+  for (let i = 0; i < repl.length; i++) {
+    const ch = repl[i]!;
+    if (ch === '&') out += m[0] as string;
+    else if (ch === '\\' && i + 1 < repl.length) {
+      const n = repl[++i]!;
+      if (/[0-9]/.test(n)) out += (m[Number(n)] as string | undefined) ?? '';
+      else if (n === 'n') out += '\n';
+      else if (n === 't') out += '\t';
+      else out += n;
+    } else out += ch;
+  }
+  return out;
+}
+
+function parseScript(script: string, exprIndex: number, extended: boolean): SedCommand[] {
+  const out: SedCommand[] = [];
+  let i = 0;
+  const fail = (msg: string) => new SedError(`-e expression #${exprIndex}, char ${i}: ${msg}`);
+  const regex = (src: string, flags: string) => {
+    try {
+      return new RegExp(posixToJs(src, extended), flags);
+    } catch (e) {
+      if (e instanceof RegexSyntaxError) throw fail(e.message);
+      throw e;
+    }
+  };
+  const readDelimited = (delim: string): string => {
+    let s = '';
+    while (i < script.length && script[i] !== delim) {
+      if (script[i] === '\\' && i + 1 < script.length) {
+        s += script[i + 1] === delim ? delim : script.slice(i, i + 2);
+        i += 2;
+        continue;
+      }
+      if (script[i] === '\n') break;
+      s += script[i];
+      i++;
+    }
+    return s;
+  };
+  while (i < script.length) {
+    while (i < script.length && /[\s;]/.test(script[i]!)) i++;
+    if (i >= script.length) break;
+    let address: Address | undefined;
+    const num = /^\d+/.exec(script.slice(i));
+    if (num) {
+      address = { kind: 'line', n: Number(num[0]) };
+      i += num[0].length;
+    } else if (script[i] === '$') {
+      address = { kind: 'last' };
+      i++;
+    } else if (script[i] === '/') {
+      i++;
+      const src = readDelimited('/');
+      if (script[i] !== '/') throw fail('unterminated address regex');
+      i++;
+      address = { kind: 'regex', re: regex(src, '') };
+    }
+    while (script[i] === ' ') i++;
+    const op = script[i];
+    i++;
+    if (op === 'd' || op === 'p' || op === 'q') {
+      out.push({ address, op });
+      continue;
+    }
+    if (op !== 's') throw fail(op === undefined ? 'missing command' : `unknown command: \`${op}'`);
+    const delim = script[i];
+    if (delim === undefined || delim === '\n' || delim === '\\') throw fail("unterminated `s' command");
+    i++;
+    const pattern = readDelimited(delim);
+    if (script[i] !== delim) throw fail("unterminated `s' command");
+    i++;
+    const replacement = readDelimited(delim);
+    if (script[i] !== delim) throw fail("unterminated `s' command");
+    i++;
+    let global = false;
+    let print = false;
+    let insensitive = false;
+    let occurrence: number | undefined;
+    while (i < script.length && !/[\s;}]/.test(script[i]!)) {
+      const f = script[i]!;
+      if (f === 'g') global = true;
+      else if (f === 'p') print = true;
+      else if (f === 'i' || f === 'I') insensitive = true;
+      else if (/[0-9]/.test(f)) {
+        const n = /^\d+/.exec(script.slice(i))![0];
+        occurrence = Number(n);
+        i += n.length - 1;
+      } else throw fail("unknown option to `s'");
+      i++;
+    }
+    out.push({
+      address,
+      op: 's',
+      re: regex(pattern, insensitive ? 'i' : ''),
+      replacement,
+      global,
+      print,
+      occurrence,
+    });
+  }
+  return out;
+}
