@@ -6,6 +6,7 @@
 import {
   duplicate,
   forbidden,
+  goStruct,
   invalidValue,
   notSupported,
   required,
