@@ -349,7 +349,12 @@ describe('endpoint choice by the printed probabilities', () => {
   }
 
   it('is reproducible for a seed (exact counts for seed 42, 3000 connections)', () => {
-    expect(counts(42, 3000)).toEqual(counts(42, 3000));
+    // Pinned for the seed: a change here means the walk draws from the Rng differently.
+    expect(counts(42, 3000)).toEqual({
+      '10.244.1.5:8080': 1036,
+      '10.244.2.7:8080': 972,
+      '10.244.3.9:8080': 992,
+    });
     expect(Object.keys(counts(42, 3000)).sort()).toEqual(eps.map((ip) => `${ip}:8080`));
   });
 
