@@ -17,17 +17,24 @@ import type { ResourceInfo } from '../api/resources.ts';
 import type { ClusterConfig } from '../cluster/config.ts';
 import type { Rng } from '../util/rng.ts';
 import { cidrSize, formatIPv4, parseCidr, parseIPv4, type Cidr } from '../util/ip.ts';
-import { isPlainObject } from '../util/json.ts';
-import { causesOf, invalidValue, type FieldError } from './field-errors.ts';
+import { causesOf, invalidValue } from './field-errors.ts';
 import { allocateNext, rangeOffset } from './range-allocator.ts';
+import { dropTypeDependentFields, patchAllocatedValues } from './service-update.ts';
+import { initIPFamilyFields } from './ip-families.ts';
+import {
+  isHeadless,
+  needsHealthCheck,
+  needsNodePorts,
+  nodePortsOf,
+  portsOf,
+  specOf,
+  type Spec,
+} from './service-fields.ts';
 
 /** kube-apiserver `--service-node-port-range` default. */
 export const NODE_PORT_BASE = 30000;
 export const NODE_PORT_SIZE = 2768;
 const NODE_PORT_RANGE = `${NODE_PORT_BASE}-${NODE_PORT_BASE + NODE_PORT_SIZE - 1}`;
-
-type Spec = Record<string, unknown>;
-type Port = Record<string, unknown>;
 
 export interface Allocation {
   allocateFor(info: ResourceInfo, object: { metadata: { name: string } }): void;
@@ -38,33 +45,6 @@ export interface Allocation {
   ): void;
   commit(): void;
   rollback(): void;
-}
-
-function specOf(object: unknown): Spec {
-  const o = object as Record<string, unknown>;
-  if (!isPlainObject(o.spec)) o.spec = {};
-  return o.spec as Spec;
-}
-
-function portsOf(spec: Spec): Port[] {
-  return Array.isArray(spec.ports) ? spec.ports.filter(isPlainObject) : [];
-}
-
-const needsNodePorts = (spec: Spec) => spec.type === 'NodePort' || spec.type === 'LoadBalancer';
-/** `apiservice.NeedsHealthCheck`. */
-export const needsHealthCheck = (spec: Spec) =>
-  spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local';
-const isHeadless = (spec: Spec) =>
-  spec.clusterIP === 'None' || (Array.isArray(spec.clusterIPs) && spec.clusterIPs[0] === 'None');
-
-/** The NodePorts and healthCheckNodePort a Service holds. */
-export function nodePortsOf(spec: Spec): number[] {
-  const out = portsOf(spec)
-    .map((p) => p.nodePort)
-    .filter((n): n is number => typeof n === 'number' && n !== 0);
-  if (typeof spec.healthCheckNodePort === 'number' && spec.healthCheckNodePort !== 0)
-    out.push(spec.healthCheckNodePort);
-  return out;
 }
 
 export class Allocators {
@@ -159,7 +139,7 @@ class ServiceAllocation implements Allocation {
     const spec = specOf(object);
     const name = object.metadata.name;
     if (spec.type === 'ExternalName') return;
-    this.initIPFamilyFields(spec, name);
+    initIPFamilyFields(spec, name);
     this.allocClusterIP(spec, name, this.owner.usedIPs());
     const usedPorts = this.owner.usedNodePorts();
     if (needsNodePorts(spec)) this.allocNodePorts(spec, name, usedPorts, new Set());
@@ -181,7 +161,7 @@ class ServiceAllocation implements Allocation {
     if (spec.type !== 'ExternalName') {
       if (spec.ipFamilyPolicy === undefined && before.ipFamilyPolicy !== undefined)
         spec.ipFamilyPolicy = before.ipFamilyPolicy;
-      this.initIPFamilyFields(spec, name);
+      initIPFamilyFields(spec, name);
       if (before.type === 'ExternalName') this.allocClusterIP(spec, name, this.owner.usedIPs(self));
     }
     const usedPorts = this.owner.usedNodePorts(self);
@@ -199,64 +179,6 @@ class ServiceAllocation implements Allocation {
 
   rollback(): void {
     this.commit();
-  }
-
-  /** alloc.go `initIPFamilyFields` for a single-stack IPv4 cluster. */
-  private initIPFamilyFields(spec: Spec, name: string): void {
-    if (
-      spec.clusterIP !== undefined &&
-      spec.clusterIP !== '' &&
-      (!Array.isArray(spec.clusterIPs) || spec.clusterIPs.length === 0)
-    ) {
-      spec.clusterIPs = [spec.clusterIP];
-    }
-    const selectorless = !isPlainObject(spec.selector) || Object.keys(spec.selector).length === 0;
-    if (spec.ipFamilyPolicy === undefined) {
-      spec.ipFamilyPolicy = isHeadless(spec) && selectorless ? 'RequireDualStack' : 'SingleStack';
-    }
-    const errors: FieldError[] = [];
-    const clusterIPs = Array.isArray(spec.clusterIPs) ? (spec.clusterIPs as unknown[]) : [];
-    clusterIPs.forEach((ip, i) => {
-      if (ip === 'None' || ip === '' || typeof ip !== 'string') return;
-      if (parseIPv4(ip) === undefined) {
-        const family = ip.includes(':') ? 'IPv6' : undefined;
-        errors.push(
-          invalidValue(
-            `spec.clusterIPs[${i}]`,
-            family ? clusterIPs : ip,
-            family
-              ? `${family} is not configured on this cluster`
-              : 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
-          ),
-        );
-      }
-    });
-    const families = Array.isArray(spec.ipFamilies) ? (spec.ipFamilies as unknown[]) : [];
-    if (isHeadless(spec) && selectorless) {
-      if (families.length === 0) spec.ipFamilies = ['IPv4'];
-      if ((spec.ipFamilies as unknown[]).length < 2 && spec.ipFamilyPolicy !== 'SingleStack') {
-        spec.ipFamilies = [
-          ...(spec.ipFamilies as unknown[]),
-          (spec.ipFamilies as unknown[])[0] === 'IPv6' ? 'IPv4' : 'IPv6',
-        ];
-      }
-    } else {
-      if (spec.ipFamilyPolicy === 'RequireDualStack') {
-        errors.push(
-          invalidValue(
-            'spec.ipFamilyPolicy',
-            spec.ipFamilyPolicy,
-            'this cluster is not configured for dual-stack services',
-          ),
-        );
-      }
-      families.forEach((f, i) => {
-        if (f !== 'IPv4')
-          errors.push(invalidValue(`spec.ipFamilies[${i}]`, f, 'not configured on this cluster'));
-      });
-      if (families.length === 0) spec.ipFamilies = ['IPv4'];
-    }
-    if (errors.length > 0) throw invalid('Service', name, causesOf(errors));
   }
 
   private allocClusterIP(spec: Spec, name: string, used: Set<number>): void {
@@ -363,74 +285,5 @@ class ServiceAllocation implements Allocation {
     used.add(offset);
     this.takenPorts.add(offset);
     return undefined;
-  }
-}
-
-/**
- * Service REST `patchAllocatedValues`: a PUT that omits what the server allocated (clusterIP, NodePorts,
- * healthCheckNodePort) keeps the old values, so `kubectl replace` of a hand-written file works.
- */
-function patchAllocatedValues(spec: Spec, before: Spec): void {
-  const hadIP = before.type !== 'ExternalName';
-  if (hadIP && spec.type !== 'ExternalName') {
-    if (spec.clusterIP === undefined || spec.clusterIP === '') spec.clusterIP = before.clusterIP;
-    if (!Array.isArray(spec.clusterIPs) || spec.clusterIPs.length === 0) {
-      spec.clusterIPs = spec.clusterIP === before.clusterIP ? before.clusterIPs : [spec.clusterIP];
-    }
-  }
-  if (needsNodePorts(before) && needsNodePorts(spec)) {
-    const oldByPort = new Map(
-      portsOf(before).map((p) => [`${String(p.protocol)}/${String(p.port)}`, p.nodePort]),
-    );
-    for (const p of portsOf(spec)) {
-      if (!p.nodePort) {
-        const old = oldByPort.get(`${String(p.protocol)}/${String(p.port)}`);
-        if (old) p.nodePort = old;
-      }
-    }
-  }
-  if (needsHealthCheck(before) && needsHealthCheck(spec) && !spec.healthCheckNodePort) {
-    spec.healthCheckNodePort = before.healthCheckNodePort;
-  }
-}
-
-/**
- * Service strategy `dropTypeDependentFields`: fields the old type needed and the new one does not are
- * cleared when the request left them as they were (NodePorts going to ClusterIP, IPs going to
- * ExternalName), which is what releases them.
- */
-function dropTypeDependentFields(spec: Spec, before: Spec): void {
-  if (spec.type === 'ExternalName' && before.type !== 'ExternalName') {
-    for (const f of ['clusterIP', 'clusterIPs', 'ipFamilies', 'ipFamilyPolicy'] as const) {
-      if (spec[f] === undefined || JSON.stringify(spec[f]) === JSON.stringify(before[f])) delete spec[f];
-    }
-  }
-  if (!needsNodePorts(spec) && needsNodePorts(before)) {
-    const oldPorts = new Set(nodePortsOf({ ports: before.ports }));
-    for (const p of portsOf(spec))
-      if (typeof p.nodePort === 'number' && oldPorts.has(p.nodePort)) delete p.nodePort;
-  }
-  if (
-    !needsHealthCheck(spec) &&
-    needsHealthCheck(before) &&
-    spec.healthCheckNodePort === before.healthCheckNodePort
-  ) {
-    delete spec.healthCheckNodePort;
-  }
-  if (
-    spec.type !== 'LoadBalancer' &&
-    before.type === 'LoadBalancer' &&
-    spec.allocateLoadBalancerNodePorts === before.allocateLoadBalancerNodePorts
-  ) {
-    delete spec.allocateLoadBalancerNodePorts;
-  }
-  if (
-    spec.type !== 'NodePort' &&
-    spec.type !== 'LoadBalancer' &&
-    before.externalTrafficPolicy !== undefined
-  ) {
-    const externalIPs = Array.isArray(spec.externalIPs) && spec.externalIPs.length > 0;
-    if (!externalIPs && spec.externalTrafficPolicy === before.externalTrafficPolicy)
-      delete spec.externalTrafficPolicy;
   }
 }
