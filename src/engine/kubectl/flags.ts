@@ -141,7 +141,9 @@ export class ParsedFlags {
 
   array(name: string): string[] {
     const v = this.values.get(name);
-    return Array.isArray(v) ? v : [];
+    if (Array.isArray(v)) return v;
+    const d = this.specs.get(name)?.defaultText ?? '[]';
+    return d.length > 2 ? d.slice(1, -1).split(',') : [];
   }
 }
 

@@ -7,6 +7,7 @@ import type { AnyObject, Manifest, ResourceKey, ResourceTypes } from '../api/obj
 import type { ClusterConfig } from '../cluster/config.ts';
 import type { LabFiles } from '../cluster/files.ts';
 import type { SimClock } from '../util/clock.ts';
+import type { Rng } from '../util/rng.ts';
 import type { CommandResolver } from '../shell/types.ts';
 import type { DeleteOptions, WriteOptions } from '../apiserver/apiserver.ts';
 
@@ -23,6 +24,8 @@ export interface KubectlHost {
   readonly clock: SimClock;
   readonly files: LabFiles;
   readonly config: ClusterConfig;
+  /** For names kubectl itself generates (`node-debugger-<node>-xxxxx`). */
+  readonly rng: Rng;
   /** Advances simulated time until `done()` holds or the timeout passes (rollout status, wait, run -it). */
   waitFor(done: () => boolean, timeoutMs: number, stepMs?: number): boolean;
 }

@@ -1,0 +1,231 @@
+/**
+ * `kubectl create` (-f) and the generators `create deployment|service <type>|configmap|namespace`
+ * (pkg/cmd/create). Generated objects are built in their Go struct field order, so
+ * `--dry-run=client -o json` prints keys as the real one does; YAML output sorts keys anyway. Since
+ * v1.34 (kubernetes#130989) a zero `creationTimestamp` is omitted rather than printed as `null`.
+ */
+import type { AnyObject, Manifest } from '../../api/objects.ts';
+import type { KubectlContext } from '../context.ts';
+import { KubectlError, aggregateLine, cmdError, errorText, usageError } from '../errors.ts';
+import { readManifests } from '../manifests.ts';
+import { StatusError } from '../../api/errors.ts';
+import { resolveFileObject } from './file-refs.ts';
+import { createObject, dryRunMode, printOutcome } from './write.ts';
+import { withLastApplied } from '../apply-merge.ts';
+
+export function requireFlags(ctx: KubectlContext, names: readonly string[]): void {
+  const missing = names.filter((n) => !ctx.flags.changed(n));
+  if (missing.length > 0) throw cmdError(`required flag(s) ${missing.map((n) => `"${n}"`).join(', ')} not set`);
+}
+
+/** `NameFromCommandArgs`: exactly one positional NAME. */
+export function nameFromArgs(ctx: KubectlContext): string {
+  const args = ctx.flags.argsLenAtDash >= 0 ? ctx.flags.args.slice(0, ctx.flags.argsLenAtDash) : ctx.flags.args;
+  if (args.length !== 1) throw usageError(ctx.commandPath, `exactly one NAME is required, got ${args.length}`);
+  return args[0]!;
+}
+
+function baseMeta(ctx: KubectlContext, name: string, labels?: Record<string, string>): Record<string, unknown> {
+  return {
+    name,
+    ...(ctx.explicitNamespace ? { namespace: ctx.namespace } : {}),
+    ...(labels ? { labels } : {}),
+  };
+}
+
+/** Submits a generated object (or prints it for a client dry run) and reports as create does. */
+function submitGenerated(ctx: KubectlContext, obj: Manifest): number {
+  const mode = dryRunMode(ctx);
+  if (ctx.flags.bool('save-config')) addLastApplied(obj);
+  if (mode === 'client') {
+    printOutcome(ctx, obj, 'created', mode, true);
+    return 0;
+  }
+  const created = createObject(ctx, obj, mode);
+  printOutcome(ctx, created, 'created', mode);
+  return 0;
+}
+
+/** `--save-config`: record the object as `kubectl apply` would, so a later apply can three-way merge. */
+export function addLastApplied(obj: Manifest): void {
+  obj.metadata = withLastApplied(obj as Record<string, unknown>).metadata;
+}
+
+/** `kubectl create deployment`: container names from the image base names, `app=<name>` labels. */
+export function runCreateDeployment(ctx: KubectlContext): number {
+  requireFlags(ctx, ['image']);
+  const name = nameFromArgs(ctx);
+  dryRunMode(ctx);
+  const images = ctx.flags.array('image');
+  const command = ctx.flags.argsLenAtDash >= 0 ? ctx.flags.args.slice(ctx.flags.argsLenAtDash) : [];
+  const used = new Set<string>();
+  const port = ctx.flags.int('port');
+  // Go field order of corev1.Container: name, image, command, ports, …, resources.
+  const containers = images.map((image, i) => {
+    const base = (image.split('/').pop() ?? image).split(':')[0]!.split('@')[0]!.replace(/_/g, '-');
+    let cname = base;
+    for (let n = 2; used.has(cname); n++) cname = `${base}-${n}`;
+    used.add(cname);
+    return {
+      name: cname,
+      image,
+      ...(command.length > 0 ? { command } : {}),
+      ...(i === 0 && port >= 0 ? { ports: [{ containerPort: port }] } : {}),
+      resources: {},
+    };
+  });
+  const labels = { app: name };
+  const deployment: Manifest = {
+    kind: 'Deployment',
+    apiVersion: 'apps/v1',
+    metadata: baseMeta(ctx, name, labels),
+    spec: {
+      replicas: ctx.flags.int('replicas'),
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels },
+        spec: { containers },
+      },
+      strategy: {},
+    },
+    status: {},
+  };
+  return submitGenerated(ctx, deployment);
+}
+
+function parsePort(text: string): number | string {
+  if (/^\d+$/.test(text)) return Number(text);
+  return text;
+}
+
+/** `kubectl create service clusterip|nodeport|loadbalancer NAME --tcp=port[:targetPort]`. */
+export function runCreateService(ctx: KubectlContext, type: 'ClusterIP' | 'NodePort' | 'LoadBalancer'): number {
+  const name = nameFromArgs(ctx);
+  dryRunMode(ctx);
+  const tcp = ctx.flags.array('tcp');
+  const clusterIP = ctx.flags.string('clusterip');
+  if (tcp.length === 0 && !(type === 'ClusterIP' && clusterIP === 'None')) {
+    throw cmdError('at least one tcp port specifier must be provided');
+  }
+  const nodePort = type === 'NodePort' ? ctx.flags.int('node-port') : 0;
+  const ports = tcp.map((spec) => {
+    const [p, t] = spec.split(':');
+    const port = Number(p);
+    if (!/^\d+$/.test(p ?? '') || port > 65535) throw cmdError(`strconv.Atoi: parsing "${p ?? ''}": invalid syntax`);
+    return {
+      name: spec.replace(/:/g, '-'),
+      protocol: 'TCP',
+      port,
+      targetPort: t === undefined || t === '' ? port : parsePort(t),
+      ...(nodePort ? { nodePort } : {}),
+    };
+  });
+  const labels = { app: name };
+  const svc: Manifest = {
+    kind: 'Service',
+    apiVersion: 'v1',
+    metadata: baseMeta(ctx, name, labels),
+    spec: {
+      ...(ports.length > 0 ? { ports } : {}),
+      selector: { app: name },
+      ...(clusterIP ? { clusterIP } : {}),
+      type,
+    },
+    status: { loadBalancer: {} },
+  };
+  return submitGenerated(ctx, svc);
+}
+
+/** `kubectl create configmap NAME --from-literal=k=v --from-file=[key=]path`. */
+export function runCreateConfigMap(ctx: KubectlContext): number {
+  const name = nameFromArgs(ctx);
+  dryRunMode(ctx);
+  const data: Record<string, string> = {};
+  const add = (key: string, value: string): void => {
+    if (Object.prototype.hasOwnProperty.call(data, key)) {
+      const shown = Object.entries(data)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, v]) => `${k}:${v}`)
+        .join(' ');
+      throw cmdError(`cannot add key ${key}, another key by that name already exists in data: map[${shown}]`);
+    }
+    data[key] = value;
+  };
+  for (const lit of ctx.flags.array('from-literal')) {
+    const eq = lit.indexOf('=');
+    if (eq <= 0) throw cmdError(`invalid literal source ${lit}, expected key=value`);
+    add(lit.slice(0, eq), lit.slice(eq + 1).replace(/^"(.*)"$/, '$1'));
+  }
+  for (const spec of ctx.flags.array('from-file')) {
+    const eq = spec.indexOf('=');
+    const key = eq > 0 ? spec.slice(0, eq) : (spec.split('/').pop() ?? spec);
+    const path = eq > 0 ? spec.slice(eq + 1) : spec;
+    const text = ctx.host.files.read(path);
+    if (text === undefined) throw cmdError(`error reading ${path}: no such file or directory`);
+    add(key, text);
+  }
+  for (const path of ctx.flags.array('from-env-file')) {
+    const text = ctx.host.files.read(path);
+    if (text === undefined) throw cmdError(`open ${path}: no such file or directory`);
+    for (const line of text.split('\n')) {
+      const l = line.trim();
+      if (l === '' || l.startsWith('#')) continue;
+      const eq = l.indexOf('=');
+      if (eq < 0) add(l, '');
+      else add(l.slice(0, eq), l.slice(eq + 1));
+    }
+  }
+  const cm: Manifest = {
+    kind: 'ConfigMap',
+    apiVersion: 'v1',
+    metadata: baseMeta(ctx, name),
+    ...(Object.keys(data).length > 0 ? { data } : {}),
+  };
+  return submitGenerated(ctx, cm);
+}
+
+export function runCreateNamespace(ctx: KubectlContext): number {
+  const name = nameFromArgs(ctx);
+  dryRunMode(ctx);
+  return submitGenerated(ctx, { kind: 'Namespace', apiVersion: 'v1', metadata: { name }, spec: {}, status: {} });
+}
+
+/** `kubectl create -f`: one POST per object, errors wrapped with `error when creating "<source>"`. */
+export function runCreate(ctx: KubectlContext): number {
+  const filenames = ctx.flags.array('filename');
+  if (ctx.flags.args.length > 0) throw usageError(ctx.commandPath, `Unexpected args: [${ctx.flags.args.join(' ')}]`);
+  if (filenames.length === 0) throw cmdError('must specify one of -f and -k');
+  const mode = dryRunMode(ctx);
+  const manifests = readManifests(ctx.host.files, filenames, ctx.io.stdin, ctx.flags.bool('recursive'));
+  if (manifests.length === 0) throw cmdError('no objects passed to create');
+  const errors: unknown[] = [];
+  for (const sm of manifests) {
+    try {
+      const fo = resolveFileObject(ctx, sm, ctx.flags.string('validate') !== 'false' && ctx.flags.string('validate') !== 'ignore');
+      const obj = { ...fo.manifest, metadata: { ...((fo.manifest.metadata as object | undefined) ?? {}), ...(fo.namespace ? { namespace: fo.namespace } : {}) } } as Manifest;
+      if (ctx.flags.bool('save-config')) addLastApplied(obj);
+      if (mode === 'client') {
+        printOutcome(ctx, obj, 'created', mode);
+        continue;
+      }
+      const created: AnyObject = createObject(ctx, obj, mode);
+      printOutcome(ctx, created, 'created', mode);
+    } catch (e) {
+      errors.push(e instanceof StatusError ? e.withSource('creating', sm.source) : e);
+    }
+  }
+  return reportErrors(ctx, errors);
+}
+
+/** Prints collected per-object errors as kubectl's aggregate does; exit 1 when there were any. */
+export function reportErrors(ctx: KubectlContext, errors: readonly unknown[]): number {
+  if (errors.length === 0) return 0;
+  if (errors.length === 1) {
+    const e = errors[0];
+    if (e instanceof KubectlError) throw e;
+    ctx.err(`${errorText(e)}\n`);
+    return 1;
+  }
+  for (const e of errors) ctx.err(`${aggregateLine(e)}\n`);
+  return 1;
+}

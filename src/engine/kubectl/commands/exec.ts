@@ -1,0 +1,81 @@
+/**
+ * `kubectl exec POD [-c C] [-it] -- CMD…` (pkg/cmd/exec). With `-it` at an interactive prompt and a
+ * shell as the command, the shell opens a session inside the container; otherwise the command runs
+ * once in the container's context through the command resolver the shell provides, and a non-zero
+ * status is reported as `command terminated with exit code N`, as kubectl does.
+ */
+import type { Pod } from '../../api/objects.ts';
+import { fnv32a } from '../../util/rng.ts';
+import type { CommandResult, SessionContext } from '../../shell/types.ts';
+import type { KubectlContext } from '../context.ts';
+import { cmdError, KubectlError, usageError } from '../errors.ts';
+import { pickContainer, resolvePodTarget } from './pod-target.ts';
+
+const SHELLS = new Set(['sh', 'bash', 'ash', 'zsh', '/bin/sh', '/bin/bash', '/bin/ash', '/bin/zsh', '/usr/bin/bash']);
+
+export function isInteractiveShell(command: readonly string[]): boolean {
+  return command.length === 1 && SHELLS.has(command[0]!);
+}
+
+/** A deterministic 64-hex exec id, as containerd prints in its errors. */
+function execId(seed: string): string {
+  let out = '';
+  for (let i = 0; out.length < 64; i++) out += fnv32a(`${seed}/${i}`).toString(16).padStart(8, '0');
+  return out.slice(0, 64);
+}
+
+/** containerd's answer for a command the image does not have. */
+export function notFoundInPath(pod: Pod, command: string): KubectlError {
+  return new KubectlError(
+    `error: Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "${execId(`${pod.metadata.uid}/${command}`)}": OCI runtime exec failed: exec failed: unable to start container process: exec: "${command}": executable file not found in $PATH: unknown`,
+  );
+}
+
+/** Checks the container can take an exec; throws the real error otherwise. */
+export function requireRunningContainer(pod: Pod, container: string): void {
+  const phase = pod.status?.phase;
+  if (phase === 'Succeeded' || phase === 'Failed') throw cmdError(`cannot exec into a container in a completed pod; current phase is ${phase}`);
+  const status = pod.status?.containerStatuses?.find((s) => s.name === container);
+  if (!(pod.spec?.containers ?? []).some((c) => c.name === container) || !status?.state?.running) {
+    throw cmdError(`unable to upgrade connection: container not found ("${container}")`);
+  }
+}
+
+/** Runs argv inside a container through the shell's resolver. */
+export function runInContainer(ctx: KubectlContext, pod: Pod, container: string, command: readonly string[], stdin: string): CommandResult {
+  const context: SessionContext = { kind: 'pod', namespace: pod.metadata.namespace ?? 'default', pod: pod.metadata.name, container };
+  const handler = ctx.hooks.resolveCommand?.(command[0]!, context);
+  if (!handler) throw notFoundInPath(pod, command[0]!);
+  return handler(command, { stdin, env: ctx.io.env, context, interactive: false });
+}
+
+export function runExec(ctx: KubectlContext): number {
+  const f = ctx.flags;
+  const dash = f.argsLenAtDash;
+  const before = dash >= 0 ? f.args.slice(0, dash) : f.args;
+  const command = dash >= 0 ? f.args.slice(dash) : [];
+  if (before.length === 0) throw cmdError('pod, type/name or --filename must be specified');
+  if (dash < 0 && before.length > 1) {
+    throw usageError(ctx.commandPath, 'exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead');
+  }
+  if (command.length === 0) throw cmdError('you must specify at least one command for the container');
+  const { pod } = resolvePodTarget(ctx, before[0]!);
+  const container = pickContainer(ctx, pod, f.string('container'));
+  requireRunningContainer(pod, container);
+  const tty = f.bool('tty');
+  const stdin = f.bool('stdin');
+  if (tty && !stdin) ctx.err('Unable to use a TTY - input is not a terminal or the right kind of file\n');
+  else if (tty && !ctx.io.interactive) ctx.err('Unable to use a TTY - input is not a terminal or the right kind of file\n');
+  if (tty && stdin && ctx.io.interactive && isInteractiveShell(command)) {
+    ctx.enter = { kind: 'pod', namespace: pod.metadata.namespace ?? 'default', pod: pod.metadata.name, container };
+    return 0;
+  }
+  const r = runInContainer(ctx, pod, container, command, stdin ? ctx.io.stdin : '');
+  ctx.out(r.stdout);
+  ctx.err(r.stderr);
+  if (r.exitCode !== 0) {
+    ctx.err(`command terminated with exit code ${r.exitCode}\n`);
+    return r.exitCode;
+  }
+  return 0;
+}

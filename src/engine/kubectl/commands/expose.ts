@@ -1,0 +1,119 @@
+/**
+ * `kubectl expose` (pkg/cmd/expose): a Service for a Deployment, ReplicaSet, Pod or Service, selecting
+ * what the object selects (a Pod: its labels), with ports from `--port`/`--target-port` or taken from
+ * the containers (`port-1`, `port-2`… when several); labels copied from the object; prints
+ * `service/web exposed`.
+ */
+import type { AnyObject, Deployment, Manifest, Pod, Service, core } from '../../api/objects.ts';
+import { notFound } from '../../api/errors.ts';
+import type { KubectlContext } from '../context.ts';
+import { cmdError, KubectlError, usageError } from '../errors.ts';
+import { mustResolve, parseResourceArgs } from '../resource-args.ts';
+import { createObject, dryRunMode, printOutcome } from './write.ts';
+
+const NO_RESOURCES = `error: You must provide one or more resources by argument or filename.
+Example resource specifications include:
+   '-f rsrc.yaml'
+   '--filename=rsrc.json'
+   '<resource> <name>'
+   '<resource>'`;
+
+function selectorOf(obj: AnyObject): Record<string, string> | undefined {
+  switch (obj.kind) {
+    case 'Pod':
+      return obj.metadata.labels;
+    case 'Service':
+      return (obj as unknown as Service).spec?.selector;
+    default: {
+      const sel = (obj as unknown as Deployment).spec?.selector;
+      if ((sel?.matchExpressions ?? []).length > 0) {
+        throw cmdError(`couldn't convert expressions - "${sel!.matchExpressions![0]!.key}" to map-based selector format`);
+      }
+      return sel?.matchLabels;
+    }
+  }
+}
+
+function containerPorts(obj: AnyObject): core.ContainerPort[] {
+  const spec = obj.kind === 'Pod' ? (obj as unknown as Pod).spec : (obj as unknown as Deployment).spec?.template?.spec;
+  return (spec?.containers ?? []).flatMap((c) => c.ports ?? []);
+}
+
+export function runExpose(ctx: KubectlContext): number {
+  const f = ctx.flags;
+  if (f.args.length === 0) throw new KubectlError(NO_RESOURCES);
+  const refs = parseResourceArgs(f.args);
+  const ref = refs[0]!;
+  if (ref.name === undefined) throw cmdError('resource(s) were provided, but no name was specified');
+  if (!['pods', 'services', 'deployments.apps', 'replicasets.apps', 'replicationcontrollers'].includes(ref.info.key)) {
+    throw cmdError(`cannot expose a ${ref.info.kind}`);
+  }
+  const obj = ctx.host.api.get(ref.info.key, ctx.namespace, ref.name) as AnyObject | undefined;
+  if (!obj) throw notFound(ref.info.key, ref.name);
+  const mode = dryRunMode(ctx);
+  const selectorText = f.string('selector');
+  const selector = selectorText
+    ? Object.fromEntries(selectorText.split(',').map((p) => p.split('=') as [string, string]))
+    : selectorOf(obj);
+  if (!selector || Object.keys(selector).length === 0) {
+    throw cmdError(`couldn't retrieve selectors via --selector flag or introspection: the ${ref.info.kind.toLowerCase()} has no labels`);
+  }
+  const protocol = f.string('protocol') || 'TCP';
+  const targetPortText = f.string('target-port');
+  const targetPort = targetPortText === '' ? undefined : /^\d+$/.test(targetPortText) ? Number(targetPortText) : targetPortText;
+  let ports: Record<string, unknown>[];
+  const portText = f.string('port');
+  if (portText !== '') {
+    if (!/^\d+$/.test(portText)) throw cmdError(`strconv.Atoi: parsing "${portText}": invalid syntax`);
+    ports = [{ protocol, port: Number(portText), targetPort: targetPort ?? Number(portText) }];
+  } else if (obj.kind === 'Service') {
+    ports = ((obj as unknown as Service).spec?.ports ?? []).map((p, i, all) => ({
+      ...(all.length > 1 ? { name: `port-${i + 1}` } : {}),
+      protocol: p.protocol ?? 'TCP',
+      port: p.port,
+      targetPort: targetPort ?? p.targetPort ?? p.port,
+    }));
+  } else {
+    const cports = containerPorts(obj);
+    ports = cports.map((p, i) => ({
+      ...(cports.length > 1 ? { name: `port-${i + 1}` } : {}),
+      protocol: f.string('protocol') || p.protocol || 'TCP',
+      port: p.containerPort,
+      targetPort: targetPort ?? p.containerPort,
+    }));
+  }
+  if (ports.length === 0) throw usageError(ctx.commandPath, "couldn't find port via --port flag or introspection");
+  const type = f.string('type');
+  if (type && !['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'].includes(type)) {
+    throw cmdError(`invalid service type: ${type}`);
+  }
+  const labels = f.string('labels')
+    ? Object.fromEntries(f.string('labels').split(',').map((p) => p.split('=') as [string, string]))
+    : obj.metadata.labels;
+  const svc: Manifest = {
+    kind: 'Service',
+    apiVersion: 'v1',
+    metadata: {
+      name: f.string('name') || obj.metadata.name,
+      ...(ctx.explicitNamespace ? { namespace: ctx.namespace } : {}),
+      ...(labels ? { labels } : {}),
+    },
+    spec: {
+      ports,
+      selector,
+      ...(f.string('cluster-ip') ? { clusterIP: f.string('cluster-ip') } : {}),
+      ...(type ? { type } : {}),
+      ...(f.string('external-ip') ? { externalIPs: [f.string('external-ip')] } : {}),
+      ...(f.string('session-affinity') ? { sessionAffinity: f.string('session-affinity') } : {}),
+      ...(f.string('load-balancer-ip') ? { loadBalancerIP: f.string('load-balancer-ip') } : {}),
+    },
+    status: { loadBalancer: {} },
+  };
+  if (mode === 'client') {
+    printOutcome(ctx, svc, 'exposed', mode, true);
+    return 0;
+  }
+  printOutcome(ctx, createObject(ctx, svc, mode), 'exposed', mode);
+  void mustResolve;
+  return 0;
+}

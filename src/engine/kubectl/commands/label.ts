@@ -1,0 +1,133 @@
+/**
+ * `kubectl label` and `kubectl annotate` (pkg/cmd/label, pkg/cmd/annotate): `key=value` sets,
+ * `key-` removes, an existing key needs `--overwrite`
+ * (`error: 'app' already has a value (web), and --overwrite is false`); prints `pod/web labeled`,
+ * `unlabeled` when only removing, `not labeled` when nothing changed (annotate: `annotated`).
+ */
+import type { AnyObject } from '../../api/objects.ts';
+import { deepClone, jsonEqual } from '../../util/json.ts';
+import type { KubectlContext } from '../context.ts';
+import { cmdError, usageError } from '../errors.ts';
+import { readManifests } from '../manifests.ts';
+import { fetchRefs, kindPrefix, parseLabelSelector, parseResourceArgs, type Fetched } from '../resource-args.ts';
+import { reportErrors } from './create.ts';
+import { refsFromManifests } from './file-refs.ts';
+import { dryRunMode, dryRunSuffix, printOutcome, updateObject } from './write.ts';
+
+const KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+interface Changes {
+  readonly set: Record<string, string>;
+  readonly remove: string[];
+}
+
+function splitArgs(args: readonly string[]): { resources: string[]; changes: string[] } {
+  const first = args.findIndex((a) => a.includes('=') || (a.endsWith('-') && a.length > 1));
+  if (first < 0) return { resources: [...args], changes: [] };
+  return { resources: args.slice(0, first), changes: args.slice(first) };
+}
+
+function parseChanges(items: readonly string[], what: 'label' | 'annotation'): Changes {
+  const set: Record<string, string> = {};
+  const remove: string[] = [];
+  for (const item of items) {
+    if (item.includes('=')) {
+      const eq = item.indexOf('=');
+      const k = item.slice(0, eq);
+      const v = item.slice(eq + 1);
+      if (!KEY.test(k)) throw cmdError(`invalid ${what} spec: ${item}`);
+      if (what === 'label' && (!VALUE.test(v) || v.length > 63)) {
+        throw cmdError(
+          `invalid label value: "${item}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+        );
+      }
+      set[k] = v;
+    } else if (item.endsWith('-')) remove.push(item.slice(0, -1));
+    else throw cmdError(`invalid ${what} spec: ${item}`);
+  }
+  for (const k of remove) if (k in set) throw cmdError(`can not both modify and remove ${what}s in the same command`);
+  return { set, remove };
+}
+
+function run(ctx: KubectlContext, what: 'label' | 'annotation'): number {
+  const f = ctx.flags;
+  const { resources, changes } = splitArgs(f.args);
+  const filenames = f.array('filename');
+  if (resources.length === 0 && filenames.length === 0) {
+    throw cmdError('one or more resources must be specified as <resource> <name> or <resource>/<name>');
+  }
+  if (changes.length === 0 && !f.bool('list')) throw cmdError(`at least one ${what} update is required`);
+  const parsed = parseChanges(changes, what);
+  const mode = dryRunMode(ctx);
+  let found: Fetched[] = [];
+  let errors: Error[] = [];
+  if (filenames.length > 0) {
+    const manifests = readManifests(ctx.host.files, filenames, ctx.io.stdin, f.bool('recursive'));
+    for (const { ref, namespace } of refsFromManifests(ctx, manifests)) {
+      const r = fetchRefs(ctx.host.api, [ref], { namespace, allNamespaces: false, selector: [] });
+      found.push(...r.found);
+      errors.push(...r.errors);
+    }
+  } else {
+    const refs = parseResourceArgs(resources);
+    if (!f.bool('all') && f.string('selector') === '' && refs.some((r) => r.name === undefined)) {
+      throw usageError(ctx.commandPath, 'resource(s) were provided, but no name was specified');
+    }
+    ({ found, errors } = fetchRefs(ctx.host.api, refs, {
+      namespace: ctx.namespace,
+      allNamespaces: f.bool('all-namespaces'),
+      selector: parseLabelSelector(f.string('selector')),
+    }));
+  }
+  const all: unknown[] = [...errors];
+  for (const x of found) {
+    try {
+      apply(ctx, what, x, parsed, mode);
+    } catch (e) {
+      all.push(e);
+    }
+  }
+  return reportErrors(ctx, all);
+}
+
+function apply(ctx: KubectlContext, what: 'label' | 'annotation', x: Fetched, changes: Changes, mode: string): void {
+  const field = what === 'label' ? 'labels' : 'annotations';
+  const current = { ...(x.object.metadata[field] ?? {}) } as Record<string, string>;
+  if (ctx.flags.bool('list')) {
+    for (const k of Object.keys(current).sort()) ctx.out(`${k}=${current[k]}\n`);
+    return;
+  }
+  const overwrite = ctx.flags.bool('overwrite');
+  for (const [k, v] of Object.entries(changes.set)) {
+    if (!overwrite && k in current && current[k] !== v) throw cmdError(`'${k}' already has a value (${current[k]}), and --overwrite is false`);
+  }
+  const next = { ...current, ...changes.set };
+  for (const k of changes.remove) {
+    if (!(k in next) && what === 'label') ctx.out(`label "${k}" not found.\n`);
+    delete next[k];
+  }
+  const changed = !jsonEqual(next, current);
+  const verb = what === 'label' ? 'labeled' : 'annotated';
+  const operation = !changed ? `not ${verb}` : Object.keys(changes.set).length === 0 ? `un${verb}` : verb;
+  let result: AnyObject = x.object;
+  if (changed && mode !== 'client') {
+    const obj = deepClone(x.object);
+    obj.metadata = { ...obj.metadata, [field]: next };
+    if (Object.keys(next).length === 0) delete (obj.metadata as unknown as Record<string, unknown>)[field];
+    result = updateObject(ctx, obj, mode === 'server' ? 'server' : 'none');
+  }
+  if (ctx.flags.string('output') !== '') {
+    printOutcome(ctx, result, operation, mode as 'none');
+    return;
+  }
+  ctx.out(`${kindPrefix(x.info)}/${x.object.metadata.name} ${operation}${dryRunSuffix(mode as 'none')}\n`);
+}
+
+export function runLabel(ctx: KubectlContext): number {
+  return run(ctx, 'label');
+}
+
+export function runAnnotate(ctx: KubectlContext): number {
+  return run(ctx, 'annotation');
+}

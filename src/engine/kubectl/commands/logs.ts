@@ -1,0 +1,61 @@
+/**
+ * `kubectl logs` (pkg/cmd/logs): POD [CONTAINER] or TYPE/NAME, `-c`, `-p/--previous`, `--tail`,
+ * `--timestamps`, `--all-containers`, `--prefix`. `-f` prints what there is and returns (no
+ * streaming). Log text comes from the container runtime as the kubelet would serve it.
+ */
+import type { Pod } from '../../api/objects.ts';
+import { StatusError } from '../../api/errors.ts';
+import { containerLogs as runtimeLogs } from '../../node/container-runtime.ts';
+import type { KubectlContext } from '../context.ts';
+import { cmdError, KubectlError } from '../errors.ts';
+import { pickContainer, resolvePodTarget } from './pod-target.ts';
+
+const USAGE = `error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.
+POD or TYPE/NAME is a required argument for the logs command
+See 'kubectl logs -h' for help and examples`;
+
+/** RFC3339Nano as the kubelet prefixes lines with `--timestamps`. */
+function nano(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z');
+}
+
+function logsOf(ctx: KubectlContext, pod: Pod, container: string): string {
+  const f = ctx.flags;
+  const previous = f.bool('previous');
+  let lines: { time: number; text: string }[];
+  if (ctx.hooks.containerLogs) {
+    const text = ctx.hooks.containerLogs(pod, container, { previous });
+    lines = (text ?? '').split('\n').filter((l, i, a) => !(l === '' && i === a.length - 1)).map((t) => ({ time: ctx.now(), text: t }));
+  } else {
+    const r = runtimeLogs(pod, container, { previous, now: ctx.now() });
+    if (!r.ok) throw new StatusError('BadRequest', r.error);
+    lines = r.lines;
+  }
+  const tail = f.int('tail');
+  if (tail >= 0) lines = tail === 0 ? [] : lines.slice(-tail);
+  const prefix = f.bool('prefix') ? `[pod/${pod.metadata.name}/${container}] ` : '';
+  return lines.map((l) => `${prefix}${f.bool('timestamps') ? `${nano(l.time)} ` : ''}${l.text}\n`).join('');
+}
+
+export function runLogs(ctx: KubectlContext): number {
+  const f = ctx.flags;
+  const args = f.args;
+  if ((args.length === 0 && f.string('selector') === '') || args.length > 2) throw new KubectlError(USAGE);
+  let pod: Pod;
+  if (args.length === 0) {
+    throw cmdError('selector-based logs are not available in this simulated cluster; name a pod');
+  } else {
+    const target = resolvePodTarget(ctx, args[0]!);
+    pod = target.pod;
+    if (target.candidates > 1) ctx.err(`Found ${target.candidates} pods, using pod/${pod.metadata.name}\n`);
+  }
+  if (f.bool('all-containers')) {
+    for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) ctx.out(logsOf(ctx, pod, c.name));
+    return 0;
+  }
+  const container = args[1] ?? pickContainer(ctx, pod, f.string('container'));
+  const known = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? []), ...(pod.spec?.ephemeralContainers ?? [])];
+  if (!known.some((c) => c.name === container)) throw cmdError(`container ${container} is not valid for pod ${pod.metadata.name}`);
+  ctx.out(logsOf(ctx, pod, container));
+  return 0;
+}

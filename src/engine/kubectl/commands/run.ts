@@ -1,0 +1,165 @@
+/**
+ * `kubectl run NAME --image=…` (pkg/cmd/run): a Pod labelled `run=NAME` (or `--labels`), container
+ * named after the pod, `args` after `--` (or `command` with `--command`), `--port`, `--env`,
+ * `--restart`, `--expose` (a ClusterIP Service as well). With `-i`/`-t` it waits on the simulated clock
+ * for the pod to run, then opens a shell session (interactive prompt and no command) or runs the
+ * command in the container, and `--rm` deletes the pod afterwards.
+ */
+import type { AnyObject, Manifest, Pod } from '../../api/objects.ts';
+import { resolveResource } from '../../api/resources.ts';
+import type { KubectlContext } from '../context.ts';
+import { cmdError, usageError } from '../errors.ts';
+import { requireFlags } from './create.ts';
+import { DELETE_WAIT_CAP_MS } from './delete.ts';
+import { isInteractiveShell, notFoundInPath, runInContainer } from './exec.ts';
+import { createObject, dryRunMode, printOutcome } from './write.ts';
+
+function parseLabels(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of text.split(',')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) throw cmdError(`invalid label spec: ${part}`);
+    out[part.slice(0, eq)] = part.slice(eq + 1);
+  }
+  return out;
+}
+
+export function runRun(ctx: KubectlContext): number {
+  const f = ctx.flags;
+  const dash = f.argsLenAtDash;
+  const before = dash >= 0 ? f.args.slice(0, dash) : f.args;
+  const command = dash >= 0 ? f.args.slice(dash) : f.args.slice(1);
+  requireFlags(ctx, ['image']);
+  if (before.length === 0) throw usageError(ctx.commandPath, 'NAME is required for run');
+  const name = before[0]!;
+  const restart = f.string('restart');
+  if (!['Always', 'OnFailure', 'Never'].includes(restart)) throw usageError(ctx.commandPath, `invalid restart policy: ${restart}`);
+  const stdin = f.bool('stdin');
+  const tty = f.bool('tty');
+  const attach = f.changed('attach') ? f.bool('attach') : stdin;
+  if (tty && !stdin) throw usageError(ctx.commandPath, '-i/--stdin is required for containers with -t/--tty=true');
+  if (f.bool('rm') && !attach) throw usageError(ctx.commandPath, '--rm should only be used for attached containers');
+  const mode = dryRunMode(ctx);
+  if (attach && mode !== 'none') throw cmdError("--dry-run=[server|client] can't be used with attached containers options (--attach, --stdin, or --tty)");
+  const port = f.string('port');
+  if (f.bool('expose') && port === '') throw cmdError('--port must be set when exposing a service');
+  const labels = f.string('labels') ? parseLabels(f.string('labels')) : { run: name };
+  const env = f.array('env').map((e) => {
+    const eq = e.indexOf('=');
+    return eq < 0 ? { name: e } : { name: e.slice(0, eq), value: e.slice(eq + 1) };
+  });
+  const annotations: Record<string, string> = {};
+  for (const a of f.array('annotations')) {
+    const eq = a.indexOf('=');
+    if (eq > 0) annotations[a.slice(0, eq)] = a.slice(eq + 1);
+  }
+  // corev1.Container field order: name, image, command, args, ports, env, resources, imagePullPolicy, stdin, tty.
+  const container: Record<string, unknown> = { name, image: f.string('image') };
+  if (command.length > 0) container[f.bool('command') ? 'command' : 'args'] = command;
+  if (port !== '') {
+    if (!/^\d+$/.test(port)) throw cmdError(`strconv.Atoi: parsing "${port}": invalid syntax`);
+    container.ports = [{ containerPort: Number(port) }];
+  }
+  if (env.length > 0) container.env = env;
+  container.resources = {};
+  if (f.string('image-pull-policy')) container.imagePullPolicy = f.string('image-pull-policy');
+  if (stdin) container.stdin = true;
+  if (stdin && !f.bool('leave-stdin-open')) container.stdinOnce = true;
+  if (tty) container.tty = true;
+  const pod: Manifest = {
+    kind: 'Pod',
+    apiVersion: 'v1',
+    metadata: {
+      name,
+      ...(ctx.explicitNamespace ? { namespace: ctx.namespace } : {}),
+      labels,
+      ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+    },
+    spec: { containers: [container], dnsPolicy: 'ClusterFirst', restartPolicy: restart },
+    status: {},
+  };
+  if (f.bool('expose')) {
+    const svc: Manifest = {
+      kind: 'Service',
+      apiVersion: 'v1',
+      metadata: { name, ...(ctx.explicitNamespace ? { namespace: ctx.namespace } : {}) },
+      spec: { ports: [{ port: Number(port), protocol: 'TCP', targetPort: Number(port) }], selector: labels },
+      status: { loadBalancer: {} },
+    };
+    if (mode === 'client') printOutcome(ctx, svc, 'created', mode, true);
+    else printOutcome(ctx, createObject(ctx, svc, mode), 'created', mode);
+  }
+  if (mode === 'client') {
+    printOutcome(ctx, pod, 'created', mode, true);
+    return 0;
+  }
+  const created = createObject(ctx, pod, mode) as Pod;
+  if (!attach) {
+    printOutcome(ctx, created, 'created', mode);
+    return 0;
+  }
+  return attachToPod(ctx, created, command);
+}
+
+function attachToPod(ctx: KubectlContext, created: Pod, command: readonly string[]): number {
+  const f = ctx.flags;
+  const api = ctx.host.api;
+  const ns = created.metadata.namespace ?? 'default';
+  const name = created.metadata.name;
+  const current = (): Pod | undefined => api.get('pods', ns, name);
+  const started = (): boolean => {
+    const p = current();
+    const phase = p?.status?.phase;
+    return phase === 'Running' || phase === 'Succeeded' || phase === 'Failed';
+  };
+  const timeout = f.duration('pod-running-timeout');
+  if (!ctx.host.waitFor(started, timeout, 500)) {
+    if (f.bool('rm')) removePod(ctx, created);
+    throw cmdError('timed out waiting for the condition');
+  }
+  const pod = current()!;
+  const interactive = f.bool('tty') && ctx.io.interactive;
+  if (f.bool('tty') && !ctx.io.interactive) ctx.err('Unable to use a TTY - input is not a terminal or the right kind of file\n');
+  const argv = command.length > 0 ? command : [];
+  if (interactive && (argv.length === 0 || isInteractiveShell(argv))) {
+    ctx.err("If you don't see a command prompt, try pressing enter.\n");
+    const rm = f.bool('rm');
+    ctx.enter = {
+      kind: 'pod',
+      namespace: ns,
+      pod: name,
+      container: name,
+      ...(rm ? { onExit: () => void api.delete('pods', ns, name, { gracePeriodSeconds: 0 }) } : {}),
+    };
+    return 0;
+  }
+  let exitCode = 0;
+  if (argv.length > 0) {
+    try {
+      const r = runInContainer(ctx, pod, name, argv, f.bool('stdin') ? ctx.io.stdin : '');
+      ctx.out(r.stdout);
+      ctx.err(r.stderr);
+      exitCode = r.exitCode;
+    } catch (e) {
+      void notFoundInPath;
+      ctx.err(`${(e as Error).message}\n`);
+      exitCode = 1;
+    }
+  }
+  if (f.bool('rm')) removePod(ctx, pod);
+  if (exitCode !== 0) {
+    ctx.err(`pod ${ns}/${name} terminated (Error)\n`);
+    return 1;
+  }
+  return 0;
+}
+
+function removePod(ctx: KubectlContext, pod: AnyObject | Pod): void {
+  const api = ctx.host.api;
+  const ns = pod.metadata.namespace ?? 'default';
+  const info = resolveResource('pods')!;
+  if (!api.get('pods', ns, pod.metadata.name)) return;
+  api.delete(info.key, ns, pod.metadata.name, {});
+  ctx.out(`pod "${pod.metadata.name}" deleted from ${ns} namespace\n`);
+  ctx.host.waitFor(() => !api.get('pods', ns, pod.metadata.name), DELETE_WAIT_CAP_MS, 1000);
+}

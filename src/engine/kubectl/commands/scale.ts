@@ -1,0 +1,78 @@
+/**
+ * `kubectl scale` (pkg/cmd/scale): sets spec.replicas through the scale subresource of Deployments,
+ * ReplicaSets (and StatefulSets, ReplicationControllers upstream), with `--current-replicas` and
+ * `--resource-version` preconditions; prints `deployment.apps/web scaled`.
+ */
+import type { AnyObject } from '../../api/objects.ts';
+import type { ResourceInfo } from '../../api/resources.ts';
+import { deepClone } from '../../util/json.ts';
+import type { KubectlContext } from '../context.ts';
+import { cmdError, KubectlError } from '../errors.ts';
+import { readManifests } from '../manifests.ts';
+import { fetchRefs, kindPrefix, parseLabelSelector, parseResourceArgs, type Fetched } from '../resource-args.ts';
+import { reportErrors, requireFlags } from './create.ts';
+import { refsFromManifests } from './file-refs.ts';
+import { dryRunMode, dryRunSuffix, updateObject } from './write.ts';
+
+const SCALABLE = new Set(['deployments.apps', 'replicasets.apps', 'statefulsets.apps', 'replicationcontrollers']);
+
+export function runScale(ctx: KubectlContext): number {
+  const f = ctx.flags;
+  requireFlags(ctx, ['replicas']);
+  const replicas = f.int('replicas');
+  if (replicas < 0) throw cmdError('The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0');
+  const mode = dryRunMode(ctx);
+  let found: Fetched[];
+  let errors: Error[];
+  if (f.array('filename').length > 0) {
+    const manifests = readManifests(ctx.host.files, f.array('filename'), ctx.io.stdin, f.bool('recursive'));
+    found = [];
+    errors = [];
+    for (const { ref, namespace } of refsFromManifests(ctx, manifests)) {
+      const r = fetchRefs(ctx.host.api, [ref], { namespace, allNamespaces: false, selector: [] });
+      found.push(...r.found);
+      errors.push(...r.errors);
+    }
+  } else {
+    if (f.args.length === 0) {
+      throw new KubectlError(`error: You must provide one or more resources by argument or filename.
+Example resource specifications include:
+   '-f rsrc.yaml'
+   '--filename=rsrc.json'
+   '<resource> <name>'
+   '<resource>'`);
+    }
+    const refs = parseResourceArgs(f.args);
+    if (!f.bool('all') && f.string('selector') === '' && refs.some((r) => r.name === undefined)) {
+      throw cmdError('resource(s) were provided, but no name was specified');
+    }
+    ({ found, errors } = fetchRefs(ctx.host.api, refs, { namespace: ctx.namespace, allNamespaces: false, selector: parseLabelSelector(f.string('selector')) }));
+  }
+  const all: unknown[] = [...errors];
+  for (const x of found) {
+    try {
+      scaleOne(ctx, x.info, x.object, replicas, mode);
+    } catch (e) {
+      all.push(e);
+    }
+  }
+  return reportErrors(ctx, all);
+}
+
+function scaleOne(ctx: KubectlContext, info: ResourceInfo, obj: AnyObject, replicas: number, mode: string): void {
+  if (!SCALABLE.has(info.key)) throw cmdError(`the server could not find the requested resource`);
+  const spec = (obj.spec ?? {}) as { replicas?: number };
+  const current = spec.replicas ?? 1;
+  const want = ctx.flags.int('current-replicas');
+  if (want >= 0 && want !== current) throw cmdError(`Expected replicas to be ${want}, was ${current}`);
+  const rv = ctx.flags.string('resource-version');
+  if (rv && rv !== obj.metadata.resourceVersion) {
+    throw cmdError(`Expected resource version to be ${rv}, was ${obj.metadata.resourceVersion}`);
+  }
+  if (mode !== 'client') {
+    const next = deepClone(obj);
+    (next.spec as { replicas?: number }).replicas = replicas;
+    updateObject(ctx, next, mode === 'server' ? 'server' : 'none');
+  }
+  ctx.out(`${kindPrefix(info)}/${obj.metadata.name} scaled${dryRunSuffix(mode as 'none')}\n`);
+}

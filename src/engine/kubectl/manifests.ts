@@ -1,0 +1,126 @@
+/**
+ * Reading `-f` sources like kubectl's resource builder: a file, a directory (its .yaml/.yml/.json
+ * files, sorted; `-R` descends), or `-` for stdin. Each source is split into YAML documents and each
+ * document decoded on its own (so `yaml: line N` counts from the document's start, as go-yaml does).
+ * YAML errors are worded like go-yaml v2 through sigs.k8s.io/yaml.
+ */
+import { parseDocument } from 'yaml';
+import type { Manifest } from '../api/objects.ts';
+import { isPlainObject } from '../util/json.ts';
+import { cmdError } from './errors.ts';
+import { normalisePath, type LabFiles } from '../cluster/files.ts';
+
+export interface SourcedManifest {
+  /** The source as kubectl names it in messages: the path given, or `STDIN`. */
+  readonly source: string;
+  readonly manifest: Manifest;
+}
+
+const MANIFEST_EXTENSIONS = ['.yaml', '.yml', '.json'];
+
+/** Expands `-f` values into (source, text) pairs; throws kubectl's path errors. */
+export function readSources(files: LabFiles, paths: readonly string[], stdin: string, recursive: boolean): { source: string; text: string }[] {
+  const out: { source: string; text: string }[] = [];
+  for (const p of paths) {
+    if (p === '-') {
+      out.push({ source: 'STDIN', text: stdin });
+      continue;
+    }
+    if (/^https?:\/\//.test(p)) {
+      throw cmdError(`unable to read URL "${p}", server reported 404 Not Found, status code=404`);
+    }
+    const text = files.read(p);
+    if (text !== undefined) {
+      out.push({ source: p, text });
+      continue;
+    }
+    const listed = files.listDir(p);
+    if (listed === undefined || (listed.length === 0 && p !== '.' && p !== '')) throw cmdError(`the path "${p}" does not exist`);
+    const base = p.replace(/\/+$/, '');
+    const norm = normalisePath(p) ?? '';
+    const dirPrefix = norm === '' ? '' : `${norm}/`;
+    for (const full of listed) {
+      const rel = full.slice(dirPrefix.length);
+      if (!recursive && rel.includes('/')) continue;
+      if (!MANIFEST_EXTENSIONS.some((ext) => full.endsWith(ext))) continue;
+      const shown = base === '' || base === '.' ? full : `${base}/${rel}`;
+      out.push({ source: shown, text: files.read(full) ?? '' });
+    }
+  }
+  return out;
+}
+
+/** Splits a stream at `---` document separators, keeping each document's own line numbering. */
+function splitDocuments(text: string): string[] {
+  const docs: string[] = [];
+  let cur: string[] = [];
+  for (const line of text.split('\n')) {
+    if (/^---(\s|$)/.test(line)) {
+      docs.push(cur.join('\n'));
+      cur = [];
+      const rest = line.slice(3).trim();
+      if (rest !== '' && !rest.startsWith('#')) cur.push(rest);
+    } else cur.push(line);
+  }
+  docs.push(cur.join('\n'));
+  return docs;
+}
+
+/** go-yaml's message and line for a `yaml` package error (scanner errors count lines from 1, parser errors from 0). */
+function goYamlError(code: string, message: string, line: number): string {
+  switch (code) {
+    case 'BLOCK_AS_IMPLICIT_KEY':
+      return `yaml: line ${line}: mapping values are not allowed in this context`;
+    case 'TAB_AS_INDENT':
+      return `yaml: line ${line}: found character that cannot start any token`;
+    case 'MULTILINE_IMPLICIT_KEY':
+      return `yaml: line ${line + 1}: could not find expected ':'`;
+    case 'BAD_INDENT':
+      return `yaml: line ${line - 1}: did not find expected key`;
+    case 'MISSING_CHAR':
+      if (/quote/.test(message)) return `yaml: line ${line}: found unexpected end of stream`;
+      if (/Sequence item without/.test(message)) return `yaml: line ${line - 1}: did not find expected '-' indicator`;
+      return `yaml: line ${line - 1}: did not find expected key`;
+    case 'BAD_DQ_ESCAPE':
+      return `yaml: line ${line}: found unknown escape character while parsing a quoted scalar`;
+    default:
+      return `yaml: line ${Math.max(1, line - 1)}: did not find expected key`;
+  }
+}
+
+/** Decodes one source's text into manifests; `kind: List` documents contribute their items. */
+export function decodeSource(source: string, text: string): SourcedManifest[] {
+  const out: SourcedManifest[] = [];
+  for (const docText of splitDocuments(text)) {
+    if (docText.trim() === '') continue;
+    const doc = parseDocument(docText, { version: '1.1', uniqueKeys: false, prettyErrors: false });
+    const first = doc.errors[0];
+    if (first) {
+      const line = first.linePos?.[0]?.line ?? 1;
+      throw cmdError(`error parsing ${source}: error converting YAML to JSON: ${goYamlError(first.code, first.message, line)}`);
+    }
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: 100 });
+    } catch (e) {
+      throw cmdError(`error parsing ${source}: error converting YAML to JSON: yaml: ${(e as Error).message.split('\n')[0]}`);
+    }
+    if (value === null || value === undefined) continue;
+    if (!isPlainObject(value)) {
+      throw cmdError(`error parsing ${source}: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value === 'string' ? 'string' : 'number'} into Go value of type map[string]interface {}`);
+    }
+    if (value.kind === 'List' && Array.isArray(value.items)) {
+      for (const item of value.items) if (isPlainObject(item)) out.push({ source, manifest: item });
+      continue;
+    }
+    out.push({ source, manifest: value });
+  }
+  return out;
+}
+
+/** Reads and decodes every `-f` source. `error: no objects passed to apply` is the caller's to raise. */
+export function readManifests(files: LabFiles, paths: readonly string[], stdin: string, recursive: boolean): SourcedManifest[] {
+  const out: SourcedManifest[] = [];
+  for (const { source, text } of readSources(files, paths, stdin, recursive)) out.push(...decodeSource(source, text));
+  return out;
+}

@@ -1,0 +1,122 @@
+/**
+ * The resource builder's argument rules (cli-runtime `Builder.ResourceTypeOrNameArgs`): `TYPE`,
+ * `TYPE NAME…`, `TYPE1,TYPE2 [NAME…]`, `TYPE/NAME…` (not mixed with a separate TYPE), the `all`
+ * category, and the lookups that turn those into objects: named gets (NotFound errors collected,
+ * not fatal) and label-selected lists.
+ */
+import type { AnyObject, ResourceKey } from '../api/objects.ts';
+import { RESOURCES, resolveResource, type ResourceInfo } from '../api/resources.ts';
+import { matches, parseSelector, SelectorParseError, type Selector } from '../api/labels.ts';
+import { notFound } from '../api/errors.ts';
+import { cmdError } from './errors.ts';
+import type { KubectlApi } from './host.ts';
+
+export interface ResourceRef {
+  readonly info: ResourceInfo;
+  /** undefined: every object of the type (filtered by selector). */
+  readonly name?: string;
+}
+
+/** `error: the server doesn't have a resource type "foo"`. */
+export function unknownType(typed: string): Error {
+  return cmdError(`the server doesn't have a resource type "${typed}"`);
+}
+
+/** Resolves one typed resource name; `all` is handled by callers that accept it. */
+export function mustResolve(typed: string): ResourceInfo {
+  const info = typed === '' ? undefined : resolveResource(typed);
+  if (!info) throw unknownType(typed);
+  return info;
+}
+
+/** The types of the `all` category, in discovery order (pods, services, daemonsets, deployments, replicasets). */
+export function allCategory(): ResourceInfo[] {
+  return RESOURCES.filter((r) => r.categories.includes('all'));
+}
+
+function resolveTypes(typed: string): ResourceInfo[] {
+  const out: ResourceInfo[] = [];
+  for (const t of typed.split(',')) {
+    if (t === '') continue;
+    const list = t.toLowerCase() === 'all' ? allCategory() : [mustResolve(t)];
+    for (const info of list) if (!out.includes(info)) out.push(info);
+  }
+  if (out.length === 0) throw unknownType(typed);
+  return out;
+}
+
+/** Parses positional args into resource references. */
+export function parseResourceArgs(args: readonly string[]): ResourceRef[] {
+  if (args.length === 0) return [];
+  const slashed = args.filter((a) => a.includes('/'));
+  if (slashed.length > 0) {
+    if (slashed.length !== args.length) {
+      throw cmdError(
+        "there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'",
+      );
+    }
+    return args.map((a) => {
+      const slash = a.indexOf('/');
+      const type = a.slice(0, slash);
+      const name = a.slice(slash + 1);
+      if (type === '' || name === '') throw cmdError(`arguments in resource/name form must have a single resource and name`);
+      return { info: mustResolve(type), name };
+    });
+  }
+  const [typeArg, ...names] = args;
+  const types = resolveTypes(typeArg!);
+  if (names.length === 0) return types.map((info) => ({ info }));
+  const out: ResourceRef[] = [];
+  for (const info of types) for (const name of names) out.push({ info, name });
+  return out;
+}
+
+export function parseLabelSelector(text: string): Selector {
+  try {
+    return parseSelector(text);
+  } catch (e) {
+    if (e instanceof SelectorParseError) throw cmdError(e.message);
+    throw e;
+  }
+}
+
+export interface FetchOptions {
+  readonly namespace: string;
+  readonly allNamespaces: boolean;
+  readonly selector: Selector;
+}
+
+export interface Fetched {
+  readonly info: ResourceInfo;
+  readonly object: AnyObject;
+}
+
+/**
+ * Reads what the refs name. Missing named objects become NotFound errors in `errors` (kubectl prints
+ * them after what it found and exits 1).
+ */
+export function fetchRefs(api: KubectlApi, refs: readonly ResourceRef[], opts: FetchOptions): { found: Fetched[]; errors: Error[] } {
+  const found: Fetched[] = [];
+  const errors: Error[] = [];
+  for (const ref of refs) {
+    const ns = ref.info.namespaced ? opts.namespace : undefined;
+    if (ref.name !== undefined) {
+      const obj = api.get(ref.info.key, ns, ref.name) as AnyObject | undefined;
+      if (obj) found.push({ info: ref.info, object: obj });
+      else errors.push(notFound(ref.info.key, ref.name));
+      continue;
+    }
+    const list = api.list(ref.info.key, ref.info.namespaced && !opts.allNamespaces ? ns : undefined) as AnyObject[];
+    for (const obj of list) if (matches(opts.selector, obj.metadata.labels)) found.push({ info: ref.info, object: obj });
+  }
+  return { found, errors };
+}
+
+/** `deployment.apps`, `pod`: the prefix of `kind/name` texts. */
+export function kindPrefix(info: ResourceInfo): string {
+  return info.group ? `${info.singular}.${info.group}` : info.singular;
+}
+
+export function resourceKeyOf(info: ResourceInfo): ResourceKey {
+  return info.key;
+}
