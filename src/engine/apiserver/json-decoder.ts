@@ -14,6 +14,10 @@
  */
 import { goTypeName, resolveNode, type SchemaNode } from '../api/schema/field-schema.ts';
 import { isPlainObject } from '../util/json.ts';
+import { boundedClone, setOwn, zeroValue } from './json-values.ts';
+import { QUANTITY_ERROR, base64ErrorIndex, quantityError, timeError } from './json-literals.ts';
+
+export { setOwn };
 
 export interface DecodeResult {
   readonly value: Record<string, unknown>;
@@ -37,15 +41,6 @@ export interface SchemaProblem {
 
 /** `sigs.k8s.io/json` keeps at most this many strict errors. */
 const MAX_STRICT_ERRORS = 100;
-
-/** Defines an own, enumerable property even for `__proto__` (plain assignment would set the prototype). */
-export function setOwn(
-  target: Record<string, unknown> | unknown[],
-  key: string | number,
-  value: unknown,
-): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
 
 interface Task {
   readonly value: unknown;
@@ -81,13 +76,6 @@ const INT_RANGES: Record<string, [number, number]> = {
   int32: [-2147483648, 2147483647],
   int64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
 };
-
-/** `resource.ParseQuantity`'s grammar and its error (apimachinery `api/resource/quantity.go`). */
-const QUANTITY = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
-const QUANTITY_SUFFIX = /^(|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][-+]?[0-9]+)$/;
-const QUANTITY_ERROR =
-  "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 export function decodeAgainstSchema(
   input: Record<string, unknown>,
@@ -191,9 +179,9 @@ export function decodeAgainstSchema(
       case 'string':
         if (node.format === 'quantity') {
           const text = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : undefined;
-          const m = text === undefined ? null : QUANTITY.exec(text);
-          if (!m || !QUANTITY_SUFFIX.test(m[2]!)) {
-            fatal = text !== undefined && m ? "unable to parse quantity's suffix" : QUANTITY_ERROR;
+          const problem = text === undefined ? QUANTITY_ERROR : quantityError(text);
+          if (problem !== undefined) {
+            fatal = problem;
             unknownAtFatal = unknownFields.length;
           } else t.assign(text);
         } else if (typeof v !== 'string') {
@@ -201,8 +189,8 @@ export function decodeAgainstSchema(
             fatal = `json: cannot unmarshal ${jsonKind(v)} into Go value of type string`;
             unknownAtFatal = unknownFields.length;
           } else typeError(t, v, goTypeName(node));
-        } else if (node.format === 'date-time' && !RFC3339.test(v) && !opts.structural) {
-          fatal = `parsing time ${JSON.stringify(v)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(v)} as "2006"`;
+        } else if (node.format === 'date-time' && timeError(v) !== undefined && !opts.structural) {
+          fatal = timeError(v);
           unknownAtFatal = unknownFields.length;
         } else if (node.format === 'byte') {
           const bad = base64ErrorIndex(v);
@@ -309,74 +297,4 @@ export function decodeAgainstSchema(
 
 function joinPath(prefix: string, key: string): string {
   return prefix ? `${prefix}.${key}` : key;
-}
-
-/** What Go leaves in a map entry or list element that was `null`: the element type's zero value. */
-function zeroValue(node: SchemaNode): unknown {
-  const n = resolveNode(node);
-  switch (n.type) {
-    case 'string':
-      return '';
-    case 'integer':
-    case 'number':
-    case 'int-or-string':
-      return 0;
-    case 'boolean':
-      return false;
-    case 'array':
-      return [];
-    case 'any':
-      return null;
-    default:
-      return {};
-  }
-}
-
-/** Copies free-form JSON (FieldsV1, RawExtension) without recursion; depth is bounded by the caller's prescan. */
-function boundedClone(value: unknown): unknown {
-  const root: { v?: unknown } = {};
-  const work: { src: unknown; put: (x: unknown) => void }[] = [{ src: value, put: (x) => (root.v = x) }];
-  while (work.length > 0) {
-    const { src, put } = work.pop()!;
-    if (Array.isArray(src)) {
-      const arr: unknown[] = [];
-      put(arr);
-      src.forEach((item, i) => work.push({ src: item, put: (x) => setOwn(arr, i, x) }));
-    } else if (isPlainObject(src)) {
-      const obj: Record<string, unknown> = {};
-      put(obj);
-      for (const key of Object.keys(src)) work.push({ src: src[key], put: (x) => setOwn(obj, key, x) });
-    } else put(src === undefined ? null : src);
-  }
-  return root.v;
-}
-
-const BASE64 = /^[A-Za-z0-9+/]$/;
-
-/**
- * Where Go's `base64.StdEncoding` (padding required; CR and LF skipped) reports `illegal base64 data at
- * input byte N`, or undefined when the text decodes.
- */
-export function base64ErrorIndex(text: string): number | undefined {
-  const chars: { c: string; at: number }[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c !== '\r' && c !== '\n') chars.push({ c, at: i });
-  }
-  for (let q = 0; q < chars.length; q += 4) {
-    const quantum = chars.slice(q, q + 4);
-    for (let j = 0; j < quantum.length; j++) {
-      const { c, at } = quantum[j]!;
-      if (c === '=') {
-        // Padding is legal only in the last quantum, at positions 2 or 3, filling it to the end.
-        const rest = quantum.slice(j);
-        const last = q + 4 >= chars.length;
-        if (j < 2 || !last || quantum.length !== 4 || !rest.every((r) => r.c === '=')) return at;
-        return undefined;
-      }
-      if (!BASE64.test(c)) return at;
-    }
-    if (quantum.length < 4) return quantum[0]!.at;
-  }
-  return undefined;
 }

@@ -1,0 +1,52 @@
+/** JSON values built safely: own properties only, zero values as Go leaves them, copies without recursion. */
+import { resolveNode, type SchemaNode } from '../api/schema/field-schema.ts';
+import { isPlainObject } from '../util/json.ts';
+
+/** Defines an own, enumerable property even for `__proto__` (plain assignment would set the prototype). */
+export function setOwn(
+  target: Record<string, unknown> | unknown[],
+  key: string | number,
+  value: unknown,
+): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** What Go leaves in a map entry or list element that was `null`: the element type's zero value. */
+export function zeroValue(node: SchemaNode): unknown {
+  const n = resolveNode(node);
+  switch (n.type) {
+    case 'string':
+      return '';
+    case 'integer':
+    case 'number':
+    case 'int-or-string':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'array':
+      return [];
+    case 'any':
+      return null;
+    default:
+      return {};
+  }
+}
+
+/** Copies free-form JSON (FieldsV1, RawExtension) without recursion; depth is bounded by the caller's prescan. */
+export function boundedClone(value: unknown): unknown {
+  const root: { v?: unknown } = {};
+  const work: { src: unknown; put: (x: unknown) => void }[] = [{ src: value, put: (x) => (root.v = x) }];
+  while (work.length > 0) {
+    const { src, put } = work.pop()!;
+    if (Array.isArray(src)) {
+      const arr: unknown[] = [];
+      put(arr);
+      src.forEach((item, i) => work.push({ src: item, put: (x) => setOwn(arr, i, x) }));
+    } else if (isPlainObject(src)) {
+      const obj: Record<string, unknown> = {};
+      put(obj);
+      for (const key of Object.keys(src)) work.push({ src: src[key], put: (x) => setOwn(obj, key, x) });
+    } else put(src === undefined ? null : src);
+  }
+  return root.v;
+}
