@@ -1,0 +1,330 @@
+/**
+ * The command registry: which programs exist where. On the learner's host: kubectl (the shell adds
+ * the `k` alias and its own utilities). In a pod: what the container's image has (the catalogue in
+ * `node/images.ts`): the shell's implementations of coreutils/busybox tools, and the pod-aware
+ * `hostname`, `id`, `whoami`, `ps`. On a node: the node's tools.
+ *
+ * Registration point for the dataplane and later issues: add factories to HOST_COMMANDS,
+ * POD_COMMANDS or NODE_COMMANDS (e.g. `POD_COMMANDS.set('curl', (t) => curlFor(t))`). A pod command
+ * is offered only when the image's tool list names it, so `curl` in a busybox pod stays
+ * `sh: curl: not found`, exactly as on a real cluster.
+ */
+import type { Container } from 'kubernetes-types/core/v1';
+import type { Pod } from '../api/objects.ts';
+import { RESOURCES } from '../api/resources.ts';
+import type {
+  CommandHandler,
+  CommandResolver,
+  SessionContext,
+  SessionEnvironment,
+  ShellFlavour,
+} from '../shell/types.ts';
+import { completeKubectl } from '../shell/kubectl-completion.ts';
+import { resolveImage, type ImageProfile } from '../node/images.ts';
+import { containerArgv } from '../node/process-model.ts';
+import { containerLogs } from '../node/container-runtime.ts';
+import {
+  containerEnvFor,
+  hostsFileFor,
+  nodeHostsFile,
+  nodeResolvConf,
+  podUtsHostname,
+  resolvConfFor,
+} from '../node/pod-files.ts';
+import { createKubectl } from '../kubectl/index.ts';
+import { TOP_LEVEL_ORDER } from '../kubectl/commands/registry.ts';
+import type { Cluster } from './cluster.ts';
+
+/** A running container a pod command acts in. */
+export interface PodTarget {
+  readonly cluster: Cluster;
+  readonly pod: Pod;
+  readonly container: Container;
+  readonly profile: ImageProfile;
+  readonly context: Extract<SessionContext, { kind: 'pod' }>;
+}
+
+export type HostCommandFactory = (cluster: Cluster) => CommandHandler;
+export type PodCommandFactory = (target: PodTarget) => CommandHandler;
+export type NodeCommandFactory = (cluster: Cluster, node: string) => CommandHandler;
+
+/** Programs on the learner's workstation besides the shell's own utilities. */
+export const HOST_COMMANDS = new Map<string, HostCommandFactory>();
+/** In-pod programs (network tools: curl, wget, nc, nslookup, dig, ping, ip, ss come with the dataplane). */
+export const POD_COMMANDS = new Map<string, PodCommandFactory>();
+/** Node programs (iptables-save, ipvsadm, nft, crictl, ip, conntrack come with the dataplane). */
+export const NODE_COMMANDS = new Map<string, NodeCommandFactory>();
+
+/**
+ * Standard programs every image with a shell carries (busybox applets or Debian's essential
+ * packages), even where the catalogue's tool list, which names what matters in labs, omits them.
+ * `ps` is not here: Debian-based images lack procps.
+ */
+const SHELL_IMAGE_BASICS = new Set([
+  'sh',
+  'cat',
+  'echo',
+  'printf',
+  'ls',
+  'sleep',
+  'env',
+  'printenv',
+  'hostname',
+  'touch',
+  'rm',
+  'mkdir',
+  'rmdir',
+  'cp',
+  'mv',
+  'grep',
+  'egrep',
+  'fgrep',
+  'sed',
+  'awk',
+  'head',
+  'tail',
+  'wc',
+  'sort',
+  'uniq',
+  'cut',
+  'tr',
+  'tee',
+  'xargs',
+  'base64',
+  'seq',
+  'basename',
+  'dirname',
+  'true',
+  'false',
+  'test',
+  'id',
+  'whoami',
+  'which',
+  'clear',
+]);
+
+function isBusybox(profile: ImageProfile): boolean {
+  return profile.tools.includes('ash');
+}
+
+function hasTool(profile: ImageProfile, name: string): boolean {
+  if (profile.tools.includes(name)) return true;
+  if (name === 'bash' || name === 'ash') return false;
+  return profile.shell !== undefined && SHELL_IMAGE_BASICS.has(name);
+}
+
+/** busybox/alpine `sh` is ash; Debian's `sh` is dash; `bash` is bash. */
+function flavourFor(profile: ImageProfile, program: string | undefined): ShellFlavour {
+  const name = program?.slice(program.lastIndexOf('/') + 1) ?? profile.shell ?? 'sh';
+  if (name === 'bash' || name === 'zsh') return 'bash';
+  return isBusybox(profile) ? 'ash' : 'dash';
+}
+
+function binDir(profile: ImageProfile, name: string): string {
+  if (isBusybox(profile))
+    return name === 'env' || name === 'xargs' || name === 'which' ? `/usr/bin/${name}` : `/bin/${name}`;
+  return ['sh', 'bash', 'cat', 'echo', 'ls', 'sleep', 'rm', 'mkdir', 'hostname'].includes(name)
+    ? `/bin/${name}`
+    : `/usr/bin/${name}`;
+}
+
+export function createCommandResolver(cluster: Cluster): CommandResolver {
+  const podTarget = (ctx: Extract<SessionContext, { kind: 'pod' }>): PodTarget | undefined => {
+    const pod = cluster.store.get('pods', ctx.namespace, ctx.pod);
+    if (!pod || pod.metadata.deletionTimestamp) return undefined;
+    const container = pod.spec?.containers?.find((c) => c.name === ctx.container);
+    const status = pod.status?.containerStatuses?.find((s) => s.name === ctx.container);
+    if (!container || !status?.state?.running) return undefined;
+    const image = resolveImage(container.image ?? '');
+    if (image.kind !== 'ok') return undefined;
+    return { cluster, pod, container, profile: image.profile, context: ctx };
+  };
+
+  const kubectl = createKubectl(cluster, {
+    resolveCommand: (name, context) => {
+      // `kubectl exec POD -- CMD` runs CMD through the shell so it gets the container's files and env.
+      if (!resolver(name, context) && !['echo', 'printf', 'test', '[', 'true', 'false', 'pwd'].includes(name))
+        return undefined;
+      return (argv, io) =>
+        cluster.shell.execIn(context, argv, io.stdin) ?? { stdout: '', stderr: '', exitCode: 127 };
+    },
+    containerLogs: (pod, container, opts) => {
+      const r = containerLogs(pod as Pod, container, { previous: opts.previous, now: cluster.clock.now() });
+      return r.ok ? r.lines.map((l) => `${l.text}\n`).join('') : undefined;
+    },
+  });
+
+  const podCommand = (name: string, target: PodTarget): CommandHandler | undefined => {
+    if (!hasTool(target.profile, name)) return undefined;
+    const registered = POD_COMMANDS.get(name);
+    if (registered) return registered(target);
+    const own = podTools(target, name);
+    if (own) return own;
+    return cluster.shell.utility(name);
+  };
+
+  const resolver: CommandResolver = Object.assign(
+    (rawName: string, context: SessionContext): CommandHandler | undefined => {
+      const name = rawName.includes('/') ? rawName.slice(rawName.lastIndexOf('/') + 1) : rawName;
+      switch (context.kind) {
+        case 'host':
+          if (rawName !== name) return undefined;
+          if (name === 'kubectl') return kubectl;
+          return HOST_COMMANDS.get(name)?.(cluster);
+        case 'pod': {
+          const target = podTarget(context);
+          return target ? podCommand(name, target) : undefined;
+        }
+        case 'node': {
+          const registered = NODE_COMMANDS.get(name);
+          if (registered) return registered(cluster, context.node);
+          return cluster.shell.utility(name);
+        }
+      }
+    },
+    {
+      environment: (context: SessionContext): SessionEnvironment | undefined => {
+        if (context.kind === 'host') return undefined;
+        if (context.kind === 'node') return nodeEnvironment(cluster, context);
+        const target = podTarget(context);
+        return target ? podEnvironment(target) : undefined;
+      },
+      complete: (argv: readonly string[], current: string) => {
+        if (argv[0] !== 'kubectl') return undefined;
+        return completeKubectl(argv, current, {
+          verbs: TOP_LEVEL_ORDER,
+          resources: RESOURCES,
+          names: (info, ns) =>
+            [...new Set(cluster.store.list(info.key, ns).map((o) => o.metadata.name))].sort(),
+          namespaces: () => cluster.store.list('namespaces').map((n) => n.metadata.name),
+        });
+      },
+      names: (context: SessionContext): readonly string[] => {
+        if (context.kind === 'host') return ['kubectl', ...HOST_COMMANDS.keys()];
+        if (context.kind === 'node') return [...NODE_COMMANDS.keys()];
+        const target = podTarget(context);
+        if (!target) return [];
+        return [...new Set([...target.profile.tools, ...SHELL_IMAGE_BASICS])].filter((n) =>
+          hasTool(target.profile, n),
+        );
+      },
+    },
+  );
+  return resolver;
+}
+
+function podEnvironment(target: PodTarget): SessionEnvironment {
+  const { cluster, pod, container, profile, context } = target;
+  const config = cluster.config;
+  const ns = pod.metadata.namespace ?? 'default';
+  const hostname = podUtsHostname(pod, config);
+  const env: Record<string, string> = {
+    PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+    HOSTNAME: hostname,
+  };
+  const nodeIP = config.nodes.find((n) => n.name === pod.spec?.nodeName)?.internalIP;
+  const vars = containerEnvFor(pod, container, {
+    configMap: (n, name) => cluster.store.get('configmaps', n, name),
+    secret: (n, name) => cluster.store.get('secrets', n, name),
+    services: cluster.store.list('services'),
+    hostIP: nodeIP,
+  });
+  for (const [k, v] of vars) env[k] = v;
+  env.TERM ??= 'xterm';
+  env.HOME ??= '/root';
+  const automount = pod.spec?.automountServiceAccountToken !== false;
+  return {
+    flavour: flavourFor(profile, context.shell),
+    user: 'root',
+    hostname,
+    home: '/root',
+    cwd: container.workingDir || '/',
+    env,
+    files: () => {
+      const files: Record<string, string> = {
+        '/etc/resolv.conf': resolvConfFor(pod, config),
+        '/etc/hosts': hostsFileFor(pod, config),
+        '/etc/hostname': `${hostname}\n`,
+      };
+      if (automount) files['/var/run/secrets/kubernetes.io/serviceaccount/namespace'] = ns;
+      return files;
+    },
+    commandPath: (name) => (hasTool(profile, name) ? binDir(profile, name) : undefined),
+  };
+}
+
+function nodeEnvironment(
+  cluster: Cluster,
+  context: Extract<SessionContext, { kind: 'node' }>,
+): SessionEnvironment | undefined {
+  const node = cluster.config.nodes.find((n) => n.name === context.node);
+  if (!node || !cluster.store.get('nodes', undefined, node.name)) return undefined;
+  const config = cluster.config;
+  return {
+    flavour: context.shell && !/bash/.test(context.shell) ? 'dash' : 'bash',
+    user: 'root',
+    hostname: node.name,
+    home: '/root',
+    cwd: '/',
+    env: {
+      PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+      HOSTNAME: node.name,
+      HOME: '/root',
+      TERM: 'xterm',
+    },
+    files: () => ({
+      '/etc/resolv.conf': nodeResolvConf(config),
+      '/etc/hosts': nodeHostsFile(config, node.name),
+      '/etc/hostname': `${node.name}\n`,
+    }),
+  };
+}
+
+/** The pod-aware programs: what they print depends on the pod, not just on the session. */
+function podTools(target: PodTarget, name: string): CommandHandler | undefined {
+  const { pod, profile, container } = target;
+  switch (name) {
+    case 'hostname':
+      return (argv) => {
+        const config = target.cluster.config;
+        const short = podUtsHostname(pod, config);
+        if (argv[1] === '-i') return { stdout: `${pod.status?.podIP ?? ''}\n`, stderr: '', exitCode: 0 };
+        if (argv[1] === '-f') {
+          const fqdn = hostsFileFor(pod, config)
+            .split('\n')
+            .find((l) => l.startsWith(`${pod.status?.podIP}\t`))
+            ?.split('\t')[1];
+          return { stdout: `${fqdn ?? short}\n`, stderr: '', exitCode: 0 };
+        }
+        return { stdout: `${short}\n`, stderr: '', exitCode: 0 };
+      };
+    case 'id':
+      return () => ({
+        stdout: isBusybox(profile)
+          ? 'uid=0(root) gid=0(root) groups=0(root),10(wheel)\n'
+          : 'uid=0(root) gid=0(root) groups=0(root)\n',
+        stderr: '',
+        exitCode: 0,
+      });
+    case 'whoami':
+      return () => ({ stdout: 'root\n', stderr: '', exitCode: 0 });
+    case 'ps':
+      return (argv) => {
+        const main = containerArgv(container, profile).join(' ') || container.name;
+        const shell = target.context.shell;
+        const procs: [number, string][] = [[1, main]];
+        if (shell) procs.push([7, shell]);
+        procs.push([shell ? 13 : 7, argv.join(' ')]);
+        if (isBusybox(profile)) {
+          const rows = procs.map(([pid, cmd]) => `${String(pid).padStart(5)} root      0:00 ${cmd}`);
+          return { stdout: `PID   USER     TIME  COMMAND\n${rows.join('\n')}\n`, stderr: '', exitCode: 0 };
+        }
+        const rows = procs.map(([pid, cmd]) => {
+          const bin = cmd.split(' ')[0]!;
+          return `${String(pid).padStart(7)} ?        00:00:00 ${bin.slice(bin.lastIndexOf('/') + 1)}`;
+        });
+        return { stdout: `    PID TTY          TIME CMD\n${rows.join('\n')}\n`, stderr: '', exitCode: 0 };
+      };
+  }
+  return undefined;
+}
