@@ -407,3 +407,26 @@ describe('Corefile edits change answers', () => {
     expect(ask('example.com.', 'A', { ...objects, config: cfg }).rcode).toBe('REFUSED');
   });
 });
+
+describe('robustness', () => {
+  it('answers any query name and type without throwing', async () => {
+    const fc = (await import('fast-check')).default;
+    const label = fc.stringMatching(/^[a-z0-9_-]{0,12}$/);
+    const name = fc.array(label, { minLength: 0, maxLength: 7 }).map((ls) => ls.join('.'));
+    const type = fc.constantFrom('A', 'AAAA', 'SRV', 'PTR', 'CNAME', 'TXT', 'NS', 'SOA', 'MX' as const);
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          name,
+          name.map((n) => `${n}.svc.cluster.local`),
+          name.map((n) => `${n}.in-addr.arpa`),
+        ),
+        type,
+        (n, t) => {
+          const r = ask(n, t, { ...state, cache: new DnsCache(), now: 0 });
+          return ['NOERROR', 'NXDOMAIN', 'SERVFAIL', 'REFUSED'].includes(r.rcode);
+        },
+      ),
+    );
+  });
+});
