@@ -96,7 +96,7 @@ function result(ctx: KubectlContext, exitCode: number): CommandResult {
 function runCommand(host: KubectlHost, hooks: KubectlHooks, argv: readonly string[], io: CommandIO): CommandResult {
   const args = argv.slice(1);
   const resolved = resolveCommand(args);
-  if (resolved instanceof KubectlError) return { stdout: '', stderr: `${resolved.text}\n`, exitCode: 1 };
+  if (resolved instanceof KubectlError) return { stdout: '', stderr: resolved.text.endsWith('\n') ? resolved.text : `${resolved.text}\n`, exitCode: 1 };
   if (!resolved) {
     try {
       const flags = parseFlags(args, flagsFor('options'));
