@@ -1,0 +1,149 @@
+/**
+ * The EndpointSlice controller (pkg/controller/endpointslice/endpointslice_controller.go + the
+ * reconciler in staging/src/k8s.io/endpointslice): for every Service with a selector, slices named
+ * `<svc>-<5 chars>` (generateName), labelled `kubernetes.io/service-name` and
+ * `endpointslice.kubernetes.io/managed-by: endpointslice-controller.k8s.io`, owned by the Service,
+ * listing each matching pod with an IP: ready/serving/terminating conditions, nodeName, targetRef,
+ * zone; ports resolved per pod. Four steps per Service: existing → desired → plan
+ * (endpointslice-reconciler.ts) → apply.
+ */
+import type { AnyObject, EndpointSlice, Pod, ResourceKey, Service } from '../api/objects.ts';
+import type { WatchEvent } from '../api/store.ts';
+import { objectKey } from '../api/store.ts';
+import { matchesMapSelector } from '../api/labels.ts';
+import { deepClone, jsonEqual } from '../util/json.ts';
+import { BaseController, splitKey } from './base-controller.ts';
+import { controllerRef, createWithGeneratedName } from './pod-util.ts';
+import { desiredSlices, planSlices, podInEndpoints, type DesiredSlice } from './endpointslice-reconciler.ts';
+
+export const MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
+export const CONTROLLER_NAME = 'endpointslice-controller.k8s.io';
+export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
+
+/** Services whose slices this controller maintains: those with a non-empty selector. */
+export function hasSelector(svc: Service): boolean {
+  return Object.keys(svc.spec?.selector ?? {}).length > 0 && svc.spec?.type !== 'ExternalName';
+}
+
+export class EndpointSliceController extends BaseController {
+  readonly name = 'endpointslice-controller';
+
+  protected watches(): [ResourceKey, (e: WatchEvent) => readonly string[]][] {
+    const forPod = (e: WatchEvent) => {
+      const ns = e.object.metadata.namespace;
+      const labels = [e.object, e.oldObject].map((o) => (o as Pod | undefined)?.metadata.labels);
+      return this.ctx.api
+        .list('services', ns)
+        .filter((s) => hasSelector(s) && labels.some((l) => l && matchesMapSelector(s.spec!.selector, l)))
+        .map((s) => objectKey(ns, s.metadata.name));
+    };
+    return [
+      ['services', (e) => [objectKey(e.object.metadata.namespace, e.object.metadata.name)]],
+      ['pods', forPod],
+      [
+        'endpointslices.discovery.k8s.io',
+        (e) => {
+          const svc = e.object.metadata.labels?.[SERVICE_NAME_LABEL];
+          return svc && e.object.metadata.labels?.[MANAGED_BY] === CONTROLLER_NAME
+            ? [objectKey(e.object.metadata.namespace, svc)]
+            : [];
+        },
+      ],
+      ['nodes', () => this.initialKeys()],
+    ];
+  }
+
+  protected initialKeys(): string[] {
+    return this.ctx.api.list('services').map((s) => objectKey(s.metadata.namespace, s.metadata.name));
+  }
+
+  protected reconcile(key: string): boolean {
+    const [ns, name] = splitKey(key);
+    const { api } = this.ctx;
+    const svc = api.get('services', ns, name);
+    // 1. existing
+    const existing = api
+      .list('endpointslices.discovery.k8s.io', ns)
+      .filter(
+        (s) =>
+          s.metadata.labels?.[SERVICE_NAME_LABEL] === name &&
+          s.metadata.labels?.[MANAGED_BY] === CONTROLLER_NAME,
+      );
+    if (!svc || !hasSelector(svc) || svc.metadata.deletionTimestamp) {
+      for (const s of existing) api.delete('endpointslices.discovery.k8s.io', ns, s.metadata.name);
+      return existing.length > 0;
+    }
+    // 2. desired
+    const pods = api
+      .list('pods', ns)
+      .filter((p) => podInEndpoints(p) && matchesMapSelector(svc.spec!.selector, p.metadata.labels));
+    const nodes = new Map(api.list('nodes').map((n) => [n.metadata.name, n]));
+    const desired = desiredSlices(svc, pods, nodes);
+    // 3. plan, 4. apply
+    const plan = planSlices(existing, desired);
+    let wrote = false;
+    for (const d of plan.create) wrote = this.create(svc, d) || wrote;
+    for (const { slice, desired: d } of plan.update) wrote = this.update(svc, slice, d) || wrote;
+    for (const s of plan.remove) {
+      api.delete('endpointslices.discovery.k8s.io', ns, s.metadata.name);
+      wrote = true;
+    }
+    return wrote;
+  }
+
+  private labels(svc: Service): Record<string, string> {
+    const own = Object.fromEntries(
+      Object.entries(svc.metadata.labels ?? {}).filter(([k]) => k !== MANAGED_BY && k !== SERVICE_NAME_LABEL),
+    );
+    return { ...own, [MANAGED_BY]: CONTROLLER_NAME, [SERVICE_NAME_LABEL]: svc.metadata.name };
+  }
+
+  private body(d: DesiredSlice) {
+    return { addressType: 'IPv4', endpoints: d.endpoints, ...(d.ports.length > 0 ? { ports: d.ports } : {}) };
+  }
+
+  private create(svc: Service, d: DesiredSlice): boolean {
+    const created = createWithGeneratedName(
+      this.ctx.api,
+      this.ctx.rng,
+      {
+        apiVersion: 'discovery.k8s.io/v1',
+        kind: 'EndpointSlice',
+        metadata: {
+          namespace: svc.metadata.namespace,
+          labels: this.labels(svc),
+          annotations: { 'endpoints.kubernetes.io/last-change-trigger-time': this.ctx.clock.rfc3339() },
+          ownerReferences: [controllerRef(svc as unknown as AnyObject)],
+        },
+        ...this.body(d),
+      },
+      `${svc.metadata.name}-`,
+    );
+    return created !== undefined;
+  }
+
+  private update(svc: Service, slice: EndpointSlice, d: DesiredSlice): boolean {
+    const body = this.body(d);
+    const labels = this.labels(svc);
+    if (
+      jsonEqual(slice.endpoints ?? [], body.endpoints) &&
+      jsonEqual(slice.ports ?? [], body.ports ?? []) &&
+      jsonEqual(slice.metadata.labels, labels)
+    ) {
+      return false;
+    }
+    const next = deepClone(slice) as unknown as Record<string, unknown> & {
+      metadata: EndpointSlice['metadata'];
+    };
+    next.metadata.labels = labels;
+    next.metadata.annotations = {
+      ...next.metadata.annotations,
+      'endpoints.kubernetes.io/last-change-trigger-time': this.ctx.clock.rfc3339(),
+    };
+    next.endpoints = body.endpoints;
+    if (body.ports) next.ports = body.ports;
+    else delete next.ports;
+    this.ctx.api.update(next as unknown as AnyObject);
+    return true;
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * The cluster's control loops, in the order a settle round runs them: the node IPAM controller first
+ * (nodes need a podCIDR before their kubelets can wire pods), then the workload controllers that create
+ * pods, the scheduler that binds them, the kubelets that run them, the endpoint controllers that publish
+ * them, and the namespace controller and garbage collector that clean up.
+ */
+import type { Controller, ControllerContext } from '../cluster/controller.ts';
+import { Kubelet } from '../node/kubelet.ts';
+import { DaemonSetController } from './daemonset-controller.ts';
+import { DeploymentController } from './deployment-controller.ts';
+import { EndpointSliceController } from './endpointslice-controller.ts';
+import { EndpointsController } from './endpoints-controller.ts';
+import { GarbageCollector } from './garbage-collector.ts';
+import { NamespaceController } from './namespace-controller.ts';
+import { NodeIpamController } from './node-ipam-controller.ts';
+import { ReplicaSetController } from './replicaset-controller.ts';
+import { Scheduler } from './scheduler.ts';
+
+export function createControllers(ctx: ControllerContext): Controller[] {
+  return [
+    new NodeIpamController(ctx),
+    new DeploymentController(ctx),
+    new ReplicaSetController(ctx),
+    new DaemonSetController(ctx),
+    new Scheduler(ctx),
+    ...ctx.config.nodes.map((n) => new Kubelet(ctx, n.name)),
+    new EndpointSliceController(ctx),
+    new EndpointsController(ctx),
+    new NamespaceController(ctx),
+    new GarbageCollector(ctx),
+  ];
+}
+
+export { EventRecorder } from './event-recorder.ts';
+export { Kubelet } from '../node/kubelet.ts';

@@ -1,0 +1,78 @@
+/**
+ * Pod and ownership helpers shared by the workload controllers (pkg/controller/controller_utils.go,
+ * pkg/api/v1/pod/util.go).
+ */
+import type { OwnerReference } from 'kubernetes-types/meta/v1';
+import type { ApiServer } from '../apiserver/apiserver.ts';
+import type { AnyObject, Manifest, Pod } from '../api/objects.ts';
+import type { Rng } from '../util/rng.ts';
+import { isStatusError } from '../api/errors.ts';
+import { parseTimestamp } from '../util/clock.ts';
+
+export function controllerRef(owner: AnyObject): OwnerReference {
+  return {
+    apiVersion: owner.apiVersion,
+    kind: owner.kind,
+    name: owner.metadata.name,
+    uid: owner.metadata.uid,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
+}
+
+export function controllerOf(obj: {
+  metadata: { ownerReferences?: OwnerReference[] };
+}): OwnerReference | undefined {
+  return obj.metadata.ownerReferences?.find((r) => r.controller);
+}
+
+export function isControlledBy(
+  obj: { metadata: { ownerReferences?: OwnerReference[] } },
+  owner: AnyObject,
+): boolean {
+  return controllerOf(obj)?.uid === owner.metadata.uid;
+}
+
+export function isPodTerminal(pod: Pod): boolean {
+  return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+}
+
+/** Counts toward a controller's replicas: not terminal and not being deleted (`IsPodActive`). */
+export function isPodActive(pod: Pod): boolean {
+  return !isPodTerminal(pod) && !pod.metadata.deletionTimestamp;
+}
+
+export function isPodReady(pod: Pod): boolean {
+  return pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+}
+
+/** Ready for at least minReadySeconds (`IsPodAvailable`). */
+export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): boolean {
+  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'True');
+  if (!ready) return false;
+  if (minReadySeconds <= 0) return true;
+  return parseTimestamp(ready.lastTransitionTime ?? '') + minReadySeconds * 1000 <= now;
+}
+
+/**
+ * Creates an object named `<prefix><5 random characters>` the way the API server fills in
+ * generateName (`names.SimpleNameGenerator`), retrying on a name clash.
+ */
+export function createWithGeneratedName(
+  api: ApiServer,
+  rng: Rng,
+  manifest: Manifest,
+  prefix: string,
+): AnyObject | undefined {
+  const meta = (manifest.metadata ?? {}) as Record<string, unknown>;
+  for (let i = 0; i < 8; i++) {
+    const name = `${prefix.slice(0, 58)}${rng.nameSuffix(5)}`;
+    try {
+      return api.create({ ...manifest, metadata: { ...meta, name, generateName: prefix } });
+    } catch (e) {
+      if (isStatusError(e) && e.reason === 'AlreadyExists') continue;
+      throw e;
+    }
+  }
+  return undefined;
+}

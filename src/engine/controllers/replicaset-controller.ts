@@ -1,0 +1,198 @@
+/**
+ * The ReplicaSet controller (pkg/controller/replicaset/replica_set.go): keeps `spec.replicas` active
+ * pods matching the selector, creating them from the template (`<rs>-<5 chars>`, controller
+ * ownerReference, `SuccessfulCreate` "Created pod: …") or deleting the least valuable ones first
+ * (`getPodsToDelete`: unscheduled, then pending, then not ready, then the newest — `SuccessfulDelete`),
+ * adopting matching orphans and releasing pods whose labels stop matching; then writes status
+ * (replicas, fullyLabeledReplicas, readyReplicas, availableReplicas, observedGeneration).
+ *
+ * Simplified: no slow-start batching, no expectations cache (the store is read synchronously).
+ */
+import type { AnyObject, Pod, ReplicaSet, ResourceKey } from '../api/objects.ts';
+import type { WatchEvent } from '../api/store.ts';
+import { objectKey } from '../api/store.ts';
+import { matchesLabelSelector } from '../api/labels.ts';
+import { deepClone, jsonEqual } from '../util/json.ts';
+import { BaseController, splitKey } from './base-controller.ts';
+import {
+  controllerOf,
+  controllerRef,
+  createWithGeneratedName,
+  isControlledBy,
+  isPodActive,
+  isPodAvailable,
+  isPodReady,
+} from './pod-util.ts';
+
+export interface ReplicaPlan {
+  readonly create: number;
+  readonly remove: readonly Pod[];
+}
+
+/** The pure part: how many pods to create, which to delete (`manageReplicas`). */
+export function planReplicas(desired: number, active: readonly Pod[]): ReplicaPlan {
+  const diff = active.length - desired;
+  if (diff < 0) return { create: -diff, remove: [] };
+  if (diff === 0) return { create: 0, remove: [] };
+  return { create: 0, remove: [...active].sort(deletionRank).slice(0, diff) };
+}
+
+/** `ActivePodsWithRanks`: pods to delete first sort first. */
+function deletionRank(a: Pod, b: Pod): number {
+  const scheduled = (p: Pod) => (p.spec?.nodeName ? 1 : 0);
+  const phase = (p: Pod) => ({ Pending: 0, Unknown: 1, Running: 2 })[p.status?.phase ?? 'Pending'] ?? 0;
+  const ready = (p: Pod) => (isPodReady(p) ? 1 : 0);
+  const restarts = (p: Pod) => (p.status?.containerStatuses ?? []).reduce((s, c) => s + c.restartCount, 0);
+  return (
+    scheduled(a) - scheduled(b) ||
+    phase(a) - phase(b) ||
+    ready(a) - ready(b) ||
+    restarts(b) - restarts(a) ||
+    (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? '') ||
+    b.metadata.name.localeCompare(a.metadata.name)
+  );
+}
+
+export class ReplicaSetController extends BaseController {
+  readonly name = 'replicaset-controller';
+
+  protected watches(): [ResourceKey, (e: WatchEvent) => readonly string[]][] {
+    return [
+      ['replicasets.apps', (e) => [objectKey(e.object.metadata.namespace, e.object.metadata.name)]],
+      [
+        'pods',
+        (e) => {
+          const owners = [e.object, e.oldObject].map((o) => (o ? controllerOf(o as Pod) : undefined));
+          const keys = owners
+            .filter((r) => r?.kind === 'ReplicaSet')
+            .map((r) => objectKey(e.object.metadata.namespace, r!.name));
+          // An orphan may be adopted by any ReplicaSet of its namespace whose selector matches it.
+          if (!controllerOf(e.object as Pod)) {
+            for (const rs of this.ctx.api.list('replicasets.apps', e.object.metadata.namespace)) {
+              keys.push(objectKey(rs.metadata.namespace, rs.metadata.name));
+            }
+          }
+          return keys;
+        },
+      ],
+    ];
+  }
+
+  protected initialKeys(): string[] {
+    return this.ctx.api
+      .list('replicasets.apps')
+      .map((rs) => objectKey(rs.metadata.namespace, rs.metadata.name));
+  }
+
+  protected reconcile(key: string): boolean {
+    const [ns, name] = splitKey(key);
+    const rs = this.ctx.api.get('replicasets.apps', ns, name);
+    if (!rs || rs.metadata.deletionTimestamp) return false;
+    let wrote = this.claimPods(rs);
+    const pods = this.ctx.api.list('pods', ns).filter((p) => isControlledBy(p, rs as unknown as AnyObject));
+    const active = pods.filter(isPodActive);
+    const plan = planReplicas(rs.spec?.replicas ?? 1, active);
+    for (let i = 0; i < plan.create; i++) wrote = this.createPod(rs) || wrote;
+    for (const pod of plan.remove) {
+      this.ctx.api.delete('pods', ns, pod.metadata.name);
+      this.record(rs, 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
+      wrote = true;
+    }
+    return this.writeStatus(rs) || wrote;
+  }
+
+  /** Adopts orphans that match the selector; releases owned pods that no longer do (`ClaimPods`). */
+  private claimPods(rs: ReplicaSet): boolean {
+    const owner = rs as unknown as AnyObject;
+    let wrote = false;
+    for (const pod of this.ctx.api.list('pods', rs.metadata.namespace)) {
+      const matches = safeMatch(rs, pod);
+      const ref = controllerOf(pod);
+      if (ref?.uid === rs.metadata.uid && !matches) {
+        const next = deepClone(pod);
+        next.metadata.ownerReferences = (next.metadata.ownerReferences ?? []).filter(
+          (r) => r.uid !== rs.metadata.uid,
+        );
+        this.ctx.api.updateMetadata(next as unknown as AnyObject);
+        wrote = true;
+      } else if (!ref && matches && isPodActive(pod)) {
+        const next = deepClone(pod);
+        next.metadata.ownerReferences = [...(next.metadata.ownerReferences ?? []), controllerRef(owner)];
+        this.ctx.api.updateMetadata(next as unknown as AnyObject);
+        wrote = true;
+      }
+    }
+    return wrote;
+  }
+
+  private createPod(rs: ReplicaSet): boolean {
+    const template = rs.spec?.template;
+    const created = createWithGeneratedName(
+      this.ctx.api,
+      this.ctx.rng,
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {
+          namespace: rs.metadata.namespace,
+          labels: { ...template?.metadata?.labels },
+          ...(template?.metadata?.annotations ? { annotations: { ...template.metadata.annotations } } : {}),
+          ownerReferences: [controllerRef(rs as unknown as AnyObject)],
+        },
+        spec: deepClone(template?.spec ?? { containers: [] }),
+      },
+      `${rs.metadata.name}-`,
+    );
+    if (!created) return false;
+    this.record(rs, 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
+    return true;
+  }
+
+  private writeStatus(rs: ReplicaSet): boolean {
+    const now = this.ctx.clock.now();
+    const pods = this.ctx.api
+      .list('pods', rs.metadata.namespace)
+      .filter((p) => isControlledBy(p, rs as unknown as AnyObject) && isPodActive(p));
+    const templateLabels = rs.spec?.template?.metadata?.labels ?? {};
+    const minReady = rs.spec?.minReadySeconds ?? 0;
+    // Zero counts are omitted, as the API serialises them (`omitempty`); replicas always appears.
+    const status = omitZero(
+      {
+        replicas: pods.length,
+        fullyLabeledReplicas: pods.filter((p) =>
+          Object.entries(templateLabels).every(([k, v]) => p.metadata.labels?.[k] === v),
+        ).length,
+        readyReplicas: pods.filter(isPodReady).length,
+        availableReplicas: pods.filter((p) => isPodAvailable(p, minReady, now)).length,
+        observedGeneration: rs.metadata.generation ?? 1,
+      },
+      ['replicas'],
+    );
+    if (jsonEqual(status, rs.status)) return false;
+    this.ctx.api.updateStatus({ ...rs, status } as unknown as AnyObject);
+    return true;
+  }
+
+  private record(rs: ReplicaSet, reason: string, message: string): void {
+    this.ctx.recorder.event(rs as unknown as AnyObject, 'Normal', reason, message, {
+      component: 'replicaset-controller',
+    });
+  }
+}
+
+export function omitZero<T extends Record<string, unknown>>(obj: T, keep: readonly string[] = []): T {
+  return Object.fromEntries(
+    Object.entries(obj).filter(([k, v]) => keep.includes(k) || (v !== 0 && v !== undefined)),
+  ) as T;
+}
+
+function safeMatch(rs: ReplicaSet, pod: Pod): boolean {
+  try {
+    return (
+      matchesLabelSelector(rs.spec?.selector, pod.metadata.labels) &&
+      Object.keys(rs.spec?.selector ?? {}).length > 0
+    );
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * The default profile's filter and score plugins (pkg/scheduler/framework/plugins), reduced to what a
+ * lab cluster exercises, and the FitError message (framework/types.go `FitError.Error`, preemption's
+ * `PostFilter` wording). v1.35 texts: `node(s) had untolerated taint(s)` (the taint is no longer
+ * named), `Too many pods`, `node(s) didn't match Pod's node affinity/selector`,
+ * `node(s) didn't have free ports for the requested pod ports`, `node(s) were unschedulable`.
+ */
+import type { NodeSelectorRequirement, NodeSelectorTerm } from 'kubernetes-types/core/v1';
+import type { Node, Pod } from '../api/objects.ts';
+import { untoleratedTaint } from './taints.ts';
+
+export interface FilterFailure {
+  readonly reason: string;
+  /** Unschedulable (preemption might help) vs UnschedulableAndUnresolvable (it cannot). */
+  readonly resolvable: boolean;
+}
+
+/** Runs the filters in plugin order; the first failure is the node's status. */
+export function filterNode(pod: Pod, node: Node, podsOnNode: readonly Pod[]): FilterFailure | undefined {
+  const tolerations = pod.spec?.tolerations;
+  if (node.spec?.unschedulable) {
+    const taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' as const };
+    if (untoleratedTaint([taint], tolerations))
+      return { reason: 'node(s) were unschedulable', resolvable: false };
+  }
+  if (untoleratedTaint(node.spec?.taints, tolerations))
+    return { reason: 'node(s) had untolerated taint(s)', resolvable: false };
+  if (!matchesNodeAffinity(pod, node))
+    return { reason: "node(s) didn't match Pod's node affinity/selector", resolvable: false };
+  if (hostPortConflict(pod, podsOnNode)) {
+    return { reason: "node(s) didn't have free ports for the requested pod ports", resolvable: true };
+  }
+  const allocatable = node.status?.allocatable ?? {};
+  const maxPods = Number(allocatable.pods ?? 110);
+  if (podsOnNode.length + 1 > maxPods) return { reason: 'Too many pods', resolvable: true };
+  for (const [resource, parse] of [
+    ['cpu', parseCpu],
+    ['memory', parseBytes],
+  ] as const) {
+    const want = podRequest(pod, resource, parse);
+    if (want === 0) continue;
+    const used = podsOnNode.reduce((sum, p) => sum + podRequest(p, resource, parse), 0);
+    if (used + want > parse(String(allocatable[resource] ?? '0')))
+      return { reason: `Insufficient ${resource}`, resolvable: true };
+  }
+  return undefined;
+}
+
+/** LeastAllocated on pods (and cpu requests, counted with the scheduler's 100m non-zero default). */
+export function scoreNode(pod: Pod, node: Node, podsOnNode: readonly Pod[]): number {
+  const maxPods = Number(node.status?.allocatable?.pods ?? 110);
+  const cpu = parseCpu(String(node.status?.allocatable?.cpu ?? '1'));
+  const usedCpu =
+    podsOnNode.reduce((s, p) => s + Math.max(podRequest(p, 'cpu', parseCpu), 100), 0) +
+    Math.max(podRequest(pod, 'cpu', parseCpu), 100);
+  const podScore = (1 - (podsOnNode.length + 1) / maxPods) * 100;
+  const cpuScore = (1 - usedCpu / cpu) * 100;
+  return Math.round(((podScore + cpuScore) / 2) * 1000);
+}
+
+/** `0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Too many pods. preemption: …` */
+export function fitError(numNodes: number, failures: readonly FilterFailure[]): string {
+  const histogram = (entries: readonly string[]) => {
+    const counts = new Map<string, number>();
+    for (const e of entries) counts.set(e, (counts.get(e) ?? 0) + 1);
+    return [...counts].map(([reason, n]) => `${n} ${reason}`).sort();
+  };
+  let msg = `0/${numNodes} nodes are available:`;
+  const reasons = histogram(failures.map((f) => f.reason));
+  if (reasons.length > 0) msg += ` ${reasons.join(', ')}.`;
+  if (numNodes === 0) return 'no nodes available to schedule pods';
+  const preemption = histogram(
+    failures.map((f) =>
+      f.resolvable
+        ? 'No preemption victims found for incoming pod'
+        : 'Preemption is not helpful for scheduling',
+    ),
+  );
+  return `${msg} preemption: 0/${numNodes} nodes are available: ${preemption.join(', ')}.`;
+}
+
+function matchesNodeAffinity(pod: Pod, node: Node): boolean {
+  const labels = node.metadata.labels ?? {};
+  for (const [k, v] of Object.entries(pod.spec?.nodeSelector ?? {})) if (labels[k] !== v) return false;
+  const terms =
+    pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  if (!terms || terms.length === 0) return true;
+  return terms.some((t) => termMatches(t, node));
+}
+
+function termMatches(term: NodeSelectorTerm, node: Node): boolean {
+  const exprs = term.matchExpressions ?? [];
+  const fields = term.matchFields ?? [];
+  if (exprs.length === 0 && fields.length === 0) return false;
+  const labels = node.metadata.labels ?? {};
+  return (
+    exprs.every((r) => requirementMatches(r, labels[r.key])) &&
+    fields.every((r) => requirementMatches(r, r.key === 'metadata.name' ? node.metadata.name : undefined))
+  );
+}
+
+function requirementMatches(r: NodeSelectorRequirement, value: string | undefined): boolean {
+  const values = r.values ?? [];
+  switch (r.operator) {
+    case 'In':
+      return value !== undefined && values.includes(value);
+    case 'NotIn':
+      return value === undefined || !values.includes(value);
+    case 'Exists':
+      return value !== undefined;
+    case 'DoesNotExist':
+      return value === undefined;
+    case 'Gt':
+      return value !== undefined && Number(value) > Number(values[0]);
+    case 'Lt':
+      return value !== undefined && Number(value) < Number(values[0]);
+    default:
+      return false;
+  }
+}
+
+function hostPorts(pod: Pod): string[] {
+  return (pod.spec?.containers ?? []).flatMap((c) =>
+    (c.ports ?? [])
+      .filter((p) => p.hostPort)
+      .map((p) => `${p.protocol ?? 'TCP'}/${p.hostIP ?? '0.0.0.0'}/${p.hostPort}`),
+  );
+}
+
+function hostPortConflict(pod: Pod, podsOnNode: readonly Pod[]): boolean {
+  const wanted = hostPorts(pod);
+  if (wanted.length === 0) return false;
+  const used = new Set(podsOnNode.flatMap(hostPorts));
+  return wanted.some((w) => {
+    const [proto, ip, port] = w.split('/');
+    return [...used].some((u) => {
+      const [p2, ip2, port2] = u.split('/');
+      return p2 === proto && port2 === port && (ip === ip2 || ip === '0.0.0.0' || ip2 === '0.0.0.0');
+    });
+  });
+}
+
+function podRequest(pod: Pod, resource: 'cpu' | 'memory', parse: (q: string) => number): number {
+  return (pod.spec?.containers ?? []).reduce((sum, c) => {
+    const q = c.resources?.requests?.[resource] ?? c.resources?.limits?.[resource];
+    return sum + (q === undefined ? 0 : parse(String(q)));
+  }, 0);
+}
+
+/** CPU quantity in millicores (`500m`, `0.5`, `2`). */
+export function parseCpu(q: string): number {
+  const m = /^(\d+(?:\.\d+)?)(m?)$/.exec(q.trim());
+  if (!m) return 0;
+  return m[2] === 'm' ? Number(m[1]) : Number(m[1]) * 1000;
+}
+
+const UNITS: Record<string, number> = {
+  '': 1,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  Ki: 1024,
+  Mi: 1024 ** 2,
+  Gi: 1024 ** 3,
+  Ti: 1024 ** 4,
+};
+
+/** Memory quantity in bytes (`128Mi`, `1G`, `16299848Ki`). */
+export function parseBytes(q: string): number {
+  const m = /^(\d+(?:\.\d+)?)([kMGT]i?|Ki)?$/.exec(q.trim());
+  if (!m) return 0;
+  return Number(m[1]) * (UNITS[m[2] ?? ''] ?? 1);
+}

@@ -1,0 +1,144 @@
+/**
+ * kube-scheduler (pkg/scheduler/schedule_one.go, framework/plugins): for each pending pod, run the
+ * filter plugins on every node in the default profile's order — NodeUnschedulable, TaintToleration,
+ * NodeAffinity (nodeSelector and required node affinity), NodePorts (hostPort), NodeResourcesFit
+ * (pod count against `pods` allocatable, cpu and memory requests) — score the feasible nodes by how
+ * little is allocated on them (LeastAllocated), bind to the best, record `Scheduled`; otherwise set
+ * PodScheduled=False/Unschedulable and record `FailedScheduling` with the FitError text
+ * (`0/3 nodes are available: …. preemption: …`).
+ *
+ * Simplified: no preemption (its message is computed: with equal priorities nothing can be evicted),
+ * no affinity between pods or topology spread beyond what least-allocated scoring gives, ties broken
+ * at random like the real `selectHost`. A pod is retried when nodes or bindings change; a repeated
+ * identical failure is not recorded again.
+ */
+import type { AnyObject, Node, Pod, ResourceKey } from '../api/objects.ts';
+import type { WatchEvent } from '../api/store.ts';
+import { objectKey } from '../api/store.ts';
+import { BaseController, splitKey } from './base-controller.ts';
+import { isPodTerminal } from './pod-util.ts';
+import { deepClone } from '../util/json.ts';
+import { filterNode, fitError, scoreNode, type FilterFailure } from './scheduler-plugins.ts';
+
+const PENDING_SCHEDULER = 'default-scheduler';
+
+export class Scheduler extends BaseController {
+  readonly name = 'kube-scheduler';
+
+  protected watches(): [ResourceKey, (e: WatchEvent) => readonly string[]][] {
+    // Like the scheduling queue's cluster events: a new pending pod is queued; a node change, a
+    // deleted or finished pod, or a new binding may make room, so every pending pod is retried.
+    const all = () => this.initialKeys();
+    return [
+      [
+        'pods',
+        (e) => {
+          const pod = e.object as Pod;
+          const old = e.oldObject as Pod | undefined;
+          if (e.type === 'ADDED')
+            return isPending(pod) ? [objectKey(pod.metadata.namespace, pod.metadata.name)] : [];
+          if (e.type === 'DELETED') return pod.spec?.nodeName ? all() : [];
+          const changed =
+            old?.spec?.nodeName !== pod.spec?.nodeName ||
+            isPodTerminal(pod) !== (old ? isPodTerminal(old) : false) ||
+            !!pod.metadata.deletionTimestamp !== !!old?.metadata.deletionTimestamp;
+          return changed ? all() : [];
+        },
+      ],
+      ['nodes', () => all()],
+    ];
+  }
+
+  protected initialKeys(): string[] {
+    return this.pendingPods().map((p) => objectKey(p.metadata.namespace, p.metadata.name));
+  }
+
+  protected reconcile(key: string): boolean {
+    return this.schedule(key);
+  }
+
+  private pendingPods(): Pod[] {
+    return this.ctx.api.list('pods').filter(isPending);
+  }
+
+  private schedule(key: string): boolean {
+    const [ns, name] = splitKey(key);
+    const pod = this.ctx.api.get('pods', ns, name);
+    if (!pod || !isPending(pod)) return false;
+    const nodes = this.ctx.api.list('nodes');
+    const pods = this.ctx.api.list('pods').filter((p) => p.spec?.nodeName && !isPodTerminal(p));
+    const failures = new Map<string, FilterFailure>();
+    const feasible: { node: Node; score: number }[] = [];
+    for (const node of nodes) {
+      const onNode = pods.filter((p) => p.spec?.nodeName === node.metadata.name);
+      const failure = filterNode(pod, node, onNode);
+      if (failure) failures.set(node.metadata.name, failure);
+      else feasible.push({ node, score: scoreNode(pod, node, onNode) });
+    }
+    if (feasible.length === 0) return this.fail(pod, fitError(nodes.length, [...failures.values()]));
+    const best = Math.max(...feasible.map((f) => f.score));
+    const top = feasible.filter((f) => f.score === best);
+    const chosen = top.length === 1 ? top[0]! : top[this.ctx.rng.int(top.length)]!;
+    return this.bind(pod, chosen.node);
+  }
+
+  private bind(pod: Pod, node: Node): boolean {
+    const { api, clock, recorder } = this.ctx;
+    const copy = deepClone(pod);
+    const conditions = (copy.status?.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
+    conditions.push({
+      type: 'PodScheduled',
+      status: 'True',
+      lastProbeTime: null,
+      lastTransitionTime: clock.rfc3339(),
+    } as never);
+    const bound = {
+      ...copy,
+      spec: { ...copy.spec!, nodeName: node.metadata.name },
+      status: { ...copy.status, phase: 'Pending', conditions },
+    };
+    // The binding subresource: the only way spec.nodeName changes after creation.
+    api.store.update('pods', bound as unknown as AnyObject);
+    recorder.event(
+      pod as unknown as AnyObject,
+      'Normal',
+      'Scheduled',
+      `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${node.metadata.name}`,
+      { component: PENDING_SCHEDULER },
+    );
+    return true;
+  }
+
+  private fail(pod: Pod, message: string): boolean {
+    const { api, clock, recorder } = this.ctx;
+    const current = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
+    if (current?.status === 'False' && current.message === message) return false;
+    const copy = deepClone(pod);
+    const conditions = (copy.status?.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
+    conditions.push({
+      type: 'PodScheduled',
+      status: 'False',
+      lastProbeTime: null,
+      lastTransitionTime: current?.status === 'False' ? current.lastTransitionTime : clock.rfc3339(),
+      reason: 'Unschedulable',
+      message,
+    } as never);
+    api.updateStatus({
+      ...copy,
+      status: { ...copy.status, phase: 'Pending', conditions },
+    } as unknown as AnyObject);
+    recorder.event(pod as unknown as AnyObject, 'Warning', 'FailedScheduling', message, {
+      component: PENDING_SCHEDULER,
+    });
+    return true;
+  }
+}
+
+function isPending(p: Pod): boolean {
+  return (
+    !p.spec?.nodeName &&
+    !p.metadata.deletionTimestamp &&
+    !isPodTerminal(p) &&
+    (p.spec?.schedulerName ?? PENDING_SCHEDULER) === PENDING_SCHEDULER
+  );
+}
