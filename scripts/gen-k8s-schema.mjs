@@ -92,10 +92,172 @@ const KINDS = [
 ];
 
 /**
- * Fields added to the API after kubernetes-types 1.30 that a networking course meets on a v1.35
- * cluster (descriptions from k8s.io/api v0.35.0 `types.go`). Strict decoding must not reject them.
+ * Fields of k8s.io/api v0.35.0 that kubernetes-types 1.30 lacks (listed by comparing the Go structs'
+ * json tags with the generated definitions; descriptions are the Go doc comments). Strict decoding
+ * must accept them: a learner may paste `kubectl get -o yaml` output from a v1.35 cluster. Fields of
+ * types new since 1.30 are accepted as free-form (`any`).
  */
 const ADDITIONS = {
+  'io.k8s.api.apps.v1.DeploymentStatus': {
+    terminatingReplicas: {
+      type: 'integer',
+      description:
+        'Total number of terminating pods targeted by this deployment. Terminating pods have a non-null .metadata.deletionTimestamp and have not yet reached the Failed or Succeeded .status.phase. This is a beta field and requires enabling DeploymentReplicaSetTerminatingReplicas feature (enabled by default).',
+    },
+  },
+  'io.k8s.api.apps.v1.ReplicaSetStatus': {
+    terminatingReplicas: {
+      type: 'integer',
+      description:
+        'The number of terminating pods for this replica set. Terminating pods have a non-null .metadata.deletionTimestamp and have not yet reached the Failed or Succeeded .status.phase. This is a beta field and requires enabling DeploymentReplicaSetTerminatingReplicas feature (enabled by default).',
+    },
+  },
+  'io.k8s.api.core.v1.Container': {
+    restartPolicyRules: {
+      type: 'any',
+      description:
+        "Represents a list of rules to be checked to determine if the container should be restarted on exit. The rules are evaluated in order. Once a rule matches a container exit condition, the remaining rules are ignored. If no rule matches the container exit condition, the Container-level restart policy determines the whether the container is restarted or not. Constraints on the rules: - At most 20 rules are allowed. - Rules can have the same action. - Identical rules are not forbidden in validations. When rules are specified, container MUST set RestartPolicy explicitly even it if matches the Pod's RestartPolicy.",
+    },
+  },
+  'io.k8s.api.core.v1.ContainerStatus': {
+    allocatedResourcesStatus: {
+      type: 'any',
+      description:
+        'AllocatedResourcesStatus represents the status of various resources allocated for this Pod.',
+    },
+    stopSignal: {
+      type: 'string',
+      description: 'StopSignal reports the effective stop signal for this container',
+    },
+    user: {
+      type: 'any',
+      description:
+        'User represents user identity information initially attached to the first process of the container',
+    },
+  },
+  'io.k8s.api.core.v1.EnvVarSource': {
+    fileKeyRef: {
+      type: 'any',
+      description:
+        'FileKeyRef selects a key of the env file. Requires the EnvFiles feature gate to be enabled.',
+    },
+  },
+  'io.k8s.api.core.v1.Lifecycle': {
+    stopSignal: {
+      type: 'string',
+      description:
+        'StopSignal defines which signal will be sent to a container when it is being stopped. If not specified, the default is defined by the container runtime in use. StopSignal can only be set for Pods with a non-empty .spec.os.name',
+    },
+  },
+  'io.k8s.api.core.v1.NodeRuntimeHandlerFeatures': {
+    userNamespaces: {
+      type: 'boolean',
+      description:
+        'UserNamespaces is set to true if the runtime handler supports UserNamespaces, including for volumes.',
+    },
+  },
+  'io.k8s.api.core.v1.NodeStatus': {
+    declaredFeatures: {
+      type: 'array',
+      items: {
+        type: 'string',
+      },
+      description:
+        'DeclaredFeatures represents the features related to feature gates that are declared by the node.',
+    },
+    features: {
+      type: 'any',
+      description: 'Features describes the set of features implemented by the CRI implementation.',
+    },
+  },
+  'io.k8s.api.core.v1.NodeSystemInfo': {
+    swap: {
+      type: 'any',
+      description: 'Swap Info reported by the node.',
+    },
+  },
+  'io.k8s.api.core.v1.PodCondition': {
+    observedGeneration: {
+      type: 'integer',
+      format: 'int64',
+      description:
+        'If set, this represents the .metadata.generation that the pod condition was set based upon. The PodObservedGenerationTracking feature gate must be enabled to use this field.',
+    },
+  },
+  'io.k8s.api.core.v1.PodResourceClaim': {
+    resourceClaimName: {
+      type: 'string',
+      description:
+        'ResourceClaimName is the name of a ResourceClaim object in the same namespace as this pod. Exactly one of ResourceClaimName and ResourceClaimTemplateName must be set.',
+    },
+    resourceClaimTemplateName: {
+      type: 'string',
+      description:
+        'ResourceClaimTemplateName is the name of a ResourceClaimTemplate object in the same namespace as this pod. The template will be used to create a new ResourceClaim, which will be bound to this pod. When this pod is deleted, the ResourceClaim will also be deleted. The pod name and resource name, along with a generated component, will be used to form a unique name for the ResourceClaim, which will be recorded in pod.status.resourceClaimStatuses. This field is immutable and no changes will be made to the corresponding ResourceClaim by the control plane after creating the ResourceClaim. Exactly one of ResourceClaimName and ResourceClaimTemplateName must be set.',
+    },
+  },
+  'io.k8s.api.core.v1.PodSecurityContext': {
+    seLinuxChangePolicy: {
+      type: 'string',
+      description:
+        'seLinuxChangePolicy defines how the container\'s SELinux label is applied to all volumes used by the Pod. It has no effect on nodes that do not support SELinux or to volumes does not support SELinux. Valid values are "MountOption" and "Recursive". "Recursive" means relabeling of all files on all Pod volumes by the container runtime. This may be slow for large volumes, but allows mixing privileged and unprivileged Pods sharing the same volume on the same node. "MountOption" mounts all eligible Pod volumes with `-o context` mount option. This requires all Pods that share the same volume to use the same SELinux label. It is not possible to share the same volume among privileged and unprivileged Pods. Eligible volumes are in-tree FibreChannel and iSCSI volumes, and all CSI volumes whose CSI driver announces SELinux support by setting spec.seLinuxMount: true in their CSIDriver instance. Other volumes are always re-labelled recursively. "MountOption" value is allowed only when SELinuxMount feature gate is enabled. If not specified and SELinuxMount feature gate is enabled, "MountOption" is used. If not specified and SELinuxMount feature gate is disabled, "MountOption" is used for ReadWriteOncePod volumes and "Recursive" for all other volumes. This field affects only Pods that have SELinux label set, either in PodSecurityContext or in SecurityContext of all containers. All Pods that use the same volume should use the same seLinuxChangePolicy, otherwise some pods can get stuck in ContainerCreating state. Note that this field cannot be set when spec.os.name is windows.',
+    },
+    supplementalGroupsPolicy: {
+      type: 'string',
+      description:
+        'Defines how supplemental groups of the first container processes are calculated. Valid values are "Merge" and "Strict". If not specified, "Merge" is used. (Alpha) Using the field requires the SupplementalGroupsPolicy feature gate to be enabled and the container runtime must implement support for this feature. Note that this field cannot be set when spec.os.name is windows.',
+    },
+  },
+  'io.k8s.api.core.v1.PodSpec': {
+    hostnameOverride: {
+      type: 'string',
+      description:
+        "HostnameOverride specifies an explicit override for the pod's hostname as perceived by the pod. This field only specifies the pod's hostname and does not affect its DNS records. When this field is set to a non-empty string: - It takes precedence over the values set in `hostname` and `subdomain`. - The Pod's hostname will be set to this value. - `setHostnameAsFQDN` must be nil or set to false. - `hostNetwork` must be set to false. This field must be a valid DNS subdomain as defined in RFC 1123 and contain at most 64 characters. Requires the HostnameOverride feature gate to be enabled.",
+    },
+    resources: {
+      $ref: 'io.k8s.api.core.v1.ResourceRequirements',
+      description:
+        'Resources is the total amount of CPU and Memory resources required by all containers in the pod. It supports specifying Requests and Limits for "cpu", "memory" and "hugepages-" resource names only. ResourceClaims are not supported. This field enables fine-grained control over resource allocation for the entire pod, allowing resource sharing among containers in a pod. This is an alpha field and requires enabling the PodLevelResources feature gate.',
+    },
+    workloadRef: {
+      type: 'any',
+      description:
+        'WorkloadRef provides a reference to the Workload object that this Pod belongs to. This field is used by the scheduler to identify the PodGroup and apply the correct group scheduling policies. The Workload object referenced by this field may not exist at the time the Pod is created. This field is immutable, but a Workload object with the same name may be recreated with different policies. Doing this during pod scheduling may result in the placement not conforming to the expected policies.',
+    },
+  },
+  'io.k8s.api.core.v1.PodStatus': {
+    allocatedResources: {
+      type: 'object',
+      additionalProperties: {
+        type: 'string',
+        format: 'quantity',
+      },
+      description:
+        'AllocatedResources is the total requests allocated for this pod by the node. If pod-level requests are not set, this will be the total requests aggregated across containers in the pod.',
+    },
+    extendedResourceClaimStatus: {
+      type: 'any',
+      description: 'Status of extended resource claim backed by DRA.',
+    },
+    observedGeneration: {
+      type: 'integer',
+      format: 'int64',
+      description:
+        'If set, this represents the .metadata.generation that the pod status was set based upon. The PodObservedGenerationTracking feature gate must be enabled to use this field.',
+    },
+    resources: {
+      $ref: 'io.k8s.api.core.v1.ResourceRequirements',
+      description:
+        'Resources represents the compute resource requests and limits that have been applied at the pod level if pod-level requests or limits are set in PodSpec.Resources',
+    },
+  },
+  'io.k8s.api.core.v1.ResourceClaim': {
+    request: {
+      type: 'string',
+      description:
+        'Request is the name chosen for a request in the referenced claim. If empty, everything from the claim is made available, otherwise only the result of this request.',
+    },
+  },
   'io.k8s.api.core.v1.ServiceSpec': {
     trafficDistribution: {
       type: 'string',
@@ -103,15 +265,25 @@ const ADDITIONS = {
         'TrafficDistribution offers a way to express preferences for how traffic is distributed to Service endpoints. Implementations can use this field as a hint, but are not required to guarantee strict adherence. If the field is not set, the implementation will apply its default routing strategy. If set to "PreferClose", implementations should prioritize endpoints that are in the same zone.',
     },
   },
+  'io.k8s.api.core.v1.VolumeProjection': {
+    podCertificate: {
+      type: 'any',
+      description:
+        "Projects an auto-rotating credential bundle (private key and certificate chain) that the pod can use either as a TLS client or server. Kubelet generates a private key and uses it to send a PodCertificateRequest to the named signer.  Once the signer approves the request and issues a certificate chain, Kubelet writes the key and certificate chain to the pod filesystem.  The pod does not start until certificates have been issued for each podCertificate projected volume source in its spec. Kubelet will begin trying to rotate the certificate at the time indicated by the signer using the PodCertificateRequest.Status.BeginRefreshAt timestamp. Kubelet can write a single file, indicated by the credentialBundlePath field, or separate files, indicated by the keyPath and certificateChainPath fields. The credential bundle is a single file in PEM format.  The first PEM entry is the private key (in PKCS#8 format), and the remaining PEM entries are the certificate chain issued by the signer (typically, signers will return their certificate chain in leaf-to-root order). Prefer using the credential bundle format, since your application code can read it atomically.  If you use keyPath and certificateChainPath, your application must make two separate file reads. If these coincide with a certificate rotation, it is possible that the private key and leaf certificate you read may not correspond to each other.  Your application will need to check for this condition, and re-read until they are consistent. The named signer controls chooses the format of the certificate it issues; consult the signer implementation's documentation to learn how to use the certificates it issues.",
+    },
+  },
   'io.k8s.api.discovery.v1.EndpointHints': {
     forNodes: {
       type: 'array',
-      items: { $ref: 'io.k8s.api.discovery.v1.ForNode' },
+      items: {
+        $ref: 'io.k8s.api.discovery.v1.ForNode',
+      },
       description:
         'forNodes indicates the node(s) this endpoint should be consumed by when using topology aware routing. May contain a maximum of 8 entries.',
     },
   },
 };
+
 const ADDED_DEFINITIONS = {
   'io.k8s.api.discovery.v1.ForNode': {
     type: 'object',

@@ -100,6 +100,34 @@ describe('decodeManifest: strict field validation', () => {
   });
 });
 
+describe('decodeManifest: v1.35 fields', () => {
+  // Golden: k8s.io/api v0.35.0 core/v1 types.go (PodStatus.ObservedGeneration, PodSpec.Resources,
+  // ServiceSpec.TrafficDistribution), fields a `kubectl get -o yaml` dump of a v1.35 cluster carries.
+  it('accepts fields added after kubernetes-types 1.30', () => {
+    expect(() =>
+      decodeManifest(
+        pod(
+          { containers: [container], resources: { limits: { cpu: '1' } } },
+          {
+            status: {
+              observedGeneration: 1,
+              conditions: [{ type: 'Ready', status: 'True', observedGeneration: 1 }],
+            },
+          },
+        ),
+      ),
+    ).not.toThrow();
+    expect(() =>
+      decodeManifest({
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 's' },
+        spec: { trafficDistribution: 'PreferClose' },
+      }),
+    ).not.toThrow();
+  });
+});
+
 describe('decodeManifest: JSON type errors', () => {
   // Golden format: sigs.k8s.io/json internal/golang/encoding/json/decode.go UnmarshalTypeError.Error:
   // "json: cannot unmarshal " + Value + " into Go struct field " + Struct + "." + Field + " of type " + Type.
