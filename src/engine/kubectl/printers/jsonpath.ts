@@ -286,8 +286,15 @@ function compare(a: unknown, op: string, b: unknown): boolean {
 export function formatValue(v: unknown): string {
   if (typeof v === 'string') return v;
   if (v === null || v === undefined) return '';
-  if (typeof v === 'object') return JSON.stringify(v);
+  if (typeof v === 'object') return JSON.stringify(sortedKeys(v));
   return String(v);
+}
+
+/** Go's json.Marshal of a map sorts its keys. */
+function sortedKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortedKeys);
+  if (isPlainObject(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortedKeys(v[k])]));
+  return v;
 }
 
 function execNodes(nodes: readonly Node[], data: unknown, root: unknown, out: string[]): void {
