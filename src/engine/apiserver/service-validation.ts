@@ -58,7 +58,9 @@ export function validateServiceSpec(spec: unknown): FieldError[] {
   const errs: FieldError[] = [];
   const type = str(s.type);
   const ports = list(s.ports);
-  if (!SERVICE_TYPES.includes(type)) errs.push(notSupported('spec.type', s.type ?? '', SERVICE_TYPES));
+  // Order of ValidateService: ports required, type-specific checks, each port, selector, session
+  // affinity, type, ClusterIP nodePorts, duplicate nodePorts, duplicate ports, traffic policies.
+  if (type !== 'ExternalName' && ports.length === 0 && !isHeadless(s)) errs.push(required('spec.ports'));
   if (type === 'ExternalName') {
     const clusterIPs = Array.isArray(s.clusterIPs) ? s.clusterIPs : s.clusterIP ? [s.clusterIP] : [];
     if (clusterIPs.length > 0)
@@ -68,8 +70,6 @@ export function validateServiceSpec(spec: unknown): FieldError[] {
     else {
       for (const msg of isDNS1123Subdomain(name)) errs.push(invalidValue('spec.externalName', name, msg));
     }
-  } else if (ports.length === 0 && !isHeadless(s)) {
-    errs.push(required('spec.ports'));
   }
   const names = new Set<string>();
   const keys = new Set<string>();
@@ -96,22 +96,32 @@ export function validateServiceSpec(spec: unknown): FieldError[] {
       for (const msg of portNameErrors(p.targetPort))
         errs.push(invalidValue(`${at}.targetPort`, p.targetPort, msg));
     }
-    const key = `${protocol}/${String(port)}`;
-    if (keys.has(key)) errs.push(duplicate(at, internalServicePortKey(protocol, port)));
-    keys.add(key);
-    if (type === 'ClusterIP' && typeof p.nodePort === 'number' && p.nodePort !== 0) {
-      errs.push(forbidden(`${at}.nodePort`, "may not be used when `type` is 'ClusterIP'"));
-    }
-    if (typeof p.nodePort === 'number' && p.nodePort !== 0) {
-      const npKey = `${protocol}/${p.nodePort}`;
-      if (nodePorts.has(npKey)) errs.push(duplicate(`${at}.nodePort`, p.nodePort));
-      nodePorts.add(npKey);
-    }
   });
   errs.push(...validateLabels(s.selector, 'spec.selector'));
   if (s.sessionAffinity !== undefined && !AFFINITIES.includes(str(s.sessionAffinity))) {
     errs.push(notSupported('spec.sessionAffinity', s.sessionAffinity, AFFINITIES));
   }
+  if (!SERVICE_TYPES.includes(type)) errs.push(notSupported('spec.type', s.type ?? '', SERVICE_TYPES));
+  if (type === 'ClusterIP') {
+    ports.forEach((p, i) => {
+      if (typeof p.nodePort === 'number' && p.nodePort !== 0) {
+        errs.push(forbidden(`spec.ports[${i}].nodePort`, "may not be used when `type` is 'ClusterIP'"));
+      }
+    });
+  }
+  ports.forEach((p, i) => {
+    if (typeof p.nodePort !== 'number' || p.nodePort === 0) return;
+    const npKey = `${str(p.protocol)}/${p.nodePort}`;
+    if (nodePorts.has(npKey)) errs.push(duplicate(`spec.ports[${i}].nodePort`, p.nodePort));
+    nodePorts.add(npKey);
+  });
+  ports.forEach((p, i) => {
+    const port = typeof p.port === 'number' ? p.port : 0;
+    const key = `${str(p.protocol)}/${String(port)}`;
+    if (keys.has(key))
+      errs.push(duplicate(`spec.ports[${i}]`, internalServicePortKey(str(p.protocol), port)));
+    keys.add(key);
+  });
   if (
     type !== 'ExternalName' &&
     s.ipFamilyPolicy !== undefined &&
