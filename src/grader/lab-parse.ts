@@ -27,7 +27,10 @@ export function parseLab(
   const result = Lab.safeParse(doc);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => {
-      const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+      const path = issue.path
+        .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+        .join('')
+        .replace(/^\./, '');
       return `${source}: ${path ? `${path}: ` : ''}${issue.message}`;
     });
     throw new LabError(lines.join('\n'));

@@ -1,0 +1,496 @@
+/**
+ * Every text the grader can show, in both languages, next to each other so a translator sees the pair.
+ * The grader never holds prose elsewhere: checks return `{ key, params }` and `formatMessage` renders
+ * them. A value may be a plural pair (`{ one, other }`, chosen by the `count` param with
+ * Intl.PluralRules, as i18next does). Placeholders are `{{name}}`; both languages must use the same ones
+ * (`messages.test.ts` fails otherwise). Names of Kubernetes objects, kinds and commands stay in English.
+ */
+
+export interface Plural {
+  readonly one: string;
+  readonly other: string;
+}
+
+export interface Entry {
+  /** For translators: where the text appears and what the placeholders hold. */
+  readonly description: string;
+  readonly 'pt-BR': string | Plural;
+  readonly en: string | Plural;
+}
+
+export const CATALOGUE = {
+  // ── Shared ────────────────────────────────────────────────────────────────────────────────────────
+  'check.list': {
+    description: 'Joins several expectations or observations of one check. {{items}}: the parts.',
+    'pt-BR': '{{items}}',
+    en: '{{items}}',
+  },
+  'check.hidden.title': {
+    description: 'Title shown instead of the real one for a hidden check.',
+    'pt-BR': 'Sonda de tráfego oculta',
+    en: 'Hidden traffic probe',
+  },
+  'check.hidden.expected': {
+    description: 'Expectation shown for a hidden check.',
+    'pt-BR': 'uma sonda de tráfego que o lab não mostra passa',
+    en: 'a traffic probe the lab does not show passes',
+  },
+  'check.hidden.failed': {
+    description: 'Observation shown for a hidden check that failed.',
+    'pt-BR': 'uma sonda de tráfego oculta falhou',
+    en: 'a hidden traffic probe failed',
+  },
+  'check.hidden.passed': {
+    description: 'Observation shown for a hidden check that passed.',
+    'pt-BR': 'a sonda de tráfego oculta passou',
+    en: 'the hidden traffic probe passed',
+  },
+  'check.hidden.error': {
+    description: 'Observation shown for a hidden check the grader could not evaluate.',
+    'pt-BR': 'a sonda de tráfego oculta não pôde ser avaliada',
+    en: 'the hidden traffic probe could not be evaluated',
+  },
+  'check.error.unavailable': {
+    description: 'A check kind the simulator cannot evaluate yet. {{feature}}: what is missing (English).',
+    'pt-BR': 'esta verificação ainda não pode ser avaliada: o simulador ainda não oferece {{feature}}',
+    en: 'this check cannot be evaluated yet: the simulator does not offer {{feature}}',
+  },
+  'check.error.invalid': {
+    description: 'The lab itself is wrong (an author error). {{detail}}: the problem, in English.',
+    'pt-BR': 'a verificação do lab é inválida: {{detail}}',
+    en: "the lab's check is invalid: {{detail}}",
+  },
+  'check.error.internal': {
+    description: 'The check crashed. {{detail}}: the error, in English.',
+    'pt-BR': 'a verificação não pôde ser executada: {{detail}}',
+    en: 'the check could not run: {{detail}}',
+  },
+  'check.error.predicateUnknown': {
+    description: 'A lab names a predicate that is not registered.',
+    'pt-BR': 'nenhum predicado chamado {{name}} está registrado',
+    en: 'no predicate named {{name}} is registered',
+  },
+  'scope.namespace': {
+    description: 'Where objects are looked for: a namespace.',
+    'pt-BR': 'no namespace {{namespace}}',
+    en: 'in namespace {{namespace}}',
+  },
+  'scope.namespaceSelector': {
+    description: 'Where objects are looked for: a namespace and a label selector.',
+    'pt-BR': 'no namespace {{namespace}} com {{selector}}',
+    en: 'in namespace {{namespace}} matching {{selector}}',
+  },
+  'scope.cluster': {
+    description: 'Where objects are looked for: the whole cluster (cluster-scoped kinds).',
+    'pt-BR': 'no cluster',
+    en: 'in the cluster',
+  },
+  'scope.clusterSelector': {
+    description: 'Where objects are looked for: cluster-scoped, with a label selector.',
+    'pt-BR': 'no cluster com {{selector}}',
+    en: 'in the cluster matching {{selector}}',
+  },
+  'object.notFound': {
+    description:
+      'An object the check needs does not exist. {{kind}}: Kubernetes kind; {{ref}}: namespace/name.',
+    'pt-BR': '{{kind}} {{ref}} não existe',
+    en: '{{kind}} {{ref}} does not exist',
+  },
+
+  // ── resource ──────────────────────────────────────────────────────────────────────────────────────
+  'check.resource.expected.exists': {
+    description: 'An object must exist.',
+    'pt-BR': '{{kind}} {{ref}} existe',
+    en: '{{kind}} {{ref}} exists',
+  },
+  'check.resource.expected.absent': {
+    description: 'An object must not exist.',
+    'pt-BR': '{{kind}} {{ref}} não existe',
+    en: '{{kind}} {{ref}} does not exist',
+  },
+  'check.resource.expected.any': {
+    description:
+      'At least one object of a resource type exists in a scope. {{resource}}: plural resource name.',
+    'pt-BR': '{{resource}}: pelo menos um {{scope}}',
+    en: '{{resource}}: at least one {{scope}}',
+  },
+  'check.resource.expected.none': {
+    description: 'No object of a resource type exists in a scope.',
+    'pt-BR': '{{resource}}: nenhum {{scope}}',
+    en: '{{resource}}: none {{scope}}',
+  },
+  'check.resource.expected.min': {
+    description: 'At least {{min}} objects in a scope.',
+    'pt-BR': '{{resource}}: pelo menos {{min}} {{scope}}',
+    en: '{{resource}}: at least {{min}} {{scope}}',
+  },
+  'check.resource.expected.max': {
+    description: 'At most {{max}} objects in a scope.',
+    'pt-BR': '{{resource}}: no máximo {{max}} {{scope}}',
+    en: '{{resource}}: at most {{max}} {{scope}}',
+  },
+  'check.resource.expected.range': {
+    description: 'Between {{min}} and {{max}} objects in a scope.',
+    'pt-BR': '{{resource}}: entre {{min}} e {{max}} {{scope}}',
+    en: '{{resource}}: between {{min}} and {{max}} {{scope}}',
+  },
+  'check.resource.observed.exists': {
+    description: 'The object exists.',
+    'pt-BR': '{{kind}} {{ref}} existe',
+    en: '{{kind}} {{ref}} exists',
+  },
+  'check.resource.observed.found': {
+    description: 'How many objects matched, and their names. {{names}}: a list.',
+    'pt-BR': { one: 'há {{count}}: {{names}}', other: 'há {{count}}: {{names}}' },
+    en: { one: 'there is {{count}}: {{names}}', other: 'there are {{count}}: {{names}}' },
+  },
+  'check.resource.observed.none': {
+    description: 'No object matched.',
+    'pt-BR': 'não há nenhum',
+    en: 'there are none',
+  },
+  'check.resource.unknownType': {
+    description:
+      'The resource type is unknown to the simulator (an author error, or a kind the simulator lacks).',
+    'pt-BR': 'o tipo de recurso {{resource}} não existe no simulador',
+    en: 'the simulator has no resource type {{resource}}',
+  },
+
+  // ── field ─────────────────────────────────────────────────────────────────────────────────────────
+  'check.field.expected.equals': {
+    description: 'A field must equal a value. {{path}}: JSONPath; {{value}}: JSON text.',
+    'pt-BR': '{{path}} de {{kind}} {{ref}} é {{value}}',
+    en: '{{path}} of {{kind}} {{ref}} is {{value}}',
+  },
+  'check.field.expected.matches': {
+    description: 'A field must match a regular expression {{pattern}}.',
+    'pt-BR': '{{path}} de {{kind}} {{ref}} corresponde a {{pattern}}',
+    en: '{{path}} of {{kind}} {{ref}} matches {{pattern}}',
+  },
+  'check.field.observed.value': {
+    description: 'The value found.',
+    'pt-BR': 'o valor é {{value}}',
+    en: 'it is {{value}}',
+  },
+  'check.field.observed.values': {
+    description: 'The path yields several values.',
+    'pt-BR': 'o caminho dá {{count}} valores: {{value}}',
+    en: 'the path yields {{count}} values: {{value}}',
+  },
+  'check.field.observed.missing': {
+    description: 'The field is not set on the object.',
+    'pt-BR': 'o campo não está definido',
+    en: 'the field is not set',
+  },
+
+  // ── endpoints ─────────────────────────────────────────────────────────────────────────────────────
+  'check.endpoints.expected.min': {
+    description: 'A Service has at least {{min}} ready endpoints. {{ref}}: namespace/name.',
+    'pt-BR': {
+      one: 'o Service {{ref}} tem pelo menos {{min}} endpoint pronto',
+      other: 'o Service {{ref}} tem pelo menos {{min}} endpoints prontos',
+    },
+    en: {
+      one: 'Service {{ref}} has at least {{min}} ready endpoint',
+      other: 'Service {{ref}} has at least {{min}} ready endpoints',
+    },
+  },
+  'check.endpoints.expected.range': {
+    description: 'A Service has between {{min}} and {{max}} ready endpoints.',
+    'pt-BR': 'o Service {{ref}} tem entre {{min}} e {{max}} endpoints prontos',
+    en: 'Service {{ref}} has between {{min}} and {{max}} ready endpoints',
+  },
+  'check.endpoints.expected.max': {
+    description: 'A Service has at most {{max}} ready endpoints.',
+    'pt-BR': {
+      one: 'o Service {{ref}} tem no máximo {{max}} endpoint pronto',
+      other: 'o Service {{ref}} tem no máximo {{max}} endpoints prontos',
+    },
+    en: {
+      one: 'Service {{ref}} has at most {{max}} ready endpoint',
+      other: 'Service {{ref}} has at most {{max}} ready endpoints',
+    },
+  },
+  'check.endpoints.observed.ready': {
+    description: 'How many ready endpoints there are. {{addresses}}: their IPs.',
+    'pt-BR': { one: 'tem {{count}}: {{addresses}}', other: 'tem {{count}}: {{addresses}}' },
+    en: { one: 'it has {{count}}: {{addresses}}', other: 'it has {{count}}: {{addresses}}' },
+  },
+  'check.endpoints.observed.none': {
+    description: 'The Service has no ready endpoint (and none was wanted).',
+    'pt-BR': 'não tem nenhum',
+    en: 'it has none',
+  },
+  'check.endpoints.observed.because': {
+    description: 'How many ready endpoints there are, and why not more. {{reason}}: a message.',
+    'pt-BR': 'tem {{count}}: {{reason}}',
+    en: 'it has {{count}}: {{reason}}',
+  },
+  'check.endpoints.reason.noSelector': {
+    description: 'The Service has no selector, so no controller fills its EndpointSlices.',
+    'pt-BR': 'o Service não tem seletor, então nenhum EndpointSlice é gerenciado para ele',
+    en: 'the Service has no selector, so no EndpointSlice is managed for it',
+  },
+  'check.endpoints.reason.noPods': {
+    description: "The Service's selector matches no pod in its namespace.",
+    'pt-BR': 'o seletor {{selector}} não corresponde a nenhum pod',
+    en: 'the selector {{selector}} matches no pod',
+  },
+  'check.endpoints.reason.podsElsewhere': {
+    description: 'The selector matches pods, but only in other namespaces. {{namespaces}}: a list.',
+    'pt-BR':
+      'o seletor {{selector}} não corresponde a nenhum pod em {{namespace}} (corresponde a pods em {{namespaces}})',
+    en: 'the selector {{selector}} matches no pod in {{namespace}} (it matches pods in {{namespaces}})',
+  },
+  'check.endpoints.reason.notReady': {
+    description: '{{matching}} pods match the selector but only {{count}} are ready.',
+    'pt-BR': {
+      one: '{{matching}} pod corresponde a {{selector}}, mas não está pronto',
+      other: '{{matching}} pods correspondem a {{selector}}, {{count}} prontos',
+    },
+    en: {
+      one: '{{matching}} pod matches {{selector}} but it is not ready',
+      other: '{{matching}} pods match {{selector}}, {{count}} ready',
+    },
+  },
+  'check.endpoints.reason.tooMany': {
+    description: 'There are more ready endpoints than allowed. {{addresses}}: their IPs.',
+    'pt-BR': 'endpoints prontos: {{addresses}}',
+    en: 'ready endpoints: {{addresses}}',
+  },
+
+  // ── reachability ─────────────────────────────────────────────────────────────────────────────────
+  'check.reach.expected.allowed': {
+    description:
+      'A connection must succeed. {{from}}: client pod (namespace/name or selector); {{target}}: host:port or URL.',
+    'pt-BR': '{{from}} consegue se conectar a {{target}}',
+    en: '{{from}} can connect to {{target}}',
+  },
+  'check.reach.expected.blocked': {
+    description: 'Traffic must be dropped (the client times out).',
+    'pt-BR': 'o tráfego de {{from}} para {{target}} é descartado (a conexão expira)',
+    en: 'traffic from {{from}} to {{target}} is dropped (the connection times out)',
+  },
+  'check.reach.expected.refused': {
+    description: 'The connection must be refused (a reset or ICMP unreachable).',
+    'pt-BR': 'a conexão de {{from}} para {{target}} é recusada',
+    en: 'a connection from {{from}} to {{target}} is refused',
+  },
+  'check.reach.observed.allowed': {
+    description: 'The connection was made.',
+    'pt-BR': 'a conexão foi estabelecida',
+    en: 'the connection is made',
+  },
+  'check.reach.observed.blocked': {
+    description: 'The traffic was dropped.',
+    'pt-BR': 'a conexão expira: o tráfego é descartado',
+    en: 'the connection times out: the traffic is dropped',
+  },
+  'check.reach.observed.refused': {
+    description: 'The connection was refused.',
+    'pt-BR': 'a conexão é recusada',
+    en: 'the connection is refused',
+  },
+  'check.reach.observed.unresolved': {
+    description: 'The target name does not resolve from the pod. {{host}}: the name.',
+    'pt-BR': '{{host}} não resolve a partir do pod',
+    en: '{{host}} does not resolve from the pod',
+  },
+  'client.noMatch': {
+    description: 'No pod matches the selector a probe starts from.',
+    'pt-BR': 'nenhum pod corresponde a {{selector}} no namespace {{namespace}}',
+    en: 'no pod matches {{selector}} in namespace {{namespace}}',
+  },
+  'client.notRunning': {
+    description: 'The pod a probe starts from is not running. {{phase}}: its phase.',
+    'pt-BR': 'o pod {{ref}} não está em execução ({{phase}})',
+    en: 'pod {{ref}} is not running ({{phase}})',
+  },
+  'hop.networkPolicy': {
+    description: 'A NetworkPolicy decided. {{ref}}: namespace/name; {{direction}}: Ingress or Egress.',
+    'pt-BR': 'NetworkPolicy {{ref}} ({{direction}})',
+    en: 'NetworkPolicy {{ref}} ({{direction}})',
+  },
+  'hop.policyIsolation': {
+    description: 'The pod is isolated by NetworkPolicies and none allows the traffic.',
+    'pt-BR': 'o pod {{pod}} está isolado para {{direction}} e nenhuma NetworkPolicy permite este tráfego',
+    en: 'pod {{pod}} is isolated for {{direction}} and no NetworkPolicy allows this traffic',
+  },
+  'hop.netfilter': {
+    description:
+      'A netfilter rule decided. {{table}}/{{chain}}: where; {{verdict}}: ACCEPT/DROP/REJECT/DNAT.',
+    'pt-BR': 'regra {{verdict}} em {{table}}/{{chain}}',
+    en: '{{verdict}} rule in {{table}}/{{chain}}',
+  },
+  'hop.noEndpoints': {
+    description: 'kube-proxy rejects traffic to a Service with no endpoints.',
+    'pt-BR': 'o Service {{ref}} não tem endpoints, e o kube-proxy rejeita',
+    en: 'Service {{ref}} has no endpoints, so kube-proxy rejects',
+  },
+  'hop.noListener': {
+    description: 'Nothing listens on the destination port.',
+    'pt-BR': 'nada escuta em {{ip}}:{{port}} (pod {{pod}})',
+    en: 'nothing listens on {{ip}}:{{port}} (pod {{pod}})',
+  },
+  'hop.noRoute': {
+    description: 'No route to the destination.',
+    'pt-BR': 'não há rota para {{ip}}',
+    en: 'no route to {{ip}}',
+  },
+  'hop.delivered': {
+    description: 'The packet reached a pod that answers.',
+    'pt-BR': 'entregue ao pod {{pod}} ({{ip}}:{{port}})',
+    en: 'delivered to pod {{pod}} ({{ip}}:{{port}})',
+  },
+  'hop.external': {
+    description: 'The packet left the cluster to a simulated internet host.',
+    'pt-BR': 'saiu do cluster para {{ip}}:{{port}}',
+    en: 'left the cluster to {{ip}}:{{port}}',
+  },
+  'hop.decidedBy': {
+    description: 'Prefix for the hop that decided a traffic verdict. {{hop}}: a hop message.',
+    'pt-BR': 'decidido em: {{hop}}',
+    en: 'decided at: {{hop}}',
+  },
+
+  // ── dns ───────────────────────────────────────────────────────────────────────────────────────────
+  'check.dns.expected.resolves': {
+    description: 'A name resolves from a pod. {{limit}}: empty, or a check.dns.limit message.',
+    'pt-BR': '{{name}} resolve a partir de {{from}}{{limit}}',
+    en: '{{name}} resolves from {{from}}{{limit}}',
+  },
+  'check.dns.expected.answers': {
+    description: 'A name resolves, and the answer contains {{answers}}.',
+    'pt-BR': '{{name}} resolve a partir de {{from}} com {{answers}} na resposta{{limit}}',
+    en: '{{name}} resolves from {{from}} with {{answers}} in the answer{{limit}}',
+  },
+  'check.dns.expected.fails': {
+    description: 'A name must not resolve from a pod.',
+    'pt-BR': '{{name}} não resolve a partir de {{from}}{{limit}}',
+    en: '{{name}} does not resolve from {{from}}{{limit}}',
+  },
+  'check.dns.limit': {
+    description: 'Appended to a DNS expectation: a maximum number of queries.',
+    'pt-BR': { one: ', com no máximo {{max}} consulta', other: ', com no máximo {{max}} consultas' },
+    en: { one: ', in at most {{max}} query', other: ', in at most {{max}} queries' },
+  },
+  'check.dns.observed.resolved': {
+    description: 'The lookup succeeded. {{answers}}: the addresses; {{count}}: the queries sent.',
+    'pt-BR': {
+      one: 'resolve para {{answers}} com {{count}} consulta',
+      other: 'resolve para {{answers}} com {{count}} consultas',
+    },
+    en: {
+      one: 'it resolves to {{answers}} in {{count}} query',
+      other: 'it resolves to {{answers}} in {{count}} queries',
+    },
+  },
+  'check.dns.observed.failed': {
+    description: 'The lookup failed. {{error}}: the resolver error (English, as the C library words it).',
+    'pt-BR': {
+      one: 'não resolve ({{error}}) após {{count}} consulta',
+      other: 'não resolve ({{error}}) após {{count}} consultas',
+    },
+    en: {
+      one: 'it does not resolve ({{error}}) after {{count}} query',
+      other: 'it does not resolve ({{error}}) after {{count}} queries',
+    },
+  },
+
+  // ── output ────────────────────────────────────────────────────────────────────────────────────────
+  'check.output.expected.contains': {
+    description: "A command's output contains a text. {{command}}: the command line.",
+    'pt-BR': 'a saída de {{command}} contém {{text}}',
+    en: 'the output of {{command}} contains {{text}}',
+  },
+  'check.output.expected.matches': {
+    description: "A command's output matches a regular expression.",
+    'pt-BR': 'a saída de {{command}} corresponde a {{pattern}}',
+    en: 'the output of {{command}} matches {{pattern}}',
+  },
+  'check.output.expected.exitCode': {
+    description: 'A command ends with an exit code.',
+    'pt-BR': '{{command}} termina com o código {{code}}',
+    en: '{{command}} exits with code {{code}}',
+  },
+  'check.output.observed': {
+    description: 'What the command printed (first lines) and its exit code.',
+    'pt-BR': 'código de saída {{code}}; saída: {{excerpt}}',
+    en: 'exit code {{code}}; output: {{excerpt}}',
+  },
+  'check.output.observed.empty': {
+    description: 'The command printed nothing on stdout.',
+    'pt-BR': 'código de saída {{code}}; nenhuma saída',
+    en: 'exit code {{code}}; no output',
+  },
+
+  // ── history ───────────────────────────────────────────────────────────────────────────────────────
+  'check.history.expected': {
+    description: 'The learner must have run a command matching {{pattern}}.',
+    'pt-BR': 'você executou um comando que corresponde a {{pattern}}',
+    en: 'you ran a command matching {{pattern}}',
+  },
+  'check.history.observed.found': {
+    description: 'The matching command.',
+    'pt-BR': 'você executou: {{line}}',
+    en: 'you ran: {{line}}',
+  },
+  'check.history.observed.none': {
+    description: 'No command matched. {{count}}: commands run so far.',
+    'pt-BR': {
+      one: 'nenhum dos seus comandos corresponde ({{count}} comando até agora)',
+      other: 'nenhum dos seus comandos corresponde ({{count}} comandos até agora)',
+    },
+    en: {
+      one: 'none of your commands matches ({{count}} command so far)',
+      other: 'none of your commands matches ({{count}} commands so far)',
+    },
+  },
+
+  // ── quiz ──────────────────────────────────────────────────────────────────────────────────────────
+  'check.quiz.expected': {
+    description: 'A quiz question must be answered correctly. {{question}}: the question text.',
+    'pt-BR': 'a resposta certa para: {{question}}',
+    en: 'the right answer to: {{question}}',
+  },
+  'check.quiz.observed.unanswered': {
+    description: 'The learner has not answered.',
+    'pt-BR': 'ainda sem resposta',
+    en: 'not answered yet',
+  },
+  'check.quiz.observed.correct': {
+    description: 'The answer is right.',
+    'pt-BR': 'sua resposta está certa',
+    en: 'your answer is right',
+  },
+  'check.quiz.observed.wrong': {
+    description: 'The single-choice answer is wrong.',
+    'pt-BR': 'sua resposta não está certa',
+    en: 'your answer is not right',
+  },
+  'check.quiz.observed.wrongMultiple': {
+    description: 'The set of ticked choices is not exactly the right one.',
+    'pt-BR': 'as opções marcadas não são exatamente as certas',
+    en: 'the choices you ticked are not exactly the right ones',
+  },
+
+  // ── predicates ────────────────────────────────────────────────────────────────────────────────────
+  'predicate.spread.expected': {
+    description:
+      'Predicate pods-spread-across-nodes: pods matching a selector run on at least {{min}} nodes.',
+    'pt-BR': 'os pods com {{selector}} no namespace {{namespace}} rodam em pelo menos {{min}} nós',
+    en: 'the pods matching {{selector}} in namespace {{namespace}} run on at least {{min}} nodes',
+  },
+  'predicate.spread.observed': {
+    description: 'How many distinct nodes run the pods. {{nodes}}: their names.',
+    'pt-BR': { one: 'rodam em {{count}} nó: {{nodes}}', other: 'rodam em {{count}} nós: {{nodes}}' },
+    en: { one: 'they run on {{count}} node: {{nodes}}', other: 'they run on {{count}} nodes: {{nodes}}' },
+  },
+  'predicate.spread.none': {
+    description: 'No scheduled pod matches.',
+    'pt-BR': 'nenhum pod agendado corresponde',
+    en: 'no scheduled pod matches',
+  },
+} as const satisfies Record<string, Entry>;
+
+export type MessageKey = keyof typeof CATALOGUE;

@@ -1,0 +1,129 @@
+/**
+ * Re-grading a report without trusting it: start the lab in a fresh engine, replay the learner's
+ * journal step by step, evaluate every check, then compare with what the report claims. The recorded
+ * score, results, files and snapshot are only evidence: any difference is flagged, and the grade is
+ * always the recomputed one. Only a journal that really solves the lab passes.
+ */
+import { canonicalJson } from './content-hash.ts';
+import type { GradableCluster, LabEngine } from './engine-api.ts';
+import { evaluateChecks } from './evaluate.ts';
+import { applyStep, historyOf, solutionJournal, startLab, type JournalStep } from './lab-runtime.ts';
+import type { LoadedLab } from './lab-schema.ts';
+import type { TrafficProbes } from './probes.ts';
+import { assertReportForLab, ReportError, type GradeReport } from './report.ts';
+import { score, type CheckResult, type Score } from './result.ts';
+
+export type RegradeFlag =
+  | { readonly kind: 'score'; readonly recorded: number; readonly recomputed: number }
+  | { readonly kind: 'results'; readonly checks: readonly string[] }
+  | { readonly kind: 'files'; readonly paths: readonly string[] }
+  | { readonly kind: 'snapshot' };
+
+export interface Regrade {
+  readonly results: CheckResult[];
+  readonly score: Score;
+  readonly flags: RegradeFlag[];
+}
+
+export interface RegradeOptions {
+  readonly engine: LabEngine;
+  readonly probes?: TrafficProbes;
+  /** A fresh cluster in the lab's start state; `createStarter` makes a fast one. */
+  readonly start?: () => GradableCluster;
+}
+
+/** One line per flag, for the CLI (instructor-facing, English). */
+export function flagText(flag: RegradeFlag): string {
+  switch (flag.kind) {
+    case 'score':
+      return `recorded score ${flag.recorded}% does not match recomputed ${flag.recomputed}%`;
+    case 'results':
+      return `recorded results differ from the replay for ${flag.checks.join(', ')}`;
+    case 'files':
+      return `recorded files differ from the replay: ${flag.paths.join(', ')}`;
+    case 'snapshot':
+      return 'recorded cluster snapshot differs from the replayed state';
+  }
+}
+
+function replay(cluster: GradableCluster, journal: readonly JournalStep[]): void {
+  journal.forEach((step, i) => {
+    try {
+      applyStep(cluster, step);
+    } catch (e) {
+      throw new ReportError(`replay failed at step ${i + 1}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  });
+}
+
+function compareResults(recorded: GradeReport['results'], recomputed: readonly CheckResult[]): string[] {
+  const byId = new Map(recorded.map((r) => [r.id, r]));
+  const differing = recomputed.filter((r) => byId.get(r.id)?.status !== r.status).map((r) => r.id);
+  const known = new Set(recomputed.map((r) => r.id));
+  const extra = recorded.filter((r) => !known.has(r.id)).map((r) => r.id);
+  return [...differing, ...extra];
+}
+
+function compareFiles(
+  recorded: Readonly<Record<string, string>>,
+  actual: Readonly<Record<string, string>>,
+): string[] {
+  const paths = new Set([...Object.keys(recorded), ...Object.keys(actual)]);
+  return [...paths].filter((p) => recorded[p] !== actual[p]).sort();
+}
+
+export function regradeReport(loaded: LoadedLab, report: GradeReport, opts: RegradeOptions): Regrade {
+  assertReportForLab(report, loaded);
+  const cluster = opts.start ? opts.start() : startLab(loaded, opts.engine);
+  const journal = report.submission.journal as readonly JournalStep[];
+  replay(cluster, journal);
+  const results = evaluateChecks(
+    loaded,
+    cluster,
+    { history: historyOf(journal), quizAnswers: report.submission.quizAnswers },
+    { engine: opts.engine, revealHidden: true, ...(opts.probes ? { probes: opts.probes } : {}) },
+  );
+  const s = score(results);
+  const flags: RegradeFlag[] = [];
+  if (
+    report.score.percent !== s.percent ||
+    report.score.passed !== s.passed ||
+    report.score.total !== s.total
+  ) {
+    flags.push({ kind: 'score', recorded: report.score.percent, recomputed: s.percent });
+  }
+  const differing = compareResults(report.results, results);
+  if (differing.length > 0) flags.push({ kind: 'results', checks: differing });
+  const files = compareFiles(report.submission.files, cluster.files.toJSON());
+  if (files.length > 0) flags.push({ kind: 'files', paths: files });
+  if (canonicalJson(report.submission.snapshot) !== canonicalJson(cluster.snapshot()))
+    flags.push({ kind: 'snapshot' });
+  return { results, score: s, flags };
+}
+
+/**
+ * A factory of start-state clusters. Booting a cluster costs more than restoring one, so when restoring
+ * the start snapshot is proven equivalent for this lab — the solution replayed on a restored copy
+ * leaves exactly the snapshot it leaves on a freshly started one — copies are restored; otherwise
+ * every call starts the lab from scratch.
+ */
+export function createStarter(
+  loaded: LoadedLab,
+  engine: LabEngine,
+): { start: () => GradableCluster; restores: boolean } {
+  const fresh = (): GradableCluster => startLab(loaded, engine);
+  try {
+    const startSnapshot = fresh().snapshot();
+    const a = fresh();
+    const b = engine.restoreCluster(startSnapshot);
+    const steps = solutionJournal(loaded);
+    replay(a, steps);
+    replay(b, steps);
+    if (canonicalJson(a.snapshot()) === canonicalJson(b.snapshot())) {
+      return { start: () => engine.restoreCluster(startSnapshot), restores: true };
+    }
+  } catch {
+    // Fall back to fresh starts; the replay itself reports any failure per report.
+  }
+  return { start: fresh, restores: false };
+}
