@@ -49,10 +49,19 @@ describe('ApiServer', () => {
     },
   );
 
-  it('deletes other namespaces', () => {
+  // Golden: namespace REST Delete (deletionTimestamp + phase Terminating while the `kubernetes`
+  // finalizer is present) and NamespaceLifecycle's refusal of new content.
+  it('turns other namespaces Terminating and refuses new content in them', () => {
     const { api } = makeServer();
     api.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } });
-    expect(api.delete('namespaces', undefined, 'shop').metadata.name).toBe('shop');
+    const marked = api.delete('namespaces', undefined, 'shop');
+    expect(marked.metadata.deletionTimestamp).toBe('2026-01-01T00:00:00Z');
+    expect(marked.status).toEqual({ phase: 'Terminating' });
+    const e = thrown(() => api.create(cm('a', 'shop'))) as StatusError;
+    expect(e.reason).toBe('Forbidden');
+    expect(e.message).toBe(
+      'configmaps "a" is forbidden: unable to create new content in namespace shop because it is being terminated',
+    );
   });
 
   // Golden: apiserver rest.BeforeCreate ("resourceVersion should not be set on objects to be created"),

@@ -18,7 +18,7 @@ import { validateObject, validateUpdate } from './validation.ts';
 import { Allocators } from './allocators.ts';
 import { admitPod } from './admission.ts';
 import { prepareForCreate, prepareForUpdate } from './strategy.ts';
-import { StatusError, badRequest, forbidden, notFound } from '../api/errors.ts';
+import { badRequest, forbidden, notFound } from '../api/errors.ts';
 import { resourceForKind, resourceInfo, type ResourceInfo } from '../api/resources.ts';
 import { deepClone } from '../util/json.ts';
 
@@ -161,7 +161,8 @@ export class ApiServer {
 
   /**
    * DELETE. Pods on a node are marked (deletionTimestamp + grace period) and finished by the kubelet;
-   * everything else goes at once. The four system namespaces cannot be deleted (NamespaceLifecycle).
+   * namespaces turn Terminating until the namespace controller has emptied them; everything else goes
+   * at once. The four system namespaces cannot be deleted (NamespaceLifecycle).
    */
   delete(
     resource: ResourceKey,
@@ -174,6 +175,18 @@ export class ApiServer {
     }
     const existing = this.store.mustGet(resource, namespace, name) as AnyObject;
     if (opts.dryRun) return existing;
+    if (resource === 'namespaces') {
+      // Namespace REST Delete: with finalizers the namespace only turns Terminating; the namespace
+      // controller empties it and removes it.
+      const ns = existing as ResourceTypes['namespaces'];
+      if ((ns.spec?.finalizers?.length ?? 0) > 0) {
+        if (ns.metadata.deletionTimestamp) return existing;
+        const marked = deepClone(ns) as unknown as AnyObject;
+        (marked.metadata as unknown as Record<string, unknown>).deletionTimestamp = this.ctx.clock.rfc3339();
+        marked.status = { ...(marked.status as object | undefined), phase: 'Terminating' };
+        return this.store.update('namespaces', marked);
+      }
+    }
     if (resource === 'pods') {
       const pod = existing as ResourceTypes['pods'];
       const grace = opts.gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
@@ -212,9 +225,10 @@ export class ApiServer {
     const ns = this.store.get('namespaces', undefined, namespace);
     if (!ns) throw notFound('namespaces', namespace);
     if (ns.metadata.deletionTimestamp) {
-      throw new StatusError(
-        'Forbidden',
-        `${info.key} "${object.metadata.name}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`,
+      throw forbidden(
+        info.key,
+        object.metadata.name,
+        `unable to create new content in namespace ${namespace} because it is being terminated`,
       );
     }
   }
