@@ -44,7 +44,8 @@ export function parseOutputFormat(value: string, tables: boolean): OutputFormat 
     if (arg === '') throw cmdError('custom-columns format specified but no custom columns given');
     return { kind: 'custom-columns', spec: arg };
   }
-  const allowed = tables ? `custom-columns,custom-columns-file,${GENERIC_FORMATS},wide` : GENERIC_FORMATS;
+  // NoCompatiblePrinterError sorts the list, so `wide` lands before `yaml`.
+  const allowed = tables ? ['custom-columns', 'custom-columns-file', ...GENERIC_FORMATS.split(','), 'wide'].sort().join(',') : GENERIC_FORMATS;
   throw cmdError(`unable to match a printer suitable for the output format "${value}", allowed formats are: ${allowed}`);
 }
 
@@ -74,7 +75,7 @@ export function toYaml(v: unknown): string {
 export function toJson(v: unknown, keepOrder = false): string {
   return `${JSON.stringify(keepOrder ? v : sortKeys(v), null, 4)
     .replace(/[\u2028\u2029<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-    .replace(/": \{\}/g, '": {}')}\n`;
+}\n`;
 }
 
 /** `kind.group/name` as `-o name` prints it: `pod/web`, `deployment.apps/web`. */
