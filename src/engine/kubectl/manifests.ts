@@ -93,7 +93,7 @@ export function decodeSource(source: string, text: string): SourcedManifest[] {
   const out: SourcedManifest[] = [];
   for (const docText of splitDocuments(text)) {
     if (docText.trim() === '') continue;
-    const doc = parseDocument(docText, { version: '1.1', uniqueKeys: false, prettyErrors: false });
+    const doc = parseDocument(docText, { version: '1.1', uniqueKeys: false, prettyErrors: true });
     const first = doc.errors[0];
     if (first) {
       const line = first.linePos?.[0]?.line ?? 1;

@@ -23,10 +23,11 @@ function logsOf(ctx: KubectlContext, pod: Pod, container: string): string {
   const f = ctx.flags;
   const previous = f.bool('previous');
   let lines: { time: number; text: string }[];
-  if (ctx.hooks.containerLogs) {
-    const text = ctx.hooks.containerLogs(pod, container, { previous });
-    lines = (text ?? '').split('\n').filter((l, i, a) => !(l === '' && i === a.length - 1)).map((t) => ({ time: ctx.now(), text: t }));
+  const hooked = ctx.hooks.containerLogs?.(pod, container, { previous });
+  if (hooked !== undefined) {
+    lines = hooked.split('\n').filter((l, i, a) => !(l === '' && i === a.length - 1)).map((t) => ({ time: ctx.now(), text: t }));
   } else {
+    // The runtime keeps each line's time (for --timestamps) and words the kubelet's errors.
     const r = runtimeLogs(pod, container, { previous, now: ctx.now() });
     if (!r.ok) throw new StatusError('BadRequest', r.error);
     lines = r.lines;
