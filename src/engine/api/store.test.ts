@@ -16,13 +16,20 @@ const cm = (name: string, data: Record<string, string> = {}) => ({
 });
 
 describe('ApiStore', () => {
-  it('assigns uid, resourceVersion, generation and creationTimestamp on create', () => {
+  it('assigns uid, resourceVersion and creationTimestamp on create; generation only where tracked', () => {
     const store = makeStore();
     const obj = store.create('configmaps', cm('a'));
     expect(obj.metadata.uid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(obj.metadata.resourceVersion).toBe('1');
-    expect(obj.metadata.generation).toBe(1);
+    expect(obj.metadata.generation).toBeUndefined();
     expect(obj.metadata.creationTimestamp).toBe('2026-01-01T00:00:00Z');
+    const np = store.create('networkpolicies.networking.k8s.io', {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'deny', namespace: 'default' },
+      spec: { podSelector: {} },
+    });
+    expect(np.metadata.generation).toBe(1);
   });
 
   it('rejects duplicates with the API wording', () => {
@@ -48,10 +55,15 @@ describe('ApiStore', () => {
 
   it('generation moves only when more than metadata/status changes', () => {
     const store = makeStore();
-    const a = store.create('configmaps', cm('a', { k: 'v' }));
-    const relabelled = store.update('configmaps', { ...a, metadata: { ...a.metadata, labels: { x: 'y' } } });
+    const a = store.create('networkpolicies.networking.k8s.io', {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'deny', namespace: 'default' },
+      spec: { podSelector: {} },
+    });
+    const relabelled = store.update('networkpolicies.networking.k8s.io', { ...a, metadata: { ...a.metadata, labels: { x: 'y' } } });
     expect(relabelled.metadata.generation).toBe(1);
-    const changed = store.update('configmaps', { ...relabelled, data: { k: 'w' } });
+    const changed = store.update('networkpolicies.networking.k8s.io', { ...relabelled, spec: { podSelector: { matchLabels: { a: 'b' } } } });
     expect(changed.metadata.generation).toBe(2);
   });
 

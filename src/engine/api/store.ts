@@ -33,6 +33,28 @@ export type NewObject = Omit<AnyObject, 'metadata'> & {
   metadata: Partial<StoredMeta> & { name: string };
 };
 
+/**
+ * Resources whose registry strategy tracks metadata.generation (set to 1 on create, bumped on spec
+ * changes): the workload controllers, Pods (PodObservedGenerationTracking, on by default since v1.34),
+ * EndpointSlices, the networking kinds and every custom resource. ConfigMaps, Services, Namespaces,
+ * Nodes and Events have none on a real cluster.
+ */
+const GENERATION_TRACKED = new Set<ResourceKey>([
+  'pods',
+  'deployments.apps',
+  'replicasets.apps',
+  'daemonsets.apps',
+  'endpointslices.discovery.k8s.io',
+  'networkpolicies.networking.k8s.io',
+  'ingresses.networking.k8s.io',
+  'ingressclasses.networking.k8s.io',
+  'gatewayclasses.gateway.networking.k8s.io',
+  'gateways.gateway.networking.k8s.io',
+  'httproutes.gateway.networking.k8s.io',
+  'ipaddresspools.metallb.io',
+  'l2advertisements.metallb.io',
+]);
+
 export function objectKey(namespace: string | undefined, name: string): string {
   return namespace ? `${namespace}/${name}` : name;
 }
@@ -96,8 +118,9 @@ export class ApiStore {
       uid: this.rng.uuid(),
       resourceVersion: String(++this.revision),
       creationTimestamp: this.clock.rfc3339(),
-      generation: 1,
     };
+    if (GENERATION_TRACKED.has(resource)) obj.metadata.generation = 1;
+    else delete obj.metadata.generation;
     if (!info.namespaced) delete obj.metadata.namespace;
     table.set(key, obj);
     this.emit({ type: 'ADDED', resource, object: obj });
@@ -130,10 +153,13 @@ export class ApiStore {
       uid: old.metadata.uid,
       creationTimestamp: old.metadata.creationTimestamp,
       resourceVersion: old.metadata.resourceVersion,
-      generation: old.metadata.generation ?? 1,
     };
+    if (GENERATION_TRACKED.has(resource)) obj.metadata.generation = old.metadata.generation ?? 1;
+    else delete obj.metadata.generation;
     if (jsonEqual(obj, old)) return old as unknown as ResourceTypes[K];
-    if (!jsonEqual(specOf(obj), specOf(old))) obj.metadata.generation = (old.metadata.generation ?? 1) + 1;
+    if (GENERATION_TRACKED.has(resource) && !jsonEqual(specOf(obj), specOf(old))) {
+      obj.metadata.generation = (old.metadata.generation ?? 1) + 1;
+    }
     obj.metadata.resourceVersion = String(++this.revision);
     table.set(key, obj);
     this.emit({ type: 'MODIFIED', resource, object: obj, oldObject: old });
