@@ -47,7 +47,21 @@ interface WalkState {
   readonly matched: RuleHit[];
 }
 
-export function traceIptables(rs: IptablesRuleset, p: Packet, ctx: IptablesWalkContext): RouteResult {
+/** One packet's walk through a ruleset; the IPVS tracer drives it hook by hook. */
+export interface IptablesWalk {
+  /** Runs a built-in chain; `accept` also covers "fell off the end" (policy ACCEPT). */
+  run(table: IptablesTableName, chain: string): 'accept' | 'drop' | 'reject';
+  /** The destination now (after any DNAT). */
+  readonly dest: string;
+  readonly destPort: number | undefined;
+  /** Rewrites the destination (IPVS choosing a real server). */
+  dnat(to: string, hit: RuleHit): void;
+  /** Counts work done outside rules (an IPVS table lookup). */
+  count(n: number): void;
+  result(verdict: RouteResult['verdict']): RouteResult;
+}
+
+export function startIptablesWalk(rs: IptablesRuleset, p: Packet, ctx: IptablesWalkContext): IptablesWalk {
   const s: WalkState = {
     p,
     ctx,
@@ -60,28 +74,55 @@ export function traceIptables(rs: IptablesRuleset, p: Packet, ctx: IptablesWalkC
     evaluated: 0,
     matched: [],
   };
+  return {
+    run: (table, chain) => {
+      if (s.dnatTo) s.ctstates.add('DNAT');
+      const r = runBuiltin(rs, table, chain, s);
+      return r === 'drop' || r === 'reject' ? r : 'accept';
+    },
+    get dest() {
+      return s.dest;
+    },
+    get destPort() {
+      return s.destPort;
+    },
+    dnat: (to, hit) => {
+      s.matched.push(hit);
+      applyDnat(s, to);
+    },
+    count: (n) => {
+      s.evaluated += n;
+    },
+    result: (verdict) => ({
+      verdict,
+      ...(s.dnatTo ? { dnatTo: s.dnatTo } : {}),
+      masquerade: s.masquerade,
+      matched: s.matched,
+      evaluatedRules: s.evaluated,
+    }),
+  };
+}
+
+export function traceIptables(rs: IptablesRuleset, p: Packet, ctx: IptablesWalkContext): RouteResult {
+  const w = startIptablesWalk(rs, p, ctx);
   const hook = entryHook(p, ctx.localAddresses);
-  const finish = (verdict: RouteResult['verdict']): RouteResult => ({
-    verdict,
-    ...(s.dnatTo ? { dnatTo: s.dnatTo } : {}),
-    masquerade: s.masquerade,
-    matched: s.matched,
-    evaluatedRules: s.evaluated,
-  });
-
-  const natResult = runBuiltin(rs, 'nat', hook === 'output' ? 'OUTPUT' : 'PREROUTING', s);
-  if (natResult === 'drop' || natResult === 'reject') return finish(natResult === 'drop' ? 'DROP' : 'REJECT');
-  if (s.dnatTo) s.ctstates.add('DNAT');
-
+  const nat = w.run('nat', hook === 'output' ? 'OUTPUT' : 'PREROUTING');
+  if (nat !== 'accept') return w.result(nat === 'drop' ? 'DROP' : 'REJECT');
   const filterChain =
-    hook === 'output' ? 'OUTPUT' : isLocalAddress(s.dest, ctx.localAddresses) ? 'INPUT' : 'FORWARD';
-  const filterResult = runBuiltin(rs, 'filter', filterChain, s);
-  if (filterResult === 'drop') return finish('DROP');
-  if (filterResult === 'reject') return finish('REJECT');
-
+    hook === 'output' ? 'OUTPUT' : isLocalAddress(w.dest, ctx.localAddresses) ? 'INPUT' : 'FORWARD';
+  const filter = w.run('filter', filterChain);
+  if (filter !== 'accept') return w.result(filter === 'drop' ? 'DROP' : 'REJECT');
   // Locally delivered packets leave netfilter at INPUT; everything routed on meets POSTROUTING.
-  if (filterChain !== 'INPUT') runBuiltin(rs, 'nat', 'POSTROUTING', s);
-  return finish(s.dnatTo ? 'DNAT' : 'ACCEPT');
+  if (filterChain !== 'INPUT') w.run('nat', 'POSTROUTING');
+  const res = w.result('ACCEPT');
+  return res.dnatTo ? { ...res, verdict: 'DNAT' } : res;
+}
+
+function applyDnat(s: WalkState, to: string): void {
+  s.dnatTo = to;
+  const [ip, port] = to.split(':');
+  s.dest = ip ?? s.dest;
+  if (port !== undefined) s.destPort = Number(port);
 }
 
 function runBuiltin(rs: IptablesRuleset, table: IptablesTableName, chain: string, s: WalkState): ChainResult {
@@ -119,13 +160,9 @@ function runChain(
         return 'drop';
       case 'REJECT':
         return 'reject';
-      case 'DNAT': {
-        s.dnatTo = t.to;
-        const [ip, port] = t.to.split(':');
-        s.dest = ip ?? s.dest;
-        if (port !== undefined) s.destPort = Number(port);
+      case 'DNAT':
+        applyDnat(s, t.to);
         return 'accept';
-      }
       case 'MARK':
         s.mark = t.op === 'or' ? (s.mark | t.value) >>> 0 : (s.mark ^ t.value) >>> 0;
         continue;
