@@ -42,7 +42,7 @@ export function openSession(loaded: LoadedLab, opts: SessionOptions = {}): Sessi
 }
 
 export { applySolution, applyStep, historyOf, solutionJournal, type JournalStep } from './lab-runtime.ts';
-export type { EvaluationContext } from './evaluate.ts';
+export { checkTitle, type EvaluationContext } from './evaluate.ts';
 export { LabSession, type SessionOptions } from './session.ts';
 export {
   score,

@@ -77,8 +77,8 @@ function shortfallReason(
   const readyPods = here.filter(isPodReady).length;
   if (readyPods < here.length || ready < here.length) {
     return msg('check.endpoints.reason.notReady', {
-      matching: here.length,
-      count: Math.min(ready, readyPods),
+      count: here.length,
+      ready: Math.min(ready, readyPods),
       selector: text,
     });
   }

@@ -243,20 +243,15 @@ export const CATALOGUE = {
     en: 'the selector {{selector}} matches no pod in {{namespace}} (it matches pods in {{namespaces}})',
   },
   'check.endpoints.reason.notReady': {
-    description: '{{matching}} pods match the selector but only {{count}} are ready.',
+    description: '{{count}} pods match the selector but only {{ready}} are ready endpoints.',
     'pt-BR': {
-      one: '{{matching}} pod corresponde a {{selector}}, mas não está pronto',
-      other: '{{matching}} pods correspondem a {{selector}}, {{count}} prontos',
+      one: '{{count}} pod corresponde a {{selector}}, {{ready}} pronto',
+      other: '{{count}} pods correspondem a {{selector}}, {{ready}} prontos',
     },
     en: {
-      one: '{{matching}} pod matches {{selector}} but it is not ready',
-      other: '{{matching}} pods match {{selector}}, {{count}} ready',
+      one: '{{count}} pod matches {{selector}}, {{ready}} ready',
+      other: '{{count}} pods match {{selector}}, {{ready}} ready',
     },
-  },
-  'check.endpoints.reason.tooMany': {
-    description: 'There are more ready endpoints than allowed. {{addresses}}: their IPs.',
-    'pt-BR': 'endpoints prontos: {{addresses}}',
-    en: 'ready endpoints: {{addresses}}',
   },
 
   // ── reachability ─────────────────────────────────────────────────────────────────────────────────
