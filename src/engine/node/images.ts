@@ -81,6 +81,15 @@ const BUSYBOX_TOOLS = [
   'id',
   'whoami',
   'uname',
+  'cp',
+  'mv',
+  'ln',
+  'chmod',
+  'mount',
+  'sysctl',
+  'find',
+  'xargs',
+  'tee',
 ];
 const DEBIAN_TOOLS = [
   'sh',
@@ -110,6 +119,15 @@ const DEBIAN_TOOLS = [
   'whoami',
   'uname',
   'getent',
+  'cp',
+  'mv',
+  'ln',
+  'chmod',
+  'mount',
+  'sysctl',
+  'find',
+  'xargs',
+  'tee',
 ];
 const NETSHOOT_TOOLS = [
   ...BUSYBOX_TOOLS,
@@ -298,6 +316,17 @@ export const IMAGE_CATALOGUE: readonly ImageProfile[] = [
 ];
 
 function systemImages(): ImageProfile[] {
+  // Helper binaries the add-ons' init containers run (they copy files and exit).
+  const helpers = [
+    'calico-node',
+    'calico-ipam',
+    'install',
+    'cilium-dbg',
+    'init-container.sh',
+    'install-plugin.sh',
+    'flanneld',
+    'kube-proxy',
+  ];
   const sys = (
     repository: string,
     version: string,
@@ -313,7 +342,7 @@ function systemImages(): ImageProfile[] {
       entrypoint: entry,
       cmd: [],
       libc: shell ? 'glibc' : 'static',
-      tools: shell ? DEBIAN_TOOLS : [],
+      tools: shell ? [...DEBIAN_TOOLS, ...helpers] : [],
       tags: ANY_TAG,
       ...(shell ? { shell } : {}),
     });

@@ -169,6 +169,14 @@ export function planContainers(env: PlanEnv): PodPlan {
       pulledMsg = `Successfully pulled image "${image}" in ${d} (${d} including waiting). Image size: ${size} bytes.`;
       if (gate <= now) ev(e, 'Normal', 'Pulling', `Pulling image "${image}"`, gate);
     }
+    // A pull that waited on another pod's download of the same image is processed when that one
+    // finishes (now): the container starts now, however early its own pull began.
+    if (ready < now && ready > gate) {
+      ready = now;
+      const d = goDuration(now - gate);
+      if (!pulledMsg.startsWith('Container image'))
+        pulledMsg = `Successfully pulled image "${image}" in ${d} (${d} including waiting). Image size: ${size} bytes.`;
+    } else if (ready < now) ready = now;
     if (ready > now) {
       wakeAt(ready);
       keep(e.init || hasInit ? 'PodInitializing' : 'ContainerCreating');

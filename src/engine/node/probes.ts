@@ -38,9 +38,12 @@ export function runProbe(
     if (port && /^\d+$/.test(port)) return Number(port);
     return container.ports?.find((p) => p.name === port)?.containerPort;
   };
-  const socket = (port: number) =>
+  const socket = (port: number, host = podIP) =>
     listeningSockets(pod, at).find(
-      (s) => s.protocol === 'TCP' && s.port === port && s.address !== '127.0.0.1',
+      (s) =>
+        s.protocol === 'TCP' &&
+        s.port === port &&
+        (s.address !== '127.0.0.1' || host === '127.0.0.1' || host === 'localhost'),
     );
   if (probe.httpGet) {
     const port = resolvePort(probe.httpGet.port);
@@ -50,7 +53,7 @@ export function runProbe(
     if (port === undefined)
       return { ok: false, message: `unable to find port "${String(probe.httpGet.port)}"` };
     const url = `${scheme}://${host}:${port}${path.startsWith('/') ? path : `/${path}`}`;
-    const s = socket(port);
+    const s = socket(port, host);
     if (!s)
       return { ok: false, message: `Get "${url}": dial tcp ${host}:${port}: connect: connection refused` };
     if (s.responder.kind === 'tls' && scheme === 'http')
@@ -75,7 +78,7 @@ export function runProbe(
   if (probe.tcpSocket) {
     const port = resolvePort(probe.tcpSocket.port);
     const host = probe.tcpSocket.host ?? podIP;
-    if (port !== undefined && socket(port)) return { ok: true, message: '' };
+    if (port !== undefined && socket(port, host)) return { ok: true, message: '' };
     return { ok: false, message: `dial tcp ${host}:${port ?? 0}: connect: connection refused` };
   }
   if (probe.grpc) {
