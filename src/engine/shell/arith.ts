@@ -68,6 +68,9 @@ function tokenize(s: string): Tok[] {
       continue;
     }
     const num = /^(0[xX][0-9a-fA-F]+|[0-9]+)/.exec(s.slice(i));
+    if (num && /^0[0-9]*[89]/.test(num[0])) {
+      throw new ArithError(`${num[0]}: value too great for base (error token is "${num[0]}")`);
+    }
     if (num) {
       out.push({
         t: 'num',

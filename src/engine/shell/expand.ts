@@ -5,7 +5,7 @@
  */
 import type { List, Word, WordPart } from './syntax.ts';
 import { ArithError, evaluateArithmetic } from './arith.ts';
-import type { Filesystem } from './vfs.ts';
+import { resolvePath, type Filesystem } from './vfs.ts';
 
 /** An expansion failure bash reports and then abandons the command (`${x:?}`, bad substitution). */
 export class ExpansionError extends Error {}
@@ -33,7 +33,76 @@ export function expandWords(words: readonly Word[], ctx: ExpandContext): string[
   return out;
 }
 
+/** Brace expansion (bash, before all others): `{a,b}` alternatives and `{1..5}`/`{a..e}` sequences. */
+export function braceExpand(word: Word, limit = 1024): Word[] {
+  for (let pi = 0; pi < word.parts.length; pi++) {
+    const part = word.parts[pi]!;
+    if (part.type !== 'text' || part.quoted) continue;
+    const found = findBrace(part.value);
+    if (!found) continue;
+    const { start, end, items } = found;
+    const out: Word[] = [];
+    for (const item of items) {
+      const text = part.value.slice(0, start) + item + part.value.slice(end + 1);
+      const parts = [...word.parts.slice(0, pi), { ...part, value: text }, ...word.parts.slice(pi + 1)];
+      out.push(...braceExpand({ parts, raw: word.raw }, limit));
+      if (out.length >= limit) return out.slice(0, limit);
+    }
+    return out;
+  }
+  return [word];
+}
+
+function findBrace(text: string): { start: number; end: number; items: string[] } | undefined {
+  for (let start = text.indexOf('{'); start >= 0; start = text.indexOf('{', start + 1)) {
+    let depth = 0;
+    const commas: number[] = [];
+    for (let i = start; i < text.length; i++) {
+      const c = text[i];
+      if (c === '{') depth++;
+      else if (c === '}') {
+        depth--;
+        if (depth === 0) {
+          const body = text.slice(start + 1, i);
+          if (commas.length > 0) {
+            const items: string[] = [];
+            let from = start + 1;
+            for (const k of commas) {
+              items.push(text.slice(from, k));
+              from = k + 1;
+            }
+            items.push(text.slice(from, i));
+            return { start, end: i, items };
+          }
+          const seq = /^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])$/.exec(body);
+          if (seq) return { start, end: i, items: sequence(seq[1]!, seq[2]!) };
+          break;
+        }
+      } else if (c === ',' && depth === 1) commas.push(i);
+    }
+  }
+  return undefined;
+}
+
+function sequence(a: string, b: string): string[] {
+  const numeric = /^-?\d+$/.test(a) && /^-?\d+$/.test(b);
+  const from = numeric ? Number(a) : a.charCodeAt(0);
+  const to = numeric ? Number(b) : b.charCodeAt(0);
+  if (numeric !== (/^-?\d+$/.test(a) || /^-?\d+$/.test(b)) || Math.abs(to - from) > 1024)
+    return [`{${a}..${b}}`];
+  const out: string[] = [];
+  for (let v = from; from <= to ? v <= to : v >= to; v += from <= to ? 1 : -1)
+    out.push(numeric ? String(v) : String.fromCharCode(v));
+  return out;
+}
+
 export function expandWordFields(word: Word, ctx: ExpandContext): string[] {
+  const words = braceExpand(word);
+  if (words.length > 1 || words[0] !== word) return words.flatMap((w) => expandFields(w, ctx));
+  return expandFields(word, ctx);
+}
+
+function expandFields(word: Word, ctx: ExpandContext): string[] {
   const fields: Chunk[][] = [];
   let current: Chunk[] | undefined;
   const close = () => {
@@ -310,6 +379,5 @@ function join(prefix: string, name: string): string {
 }
 
 function abs(ctx: ExpandContext, p: string): string {
-  if (p.startsWith('/')) return p;
-  return ctx.cwd === '/' ? `/${p}` : `${ctx.cwd}/${p}`;
+  return resolvePath(ctx.cwd, p);
 }

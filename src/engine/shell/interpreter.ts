@@ -21,6 +21,14 @@ export class ExitSignal {
   }
 }
 
+/** An expansion error in an interactive shell abandons the rest of the line, as bash does. */
+export class AbortLine {
+  readonly code: number;
+  constructor(code: number) {
+    this.code = code;
+  }
+}
+
 /** `break N` / `continue N`. */
 export class LoopSignal {
   readonly kind: 'break' | 'continue';
@@ -273,7 +281,8 @@ export class Interpreter {
   private expansionFailed(e: unknown, rt: Runtime, io: StdIo): number {
     if (!(e instanceof ExpansionError)) throw e;
     writeTo(io.err, shellError(rt.frame, e.message));
-    return 1;
+    if (rt.subshell) throw new ExitSignal(1);
+    throw new AbortLine(1);
   }
 
   /** Runs one command by argv: a builtin, or an external command found for the frame's context. */
@@ -331,7 +340,13 @@ export class Interpreter {
     try {
       return handler(argv, commandIo);
     } catch (e) {
-      if (e instanceof LimitError || e instanceof ExitSignal || e instanceof LoopSignal) throw e;
+      if (
+        e instanceof LimitError ||
+        e instanceof ExitSignal ||
+        e instanceof LoopSignal ||
+        e instanceof AbortLine
+      )
+        throw e;
       const message = e instanceof Error ? e.message : String(e);
       return { stdout: '', stderr: `${argv[0]}: ${message}\n`, exitCode: 1 };
     } finally {
@@ -527,6 +542,7 @@ export class Interpreter {
   }
 
   private openFile(frame: Frame, target: string, append: boolean): Target | string {
+    if (target === '') return shellError(frame, `: ${fileErrorText('ENOENT')}`);
     const path = resolveIn(frame, target);
     if (!append) {
       const e = frame.fs.write(path, '', false);

@@ -13,7 +13,14 @@ import type {
   SessionContext,
   ShellFlavour,
 } from './types.ts';
-import { ExitSignal, Interpreter, type Builtin, type InterpreterHost, type Runtime } from './interpreter.ts';
+import {
+  AbortLine,
+  ExitSignal,
+  Interpreter,
+  type Builtin,
+  type InterpreterHost,
+  type Runtime,
+} from './interpreter.ts';
 import { createBuiltins } from './builtins.ts';
 import { createPrograms } from './programs.ts';
 import { TEXT_UTILITIES } from './utilities/index.ts';
@@ -147,8 +154,14 @@ export class Shell {
         try {
           this.status = this.interp.runAndOr(item, rt, io);
         } catch (e) {
+          if (e instanceof AbortLine) {
+            this.status = e.code;
+            break;
+          }
           if (!(e instanceof ExitSignal)) throw e;
-          logout = this.exitSession(e.code, err) || logout;
+          logout = this.exitSession(e.code, err);
+          // The host shell cannot really end: after `logout` the rest of the line is dropped.
+          if (logout) break;
         }
       }
     } catch (e) {

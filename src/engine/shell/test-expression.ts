@@ -83,7 +83,8 @@ class TestParser {
       return this.unary(a, b);
     }
     if (b !== undefined && b !== '-a' && b !== '-o' && b !== ')') {
-      if (a.startsWith('-') && !UNARY.has(a)) throw new TestError(`${a}: unary operator expected`);
+      if (c === undefined || (a.startsWith('-') && !UNARY.has(a)))
+        throw new TestError(`${a}: unary operator expected`);
       throw new TestError(c === undefined ? `${b}: binary operator expected` : 'too many arguments');
     }
     this.pos++;

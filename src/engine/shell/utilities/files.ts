@@ -242,7 +242,7 @@ export const touch: CommandHandler = (argv, io) =>
     let errors = '';
     for (const op of operands) {
       if (io.files?.stat(op) !== undefined) continue;
-      const e = io.files?.write(op, '') ?? 'ENOENT';
+      const e = io.files ? io.files.write(op, '') : 'ENOENT';
       if (e) errors += `touch: cannot touch '${op}': ${fileErrorText(e)}\n`;
     }
     return result('', errors);
@@ -310,7 +310,7 @@ export const tee: CommandHandler = (argv, io) =>
     const text = io.stdin;
     let errors = '';
     for (const op of operands) {
-      const e = io.files?.write(op, text, { append: opts.has('a') }) ?? 'ENOENT';
+      const e = io.files ? io.files.write(op, text, { append: opts.has('a') }) : 'ENOENT';
       if (e) errors += `tee: ${op}: ${fileErrorText(e)}\n`;
     }
     return result(text, errors);

@@ -1,6 +1,6 @@
 /**
- * sed, the part learners use: `s/regex/replacement/flags` (flags g, p, i/I, N), with any delimiter,
- * `&` and `\1`–`\9` in the replacement; addresses (N, $, /regex/) in front of `s`, `d` and `p`;
+ * sed, the part learners use: `s/regex/replacement/flags` (flags g, p, i/I, N, Ng), with any delimiter,
+ * `&` and `\1`–`\9` in the replacement; `y/abc/xyz/`; addresses (N, $, /regex/) in front of `s`, `y`, `d`, `p`, `q`;
  * several commands via `;`, newlines or repeated -e; -n, -E/-r, -i (edit files in place).
  */
 import type { CommandHandler } from '../types.ts';
@@ -12,12 +12,14 @@ type Address = { kind: 'line'; n: number } | { kind: 'last' } | { kind: 'regex';
 
 interface SedCommand {
   readonly address?: Address;
-  readonly op: 's' | 'd' | 'p' | 'q';
+  readonly op: 's' | 'd' | 'p' | 'q' | 'y';
   readonly re?: RegExp;
   readonly replacement?: string;
   readonly global?: boolean;
   readonly occurrence?: number;
   readonly print?: boolean;
+  /** `y/abc/xyz/`: character map. */
+  readonly map?: ReadonlyMap<string, string>;
 }
 
 class SedError extends Error {}
@@ -89,6 +91,7 @@ function run(commands: readonly SedCommand[], text: string, quiet: boolean): str
         quit = true;
         break;
       }
+      if (c.op === 'y') line = [...line].map((ch) => c.map!.get(ch) ?? ch).join('');
       if (c.op === 's') {
         const replaced = substitute(line, c);
         if (replaced !== undefined) {
@@ -111,21 +114,43 @@ function matches(a: Address, line: string, n: number, total: number): boolean {
   return a.re.test(line);
 }
 
+/** GNU sed's matching loop: an empty match right after the previous match is skipped. */
 function substitute(line: string, c: SedCommand): string | undefined {
   const re = new RegExp(c.re!.source, `${c.re!.flags.replace('g', '')}g`);
+  let out = '';
+  let pos = 0;
   let count = 0;
+  let lastEnd = -1;
   let changed = false;
-  const out = line.replace(re, (...m: unknown[]) => {
+  while (pos <= line.length) {
+    re.lastIndex = pos;
+    const m = re.exec(line);
+    if (!m) break;
+    const start = m.index;
+    const end = start + m[0].length;
+    if (m[0] === '' && start === lastEnd) {
+      if (start >= line.length) break;
+      out += line.slice(pos, start + 1);
+      pos = start + 1;
+      continue;
+    }
     count++;
-    const whole = m[0] as string;
-    if (
-      (c.occurrence !== undefined && count !== c.occurrence) ||
-      (!c.global && c.occurrence === undefined && count > 1)
-    )
-      return whole;
-    changed = true;
-    return expandReplacement(c.replacement!, m);
-  });
+    const wanted =
+      c.occurrence !== undefined
+        ? c.global
+          ? count >= c.occurrence
+          : count === c.occurrence
+        : c.global || count === 1;
+    out += line.slice(pos, start) + (wanted ? expandReplacement(c.replacement!, m) : m[0]);
+    changed ||= wanted;
+    lastEnd = end;
+    if (m[0] === '') {
+      out += line.slice(start, start + 1);
+      pos = start + 1;
+    } else pos = end;
+    if (!c.global && count >= (c.occurrence ?? 1)) break;
+  }
+  if (pos < line.length) out += line.slice(pos);
   return changed ? out : undefined;
 }
 
@@ -194,6 +219,22 @@ function parseScript(script: string, exprIndex: number, extended: boolean): SedC
     i++;
     if (op === 'd' || op === 'p' || op === 'q') {
       out.push({ address, op });
+      continue;
+    }
+    if (op === 'y') {
+      const delim = script[i];
+      if (delim === undefined || delim === '\n' || delim === '\\') throw fail("unterminated `y' command");
+      i++;
+      const from = readDelimited(delim);
+      if (script[i] !== delim) throw fail("unterminated `y' command");
+      i++;
+      const to = readDelimited(delim);
+      if (script[i] !== delim) throw fail("unterminated `y' command");
+      i++;
+      const f = [...from.replace(/\\n/g, '\n')];
+      const t = [...to.replace(/\\n/g, '\n')];
+      if (f.length !== t.length) throw fail("strings for `y' command are different lengths");
+      out.push({ address, op: 'y', map: new Map(f.map((ch, k) => [ch, t[k]!])) });
       continue;
     }
     if (op !== 's') throw fail(op === undefined ? 'missing command' : `unknown command: \`${op}'`);

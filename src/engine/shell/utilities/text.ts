@@ -71,7 +71,7 @@ export const wc: CommandHandler = (argv, io) =>
       flags: 'lwcmL',
       long: { lines: 'l', words: 'w', bytes: 'c', chars: 'm' },
     });
-    const want = ['l', 'w', 'm', 'c'].filter((k) => opts.has(k));
+    const want = ['l', 'w', 'm', 'c', 'L'].filter((k) => opts.has(k));
     const kinds = want.length === 0 ? ['l', 'w', 'c'] : want;
     const { inputs, errors } = readInputs('wc', io, operands);
     const rows = inputs.map((input) => {
@@ -80,13 +80,14 @@ export const wc: CommandHandler = (argv, io) =>
         w: input.text.split(/\s+/).filter((w) => w !== '').length,
         m: [...input.text].length,
         c: utf8Length(input.text),
+        L: Math.max(0, ...input.text.split('\n').map((l) => l.length)),
       };
       return {
         name: input.name === '-' ? (operands.length === 0 ? '' : '-') : input.name,
         counts: kinds.map((k) => counts[k]!),
       };
     });
-    if (rows.length > 1)
+    if (Math.max(operands.length, 1) > 1)
       rows.push({ name: 'total', counts: kinds.map((_, i) => rows.reduce((a, r) => a + r.counts[i]!, 0)) });
     const piped = inputs.some((i) => i.name === '-');
     const single = kinds.length === 1 && inputs.length + (errors ? 1 : 0) === 1;
@@ -188,14 +189,14 @@ export const uniq: CommandHandler = (argv, io) =>
     return result(out, errors);
   });
 
-function parseList(list: string, cmd: string): ((n: number) => boolean) | string {
+function parseList(list: string, cmd: string, what: string): ((n: number) => boolean) | string {
   const ranges: [number, number][] = [];
   for (const part of list.split(',')) {
     const m = /^(\d*)(-?)(\d*)$/.exec(part);
     if (!m || (m[1] === '' && m[3] === '') || part === '') return `${cmd}: invalid field range\n`;
     const from = m[1] === '' ? 1 : Number(m[1]);
     const to = m[2] === '' ? from : m[3] === '' ? Infinity : Number(m[3]);
-    if (from === 0) return `${cmd}: fields and positions are numbered from 1\n`;
+    if (from === 0) return `${cmd}: ${what} numbered from 1\n`;
     ranges.push([from, to]);
   }
   return (n) => ranges.some(([a, b]) => n >= a && n <= b);
@@ -222,7 +223,11 @@ export const cut: CommandHandler = (argv, io) =>
         '',
         "cut: the delimiter must be a single character\nTry 'cut --help' for more information.\n",
       );
-    const picker = parseList(fields ?? chars!, 'cut');
+    const picker = parseList(
+      fields ?? chars!,
+      'cut',
+      fields !== undefined ? 'fields are' : 'byte/character positions are',
+    );
     if (typeof picker === 'string') return result('', `${picker}Try 'cut --help' for more information.\n`);
     const { inputs, errors } = readInputs('cut', io, operands);
     const out: string[] = [];
@@ -434,7 +439,8 @@ export const base64: CommandHandler = (argv, io) =>
       enc += i + 1 < bytes.length ? B64[(n >> 6) & 63]! : '=';
       enc += i + 2 < bytes.length ? B64[n & 63]! : '=';
     }
-    const lines = wrap === 0 ? [enc] : (enc.match(new RegExp(`.{1,${wrap}}`, 'g')) ?? []);
+    if (wrap === 0) return result(enc);
+    const lines = enc.match(new RegExp(`.{1,${wrap}}`, 'g')) ?? [];
     return result(enc === '' ? '' : `${lines.join('\n')}\n`);
   });
 

@@ -86,6 +86,9 @@ export const xargs: CommandHandler = (argv, io) =>
       if (opts.has('t')) stderr += `${args.join(' ')}\n`;
       const r = io.run(args, '');
       stdout += r.stdout;
+      if (r.exitCode === 127 && /not found\n$/.test(r.stderr)) {
+        return result(stdout, `${stderr}xargs: ${args[0]}: No such file or directory\n`, 127);
+      }
       stderr += r.stderr;
       if (r.exitCode === 127) return result(stdout, stderr, 127);
       if (r.exitCode === 255)
