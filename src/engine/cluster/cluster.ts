@@ -27,8 +27,8 @@ const MAX_SETTLE_ROUNDS = 1000;
 
 export interface ClusterOptions {
   readonly seed?: number | string;
-  /** The lab's start files. */
-  readonly files?: Record<string, string>;
+  /** The lab's start files, or a LabFiles the host provides (the Node CLI's view of its working directory). */
+  readonly files?: Record<string, string> | LabFiles;
 }
 
 export interface ClusterChange {
@@ -70,7 +70,7 @@ export class Cluster {
   readonly clock: SimClock;
   readonly rng: Rng;
 
-  constructor(config: ClusterConfig, clock: SimClock, rng: Rng, files: Record<string, string>) {
+  constructor(config: ClusterConfig, clock: SimClock, rng: Rng, files: Record<string, string> | LabFiles) {
     this.config = config;
     this.clock = clock;
     this.rng = rng;
@@ -79,7 +79,7 @@ export class Cluster {
     this.recorder = new EventRecorder(this.api, clock, rng);
     const ctx: ControllerContext = { api: this.api, clock, rng, config, recorder: this.recorder };
     this.controllers = createControllers(ctx);
-    this.files = new LabFiles(files);
+    this.files = files instanceof LabFiles ? files : new LabFiles(files);
     this.files.changes.on('change', () => this.emitChange('files'));
     this.shell = new Shell({ resolve: createCommandResolver(this), files: this.files, tick: (ms) => this.tick(ms) });
   }
@@ -179,7 +179,7 @@ export function createCluster(config?: ClusterConfig | string, opts: ClusterOpti
 }
 
 /** Rebuilds a cluster from `snapshot()` output (an object or its JSON text). */
-export function restoreCluster(input: ClusterSnapshot | string): Cluster {
+export function restoreCluster(input: ClusterSnapshot | string, opts: { readonly files?: LabFiles } = {}): Cluster {
   let data: unknown = input;
   if (typeof input === 'string') {
     try {
@@ -196,7 +196,7 @@ export function restoreCluster(input: ClusterSnapshot | string): Cluster {
   if (!isPlainObject(snap.store) || !Array.isArray(snap.store.objects) || !Array.isArray(snap.rng)) {
     throw new SnapshotError('invalid snapshot: missing store or rng state');
   }
-  const cluster = new Cluster(snap.config, new SimClock(snap.clock), Rng.fromState(snap.rng), snap.files ?? {});
+  const cluster = new Cluster(snap.config, new SimClock(snap.clock), Rng.fromState(snap.rng), opts.files ?? snap.files ?? {});
   cluster.store.restore(snap.store);
   cluster.shell.restore(snap.shell);
   cluster.start();
