@@ -17,6 +17,8 @@ export interface KubectlApi {
   create(manifest: Manifest, opts?: WriteOptions): AnyObject;
   update(manifest: Manifest, opts?: WriteOptions): AnyObject;
   delete(resource: ResourceKey, namespace: string | undefined, name: string, opts?: DeleteOptions): AnyObject;
+  /** Metadata-only writes (labels, annotations), as kubectl's metadata patches are. */
+  updateMetadata?<T extends AnyObject>(object: T): T;
 }
 
 export interface KubectlHost {

@@ -11,7 +11,7 @@ import { errorText, KubectlError } from './errors.ts';
 import { FlagError, flagsFor, parseFlags, type FlagSpec } from './flags.ts';
 import { HELP_TEXTS } from './help-texts.ts';
 import type { KubectlHooks, KubectlHost } from './host.ts';
-import { COMMANDS, PARENTS, TOP_LEVEL_ORDER, type CommandRun } from './commands/registry.ts';
+import { ALIASES, COMMANDS, PARENTS, TOP_LEVEL_ORDER, type CommandRun } from './commands/registry.ts';
 
 export type { KubectlHost, KubectlHooks, KubectlApi, ContainerLogs } from './host.ts';
 export { activePortForwards, type PortForward } from './commands/port-forward.ts';
@@ -82,8 +82,9 @@ function resolveCommand(args: readonly string[]): Resolved | KubectlError | unde
     const children = PARENTS[path];
     if (!children) break;
     const next = positionalWords(args, flagsFor(path)).find((w) => !consumed.includes(w.index));
-    if (!next || !children.includes(next.word)) break;
-    path = `${path} ${next.word}`;
+    const word = next ? (ALIASES[path]?.[next.word] ?? next.word) : undefined;
+    if (!next || !word || !children.includes(word)) break;
+    path = `${path} ${word}`;
     consumed.push(next.index);
   }
   return { path, rest: args.filter((_, i) => !consumed.includes(i)) };

@@ -47,7 +47,16 @@ export interface TestKubectl {
   advance(ms: number): void;
 }
 
-export function makeKubectl(opts: { files?: Record<string, string>; hooks?: KubectlHooks; config?: ClusterConfig; seed?: number } = {}): TestKubectl {
+export interface MakeOptions {
+  files?: Record<string, string>;
+  hooks?: KubectlHooks;
+  config?: ClusterConfig;
+  seed?: number;
+  /** Runs at every step of waitFor, standing in for the controllers (tests move status along here). */
+  onTick?: (now: number, store: ApiStore) => void;
+}
+
+export function makeKubectl(opts: MakeOptions = {}): TestKubectl {
   const clock = new SimClock();
   const rng = new Rng(opts.seed ?? 1);
   const store = new ApiStore(clock, rng);
@@ -69,6 +78,7 @@ export function makeKubectl(opts: { files?: Record<string, string>; hooks?: Kube
       while (!done()) {
         if (clock.now() >= deadline) return false;
         clock.set(clock.now() + Math.min(stepMs, deadline - clock.now()));
+        opts.onTick?.(clock.now(), store);
       }
       return true;
     },

@@ -115,7 +115,8 @@ function apply(ctx: KubectlContext, what: 'label' | 'annotation', x: Fetched, ch
     const obj = deepClone(x.object);
     obj.metadata = { ...obj.metadata, [field]: next };
     if (Object.keys(next).length === 0) delete (obj.metadata as unknown as Record<string, unknown>)[field];
-    result = updateObject(ctx, obj, mode === 'server' ? 'server' : 'none');
+    // kubectl sends a merge patch of metadata only; the spec is never re-validated.
+    result = mode === 'none' && ctx.host.api.updateMetadata ? ctx.host.api.updateMetadata(obj) : updateObject(ctx, obj, mode === 'server' ? 'server' : 'none');
   }
   if (ctx.flags.string('output') !== '') {
     printOutcome(ctx, result, operation, mode as 'none');

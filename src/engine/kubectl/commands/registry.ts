@@ -79,6 +79,12 @@ export const PARENTS: Readonly<Record<string, readonly string[]>> = {
   'cluster-info': ['dump'],
 };
 
+/** cobra Aliases of subcommands (`kubectl create ns`, `kubectl top pods`). */
+export const ALIASES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  create: { cm: 'configmap', deploy: 'deployment', ns: 'namespace', svc: 'service', sa: 'serviceaccount', ing: 'ingress', cj: 'cronjob', pdb: 'poddisruptionbudget', pc: 'priorityclass', resourcequota: 'quota' },
+  top: { nodes: 'node', no: 'node', pods: 'pod', po: 'pod' },
+};
+
 /** Top-level commands in kubectl's registration order (cobra's suggestion order), then `help`. */
 export const TOP_LEVEL_ORDER: readonly string[] = [
   'create', 'expose', 'run', 'set', 'explain', 'get', 'edit', 'delete', 'rollout', 'scale', 'autoscale',
