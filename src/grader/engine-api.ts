@@ -24,6 +24,7 @@ export {
   JsonPathError,
 } from '../engine/kubectl/printers/jsonpath.ts';
 export { jsonEqual } from '../engine/util/json.ts';
+export { parseClusterConfig } from '../engine/cluster/config.ts';
 export type { AnyObject, ResourceKey, ExecResult, ClusterSnapshot };
 
 /**

@@ -64,6 +64,7 @@ export {
 } from './report.ts';
 export { regradeReport, createStarter, flagText, type Regrade, type RegradeFlag } from './regrade.ts';
 export { labContentHash } from './content-hash.ts';
+export { validateLab, correctAnswers, type LabValidation } from './validate.ts';
 export { parseLab, LabError } from './lab-parse.ts';
 export {
   Lab,
