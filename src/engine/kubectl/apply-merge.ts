@@ -42,20 +42,36 @@ function keyOf(item: unknown, key: string): string | undefined {
   return JSON.stringify(item[key]);
 }
 
-function mergeValue(field: string, original: unknown, modified: unknown, current: unknown, strategic: boolean): unknown {
+function mergeValue(
+  field: string,
+  original: unknown,
+  modified: unknown,
+  current: unknown,
+  strategic: boolean,
+): unknown {
   if (isPlainObject(modified) && isPlainObject(current)) {
     return mergeObject(isPlainObject(original) ? original : {}, modified, current, strategic);
   }
   if (strategic && Array.isArray(modified) && Array.isArray(current)) {
     const key = mergeKeyFor(field, [...modified, ...current]);
-    if (key && modified.every((m) => keyOf(m, key) !== undefined) && current.every((c) => keyOf(c, key) !== undefined)) {
+    if (
+      key &&
+      modified.every((m) => keyOf(m, key) !== undefined) &&
+      current.every((c) => keyOf(c, key) !== undefined)
+    ) {
       return mergeList(key, Array.isArray(original) ? original : [], modified, current, strategic);
     }
   }
   return deepClone(modified);
 }
 
-function mergeList(key: string, original: readonly unknown[], modified: readonly unknown[], current: readonly unknown[], strategic: boolean): unknown[] {
+function mergeList(
+  key: string,
+  original: readonly unknown[],
+  modified: readonly unknown[],
+  current: readonly unknown[],
+  strategic: boolean,
+): unknown[] {
   const orig = new Map(original.map((o) => [keyOf(o, key), o]));
   const cur = new Map(current.map((c) => [keyOf(c, key), c]));
   const inModified = new Set(modified.map((m) => keyOf(m, key)));
@@ -128,7 +144,9 @@ export function withLastApplied(manifest: Record<string, unknown>): Record<strin
 }
 
 /** The last applied configuration recorded on a live object, if any. */
-export function lastAppliedOf(obj: { metadata?: { annotations?: Record<string, string> } }): Record<string, unknown> | undefined {
+export function lastAppliedOf(obj: {
+  metadata?: { annotations?: Record<string, string> };
+}): Record<string, unknown> | undefined {
   const text = obj.metadata?.annotations?.[LAST_APPLIED];
   if (!text) return undefined;
   try {

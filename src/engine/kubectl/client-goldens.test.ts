@@ -26,7 +26,10 @@ function toV135(text: string): string {
 }
 
 const cases = (goldens.cases as Case[]).filter(
-  (c) => !/connection to the server|current-context is not set/.test(c.stderr) && c.args[0] !== 'version' && !(c.args[0] === 'config'),
+  (c) =>
+    !/connection to the server|current-context is not set/.test(c.stderr) &&
+    c.args[0] !== 'version' &&
+    !(c.args[0] === 'config'),
 );
 
 describe('client-side behaviour matches the real kubectl', () => {

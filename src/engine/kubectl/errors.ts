@@ -45,7 +45,9 @@ export function errorText(e: unknown): string {
           msgs.push(msg);
         }
         const prefix = `The ${m[1]} "${m[2]}" is invalid: `;
-        return msgs.length === 1 ? `${prefix}${msgs[0]}` : `${prefix}\n${msgs.map((x) => `* ${x}`).join('\n')}`;
+        return msgs.length === 1
+          ? `${prefix}${msgs[0]}`
+          : `${prefix}\n${msgs.map((x) => `* ${x}`).join('\n')}`;
       }
     }
     return statusErrorText(e);

@@ -21,7 +21,12 @@ describe('pflag-style parsing', () => {
     { name: '-n value', argv: ['pods', '-n', 'team-a'], ns: 'team-a', args: ['pods'] },
     { name: '-nvalue', argv: ['-nteam-a', 'pods'], ns: 'team-a', args: ['pods'] },
     { name: '-n=value', argv: ['-n=team-a', 'pods'], ns: 'team-a', args: ['pods'] },
-    { name: 'flags among args', argv: ['pods', '-o', 'wide', 'web', '-n', 'x'], ns: 'x', args: ['pods', 'web'] },
+    {
+      name: 'flags among args',
+      argv: ['pods', '-o', 'wide', 'web', '-n', 'x'],
+      ns: 'x',
+      args: ['pods', 'web'],
+    },
     { name: 'lone dash is an argument', argv: ['-'], ns: '', args: ['-'] },
   ])('$name', ({ argv, ns, args }) => {
     const f = parse('get', argv);
@@ -66,8 +71,18 @@ describe('pflag-style parsing', () => {
   it.each([
     { name: 'unknown long flag', path: 'get', argv: ['--foo'], msg: 'unknown flag: --foo' },
     { name: 'unknown shorthand', path: 'get', argv: ['-x'], msg: "unknown shorthand flag: 'x' in -x" },
-    { name: 'unknown shorthand in a group', path: 'get', argv: ['-Ax'], msg: "unknown shorthand flag: 'x' in -x" },
-    { name: 'missing value (long)', path: 'get', argv: ['--namespace'], msg: 'flag needs an argument: --namespace' },
+    {
+      name: 'unknown shorthand in a group',
+      path: 'get',
+      argv: ['-Ax'],
+      msg: "unknown shorthand flag: 'x' in -x",
+    },
+    {
+      name: 'missing value (long)',
+      path: 'get',
+      argv: ['--namespace'],
+      msg: 'flag needs an argument: --namespace',
+    },
     { name: 'missing value (short)', path: 'get', argv: ['-n'], msg: "flag needs an argument: 'n' in -n" },
     {
       name: 'bad bool',

@@ -182,7 +182,9 @@ function assign(out: ParsedFlags, spec: FlagSpec, value: string): void {
     case 'duration': {
       const ms = parseGoDuration(value);
       if (ms === undefined) {
-        throw new FlagError(`invalid argument "${value}" for "${flagLabel(spec)}" flag: time: invalid duration "${value}"`);
+        throw new FlagError(
+          `invalid argument "${value}" for "${flagLabel(spec)}" flag: time: invalid duration "${value}"`,
+        );
       }
       out.set(spec.name, ms);
       return;
@@ -261,7 +263,15 @@ export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[]):
   return out;
 }
 
-const UNIT_MS: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60000, h: 3600000 };
+const UNIT_MS: Readonly<Record<string, number>> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60000,
+  h: 3600000,
+};
 
 /** Go's time.ParseDuration, in milliseconds; undefined when the text is not a duration. */
 export function parseGoDuration(text: string): number | undefined {

@@ -12,7 +12,11 @@ import type { CommandResolver } from '../shell/types.ts';
 import type { DeleteOptions, WriteOptions } from '../apiserver/apiserver.ts';
 
 export interface KubectlApi {
-  get<K extends ResourceKey>(resource: K, namespace: string | undefined, name: string): ResourceTypes[K] | undefined;
+  get<K extends ResourceKey>(
+    resource: K,
+    namespace: string | undefined,
+    name: string,
+  ): ResourceTypes[K] | undefined;
   list<K extends ResourceKey>(resource: K, namespace?: string): ResourceTypes[K][];
   create(manifest: Manifest, opts?: WriteOptions): AnyObject;
   update(manifest: Manifest, opts?: WriteOptions): AnyObject;
@@ -33,7 +37,11 @@ export interface KubectlHost {
 }
 
 /** The container's log text; undefined when the container has no log (never started). */
-export type ContainerLogs = (pod: AnyObject, container: string, opts: { previous: boolean }) => string | undefined;
+export type ContainerLogs = (
+  pod: AnyObject,
+  container: string,
+  opts: { previous: boolean },
+) => string | undefined;
 
 /** Pieces other modules provide; every one is optional so kubectl degrades to the real error texts. */
 export interface KubectlHooks {
@@ -41,4 +49,6 @@ export interface KubectlHooks {
   readonly resolveCommand?: CommandResolver;
   /** The kubelet's container logs (for `kubectl logs`). */
   readonly containerLogs?: ContainerLogs;
+  /** Told about exceptions that are bugs rather than kubectl errors (tests assert there are none). */
+  readonly onInternalError?: (error: unknown) => void;
 }

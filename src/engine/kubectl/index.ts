@@ -8,6 +8,7 @@
 import type { CommandHandler, CommandIO, CommandResult } from '../shell/types.ts';
 import { KubectlContext } from './context.ts';
 import { errorText, KubectlError } from './errors.ts';
+import { StatusError } from '../api/errors.ts';
 import { FlagError, flagsFor, parseFlags, type FlagSpec } from './flags.ts';
 import { HELP_TEXTS } from './help-texts.ts';
 import type { KubectlHooks, KubectlHost } from './host.ts';
@@ -22,7 +23,10 @@ function takesValue(spec: FlagSpec | undefined): boolean {
 }
 
 /** cobra's `stripFlags`: the positional words among args, given the flags known at this level. */
-function positionalWords(args: readonly string[], specs: readonly FlagSpec[]): { word: string; index: number }[] {
+function positionalWords(
+  args: readonly string[],
+  specs: readonly FlagSpec[],
+): { word: string; index: number }[] {
   const byName = new Map(specs.map((s) => [s.name, s]));
   const byShort = new Map(specs.filter((s) => s.short).map((s) => [s.short!, s]));
   const out: { word: string; index: number }[] = [];
@@ -42,19 +46,28 @@ function positionalWords(args: readonly string[], specs: readonly FlagSpec[]): {
 function distance(a: string, b: string): number {
   const s = a.toLowerCase();
   const t = b.toLowerCase();
-  const d: number[][] = Array.from({ length: s.length + 1 }, (_, i) => [i, ...new Array<number>(t.length).fill(0)]);
+  const d: number[][] = Array.from({ length: s.length + 1 }, (_, i) => [
+    i,
+    ...new Array<number>(t.length).fill(0),
+  ]);
   for (let j = 1; j <= t.length; j++) d[0]![j] = j;
   for (let j = 1; j <= t.length; j++) {
     for (let i = 1; i <= s.length; i++) {
-      d[i]![j] = s[i - 1] === t[j - 1] ? d[i - 1]![j - 1]! : Math.min(d[i - 1]![j]!, d[i]![j - 1]!, d[i - 1]![j - 1]!) + 1;
+      d[i]![j] =
+        s[i - 1] === t[j - 1]
+          ? d[i - 1]![j - 1]!
+          : Math.min(d[i - 1]![j]!, d[i]![j - 1]!, d[i - 1]![j - 1]!) + 1;
     }
   }
   return d[s.length]![t.length]!;
 }
 
 function unknownCommand(word: string): string {
-  const suggestions = TOP_LEVEL_ORDER.filter((name) => distance(word, name) <= 2 || name.startsWith(word.toLowerCase()));
-  const tail = suggestions.length > 0 ? `\n\nDid you mean this?\n${suggestions.map((s) => `\t${s}\n`).join('')}` : '';
+  const suggestions = TOP_LEVEL_ORDER.filter(
+    (name) => distance(word, name) <= 2 || name.startsWith(word.toLowerCase()),
+  );
+  const tail =
+    suggestions.length > 0 ? `\n\nDid you mean this?\n${suggestions.map((s) => `\t${s}\n`).join('')}` : '';
   return `error: unknown command "${word}" for "kubectl"${tail}`;
 }
 
@@ -94,16 +107,27 @@ function result(ctx: KubectlContext, exitCode: number): CommandResult {
   return { stdout: ctx.stdout, stderr: ctx.stderr, exitCode, ...(ctx.enter ? { enter: ctx.enter } : {}) };
 }
 
-function runCommand(host: KubectlHost, hooks: KubectlHooks, argv: readonly string[], io: CommandIO): CommandResult {
+function runCommand(
+  host: KubectlHost,
+  hooks: KubectlHooks,
+  argv: readonly string[],
+  io: CommandIO,
+): CommandResult {
   const args = argv.slice(1);
   const resolved = resolveCommand(args);
-  if (resolved instanceof KubectlError) return { stdout: '', stderr: resolved.text.endsWith('\n') ? resolved.text : `${resolved.text}\n`, exitCode: 1 };
+  if (resolved instanceof KubectlError)
+    return {
+      stdout: '',
+      stderr: resolved.text.endsWith('\n') ? resolved.text : `${resolved.text}\n`,
+      exitCode: 1,
+    };
   if (!resolved) {
     try {
       const flags = parseFlags(args, flagsFor('options'));
       void flags;
     } catch (e) {
-      if (e instanceof FlagError) return { stdout: '', stderr: `error: ${e.message}\nSee 'kubectl --help' for usage.\n`, exitCode: 1 };
+      if (e instanceof FlagError)
+        return { stdout: '', stderr: `error: ${e.message}\nSee 'kubectl --help' for usage.\n`, exitCode: 1 };
       throw e;
     }
     return { stdout: HELP_TEXTS['']!, stderr: '', exitCode: 0 };
@@ -111,7 +135,12 @@ function runCommand(host: KubectlHost, hooks: KubectlHooks, argv: readonly strin
   if (resolved.path.startsWith('help')) {
     const target = resolved.path.slice(4).trim();
     const text = HELP_TEXTS[target];
-    if (text === undefined) return { stdout: '', stderr: `Unknown help topic [\`${target.split(' ')[0]}\`]\n${HELP_TEXTS['']!}`, exitCode: 0 };
+    if (text === undefined)
+      return {
+        stdout: '',
+        stderr: `Unknown help topic [\`${target.split(' ')[0]}\`]\n${HELP_TEXTS['']!}`,
+        exitCode: 0,
+      };
     return { stdout: text, stderr: '', exitCode: 0 };
   }
   const path = resolved.path;
@@ -119,7 +148,12 @@ function runCommand(host: KubectlHost, hooks: KubectlHooks, argv: readonly strin
   try {
     flags = parseFlags(resolved.rest, flagsFor(path));
   } catch (e) {
-    if (e instanceof FlagError) return { stdout: '', stderr: `error: ${e.message}\nSee 'kubectl ${path} --help' for usage.\n`, exitCode: 1 };
+    if (e instanceof FlagError)
+      return {
+        stdout: '',
+        stderr: `error: ${e.message}\nSee 'kubectl ${path} --help' for usage.\n`,
+        exitCode: 1,
+      };
     throw e;
   }
   if (flags.help) return { stdout: HELP_TEXTS[path] ?? '', stderr: '', exitCode: 0 };
@@ -128,15 +162,24 @@ function runCommand(host: KubectlHost, hooks: KubectlHooks, argv: readonly strin
   if (!run) {
     if (PARENTS[path]) {
       if (flags.args.length > 0) {
-        return { stdout: '', stderr: `error: unknown command "${flags.args.join(' ')}"\nSee 'kubectl ${path} -h' for help and examples\n`, exitCode: 1 };
+        return {
+          stdout: '',
+          stderr: `error: unknown command "${flags.args.join(' ')}"\nSee 'kubectl ${path} -h' for help and examples\n`,
+          exitCode: 1,
+        };
       }
       return { stdout: HELP_TEXTS[path] ?? '', stderr: '', exitCode: 1 };
     }
-    return { stdout: '', stderr: `error: "kubectl ${path}" is not available in this simulated cluster\n`, exitCode: 1 };
+    return {
+      stdout: '',
+      stderr: `error: "kubectl ${path}" is not available in this simulated cluster\n`,
+      exitCode: 1,
+    };
   }
   try {
     return result(ctx, run(ctx));
   } catch (e) {
+    if (!(e instanceof KubectlError) && !(e instanceof StatusError)) hooks.onInternalError?.(e);
     const text = errorText(e);
     ctx.err(text.endsWith('\n') ? text : `${text}\n`);
     return result(ctx, e instanceof KubectlError ? e.exitCode : 1);
@@ -149,6 +192,7 @@ export function createKubectl(cluster: KubectlHost, hooks: KubectlHooks = {}): C
     try {
       return runCommand(cluster, hooks, argv, io);
     } catch (e) {
+      hooks.onInternalError?.(e);
       // A bug in a command must not take the learner's shell down; report it like kubectl's klog fatal.
       return { stdout: '', stderr: `error: ${e instanceof Error ? e.message : String(e)}\n`, exitCode: 1 };
     }

@@ -19,7 +19,12 @@ export interface SourcedManifest {
 const MANIFEST_EXTENSIONS = ['.yaml', '.yml', '.json'];
 
 /** Expands `-f` values into (source, text) pairs; throws kubectl's path errors. */
-export function readSources(files: LabFiles, paths: readonly string[], stdin: string, recursive: boolean): { source: string; text: string }[] {
+export function readSources(
+  files: LabFiles,
+  paths: readonly string[],
+  stdin: string,
+  recursive: boolean,
+): { source: string; text: string }[] {
   const out: { source: string; text: string }[] = [];
   for (const p of paths) {
     if (p === '-') {
@@ -35,7 +40,8 @@ export function readSources(files: LabFiles, paths: readonly string[], stdin: st
       continue;
     }
     const listed = files.listDir(p);
-    if (listed === undefined || (listed.length === 0 && p !== '.' && p !== '')) throw cmdError(`the path "${p}" does not exist`);
+    if (listed === undefined || (listed.length === 0 && p !== '.' && p !== ''))
+      throw cmdError(`the path "${p}" does not exist`);
     const base = p.replace(/\/+$/, '');
     const norm = normalisePath(p) ?? '';
     const dirPrefix = norm === '' ? '' : `${norm}/`;
@@ -79,7 +85,8 @@ function goYamlError(code: string, message: string, line: number): string {
       return `yaml: line ${line - 1}: did not find expected key`;
     case 'MISSING_CHAR':
       if (/quote/.test(message)) return `yaml: line ${line}: found unexpected end of stream`;
-      if (/Sequence item without/.test(message)) return `yaml: line ${line - 1}: did not find expected '-' indicator`;
+      if (/Sequence item without/.test(message))
+        return `yaml: line ${line - 1}: did not find expected '-' indicator`;
       return `yaml: line ${line - 1}: did not find expected key`;
     case 'BAD_DQ_ESCAPE':
       return `yaml: line ${line}: found unknown escape character while parsing a quoted scalar`;
@@ -97,17 +104,23 @@ export function decodeSource(source: string, text: string): SourcedManifest[] {
     const first = doc.errors[0];
     if (first) {
       const line = first.linePos?.[0]?.line ?? 1;
-      throw cmdError(`error parsing ${source}: error converting YAML to JSON: ${goYamlError(first.code, first.message, line)}`);
+      throw cmdError(
+        `error parsing ${source}: error converting YAML to JSON: ${goYamlError(first.code, first.message, line)}`,
+      );
     }
     let value: unknown;
     try {
       value = doc.toJS({ maxAliasCount: 100 });
     } catch (e) {
-      throw cmdError(`error parsing ${source}: error converting YAML to JSON: yaml: ${(e as Error).message.split('\n')[0]}`);
+      throw cmdError(
+        `error parsing ${source}: error converting YAML to JSON: yaml: ${(e as Error).message.split('\n')[0]}`,
+      );
     }
     if (value === null || value === undefined) continue;
     if (!isPlainObject(value)) {
-      throw cmdError(`error parsing ${source}: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value === 'string' ? 'string' : 'number'} into Go value of type map[string]interface {}`);
+      throw cmdError(
+        `error parsing ${source}: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value === 'string' ? 'string' : 'number'} into Go value of type map[string]interface {}`,
+      );
     }
     if (value.kind === 'List' && Array.isArray(value.items)) {
       for (const item of value.items) if (isPlainObject(item)) out.push({ source, manifest: item });
@@ -119,8 +132,14 @@ export function decodeSource(source: string, text: string): SourcedManifest[] {
 }
 
 /** Reads and decodes every `-f` source. `error: no objects passed to apply` is the caller's to raise. */
-export function readManifests(files: LabFiles, paths: readonly string[], stdin: string, recursive: boolean): SourcedManifest[] {
+export function readManifests(
+  files: LabFiles,
+  paths: readonly string[],
+  stdin: string,
+  recursive: boolean,
+): SourcedManifest[] {
   const out: SourcedManifest[] = [];
-  for (const { source, text } of readSources(files, paths, stdin, recursive)) out.push(...decodeSource(source, text));
+  for (const { source, text } of readSources(files, paths, stdin, recursive))
+    out.push(...decodeSource(source, text));
   return out;
 }

@@ -59,7 +59,8 @@ export function parseResourceArgs(args: readonly string[]): ResourceRef[] {
       const slash = a.indexOf('/');
       const type = a.slice(0, slash);
       const name = a.slice(slash + 1);
-      if (type === '' || name === '') throw cmdError(`arguments in resource/name form must have a single resource and name`);
+      if (type === '' || name === '')
+        throw cmdError(`arguments in resource/name form must have a single resource and name`);
       return { info: mustResolve(type), name };
     });
   }
@@ -95,7 +96,11 @@ export interface Fetched {
  * Reads what the refs name. Missing named objects become NotFound errors in `errors` (kubectl prints
  * them after what it found and exits 1).
  */
-export function fetchRefs(api: KubectlApi, refs: readonly ResourceRef[], opts: FetchOptions): { found: Fetched[]; errors: Error[] } {
+export function fetchRefs(
+  api: KubectlApi,
+  refs: readonly ResourceRef[],
+  opts: FetchOptions,
+): { found: Fetched[]; errors: Error[] } {
   const found: Fetched[] = [];
   const errors: Error[] = [];
   for (const ref of refs) {
@@ -106,8 +111,12 @@ export function fetchRefs(api: KubectlApi, refs: readonly ResourceRef[], opts: F
       else errors.push(notFound(ref.info.key, ref.name));
       continue;
     }
-    const list = api.list(ref.info.key, ref.info.namespaced && !opts.allNamespaces ? ns : undefined) as AnyObject[];
-    for (const obj of list) if (matches(opts.selector, obj.metadata.labels)) found.push({ info: ref.info, object: obj });
+    const list = api.list(
+      ref.info.key,
+      ref.info.namespaced && !opts.allNamespaces ? ns : undefined,
+    ) as AnyObject[];
+    for (const obj of list)
+      if (matches(opts.selector, obj.metadata.labels)) found.push({ info: ref.info, object: obj });
   }
   return { found, errors };
 }

@@ -63,7 +63,13 @@ export function makeKubectl(opts: MakeOptions = {}): TestKubectl {
   const config = opts.config ?? defaultClusterConfig();
   const api = new ApiServer(store, { clock, rng, config });
   for (const name of ['default', 'kube-node-lease', 'kube-public', 'kube-system']) {
-    store.create('namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
+    store.create('namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name },
+      spec: { finalizers: ['kubernetes'] },
+      status: { phase: 'Active' },
+    });
   }
   const files = new LabFiles(opts.files ?? {});
   const host = {
@@ -87,7 +93,12 @@ export function makeKubectl(opts: MakeOptions = {}): TestKubectl {
   return {
     host,
     run(line, o = {}) {
-      return kubectl(['kubectl', ...splitLine(line)], { stdin: o.stdin ?? '', env: {}, context: { kind: 'host' }, interactive: o.interactive ?? false });
+      return kubectl(['kubectl', ...splitLine(line)], {
+        stdin: o.stdin ?? '',
+        env: {},
+        context: { kind: 'host' },
+        interactive: o.interactive ?? false,
+      });
     },
     put(obj) {
       const info = api.keyOf(obj as AnyObject);

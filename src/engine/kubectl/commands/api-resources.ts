@@ -13,7 +13,8 @@ const VERBS = '[create delete deletecollection get list patch update watch]';
 export function runApiResources(ctx: KubectlContext): number {
   const f = ctx.flags;
   const output = f.string('output');
-  if (output !== '' && output !== 'wide' && output !== 'name') throw cmdError(`--output ${output} is not available`);
+  if (output !== '' && output !== 'wide' && output !== 'name')
+    throw cmdError(`--output ${output} is not available`);
   let list = [...RESOURCES];
   if (f.changed('namespaced')) list = list.filter((r) => r.namespaced === f.bool('namespaced'));
   if (f.changed('api-group')) list = list.filter((r) => r.group === f.string('api-group'));
@@ -22,9 +23,23 @@ export function runApiResources(ctx: KubectlContext): number {
     return 0;
   }
   const wide = output === 'wide';
-  const header = ['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND', ...(wide ? ['VERBS', 'CATEGORIES'] : [])];
+  const header = [
+    'NAME',
+    'SHORTNAMES',
+    'APIVERSION',
+    'NAMESPACED',
+    'KIND',
+    ...(wide ? ['VERBS', 'CATEGORIES'] : []),
+  ];
   const rows = list.map((r) =>
-    [r.plural, r.shortNames.join(','), apiVersionOf(r), String(r.namespaced), r.kind, ...(wide ? [VERBS, r.categories.join(',')] : [])].join('\t'),
+    [
+      r.plural,
+      r.shortNames.join(','),
+      apiVersionOf(r),
+      String(r.namespaced),
+      r.kind,
+      ...(wide ? [VERBS, r.categories.join(',')] : []),
+    ].join('\t'),
   );
   const lines = f.bool('no-headers') ? rows : [header.join('\t'), ...rows];
   ctx.out(tabwrite(`${lines.join('\n')}\n`));

@@ -56,13 +56,23 @@ function deployment(k: ReturnType<typeof makeKubectl>): Deployment {
 describe('kubectl apply', () => {
   it('creates, then reports unchanged, then configured', () => {
     const k = makeKubectl({ files: { 'simple_deployment.yaml': SIMPLE, 'update_deployment.yaml': UPDATE } });
-    expect(k.run('apply -f simple_deployment.yaml')).toEqual({ stdout: 'deployment.apps/nginx-deployment created\n', stderr: '', exitCode: 0 });
+    expect(k.run('apply -f simple_deployment.yaml')).toEqual({
+      stdout: 'deployment.apps/nginx-deployment created\n',
+      stderr: '',
+      exitCode: 0,
+    });
     expect(deployment(k).metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration']).toBe(
       '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"annotations":{},"name":"nginx-deployment","namespace":"default"},"spec":{"minReadySeconds":5,"selector":{"matchLabels":{"app":"nginx"}},"template":{"metadata":{"labels":{"app":"nginx"}},"spec":{"containers":[{"image":"nginx:1.14.2","name":"nginx","ports":[{"containerPort":80}]}]}}}}\n',
     );
-    expect(k.run('apply -f simple_deployment.yaml').stdout).toBe('deployment.apps/nginx-deployment unchanged\n');
-    expect(k.run('scale deployment/nginx-deployment --replicas=2').stdout).toBe('deployment.apps/nginx-deployment scaled\n');
-    expect(k.run('apply -f update_deployment.yaml').stdout).toBe('deployment.apps/nginx-deployment configured\n');
+    expect(k.run('apply -f simple_deployment.yaml').stdout).toBe(
+      'deployment.apps/nginx-deployment unchanged\n',
+    );
+    expect(k.run('scale deployment/nginx-deployment --replicas=2').stdout).toBe(
+      'deployment.apps/nginx-deployment scaled\n',
+    );
+    expect(k.run('apply -f update_deployment.yaml').stdout).toBe(
+      'deployment.apps/nginx-deployment configured\n',
+    );
     const d = deployment(k);
     expect(d.spec?.replicas).toBe(2);
     expect(d.spec?.minReadySeconds).toBeUndefined();
@@ -72,16 +82,25 @@ describe('kubectl apply', () => {
   });
 
   it('keeps list items others added and removes the ones it applied before and dropped now', () => {
-    const two = SIMPLE.replace('        - containerPort: 80\n', '        - containerPort: 80\n        - containerPort: 443\n');
+    const two = SIMPLE.replace(
+      '        - containerPort: 80\n',
+      '        - containerPort: 80\n        - containerPort: 443\n',
+    );
     const k = makeKubectl({ files: { 'a.yaml': two, 'b.yaml': SIMPLE } });
     k.run('apply -f a.yaml');
-    expect(deployment(k).spec?.template.spec?.containers[0]?.ports?.map((p) => p.containerPort)).toEqual([80, 443]);
+    expect(deployment(k).spec?.template.spec?.containers[0]?.ports?.map((p) => p.containerPort)).toEqual([
+      80, 443,
+    ]);
     k.run('apply -f b.yaml');
-    expect(deployment(k).spec?.template.spec?.containers[0]?.ports?.map((p) => p.containerPort)).toEqual([80]);
+    expect(deployment(k).spec?.template.spec?.containers[0]?.ports?.map((p) => p.containerPort)).toEqual([
+      80,
+    ]);
   });
 
   it('warns when the live object lacks the last-applied annotation', () => {
-    const k = makeKubectl({ files: { 'd.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\ndata:\n  a: "1"\n' } });
+    const k = makeKubectl({
+      files: { 'd.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\ndata:\n  a: "1"\n' },
+    });
     k.run('create configmap cfg --from-literal=a=1');
     const r = k.run('apply -f d.yaml');
     expect(r.stderr).toBe(
@@ -93,25 +112,41 @@ describe('kubectl apply', () => {
   it('applies multi-document files, directories and stdin, in order', () => {
     const ns = 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n';
     const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n  namespace: team-a\n';
-    const k = makeKubectl({ files: { 'dir/1-ns.yaml': ns, 'dir/2-cm.yaml': cm, 'dir/notes.txt': 'x', 'all.yaml': `${ns}---\n${cm}` } });
+    const k = makeKubectl({
+      files: {
+        'dir/1-ns.yaml': ns,
+        'dir/2-cm.yaml': cm,
+        'dir/notes.txt': 'x',
+        'all.yaml': `${ns}---\n${cm}`,
+      },
+    });
     expect(k.run('apply -f dir').stdout).toBe('namespace/team-a created\nconfigmap/cfg created\n');
     expect(k.run('apply -f all.yaml').stdout).toBe('namespace/team-a unchanged\nconfigmap/cfg unchanged\n');
-    expect(k.run('apply -f -', { stdin: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-stdin\n' }).stdout).toBe('configmap/from-stdin created\n');
+    expect(
+      k.run('apply -f -', { stdin: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-stdin\n' })
+        .stdout,
+    ).toBe('configmap/from-stdin created\n');
   });
 
   it('--dry-run=client and --dry-run=server change nothing', () => {
     const k = makeKubectl({ files: { 'd.yaml': SIMPLE } });
-    expect(k.run('apply -f d.yaml --dry-run=client').stdout).toBe('deployment.apps/nginx-deployment created (dry run)\n');
-    expect(k.run('apply -f d.yaml --dry-run=server').stdout).toBe('deployment.apps/nginx-deployment created (server dry run)\n');
+    expect(k.run('apply -f d.yaml --dry-run=client').stdout).toBe(
+      'deployment.apps/nginx-deployment created (dry run)\n',
+    );
+    expect(k.run('apply -f d.yaml --dry-run=server').stdout).toBe(
+      'deployment.apps/nginx-deployment created (server dry run)\n',
+    );
     expect(k.host.store.get('deployments.apps', 'default', 'nginx-deployment')).toBeUndefined();
   });
 
   it('words YAML syntax errors like go-yaml through sigs.k8s.io/yaml', () => {
-    const bad = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: web image: nginx\n';
+    const bad =
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: web image: nginx\n';
     const k = makeKubectl({ files: { 'web.yaml': bad } });
     expect(k.run('apply -f web.yaml')).toEqual({
       stdout: '',
-      stderr: 'error: error parsing web.yaml: error converting YAML to JSON: yaml: line 7: mapping values are not allowed in this context\n',
+      stderr:
+        'error: error parsing web.yaml: error converting YAML to JSON: yaml: line 7: mapping values are not allowed in this context\n',
       exitCode: 1,
     });
   });
@@ -119,7 +154,8 @@ describe('kubectl apply', () => {
   it('reports server errors per object with the source, and keeps going', () => {
     const k = makeKubectl({
       files: {
-        'x.yaml': 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  foo: 1\n  containers:\n  - name: web\n    image: nginx\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ok\n',
+        'x.yaml':
+          'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  foo: 1\n  containers:\n  - name: web\n    image: nginx\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ok\n',
       },
     });
     const r = k.run('apply -f x.yaml');
@@ -131,7 +167,9 @@ describe('kubectl apply', () => {
   });
 
   it('kinds the server does not serve', () => {
-    const k = makeKubectl({ files: { 'f.yaml': 'apiVersion: example.com/v1\nkind: Foo\nmetadata:\n  name: x\n' } });
+    const k = makeKubectl({
+      files: { 'f.yaml': 'apiVersion: example.com/v1\nkind: Foo\nmetadata:\n  name: x\n' },
+    });
     expect(k.run('apply -f f.yaml').stderr).toBe(
       'error: resource mapping not found for name: "x" namespace: "" from "f.yaml": no matches for kind "Foo" in version "example.com/v1"\nensure CRDs are installed first\n',
     );
@@ -150,7 +188,8 @@ describe('kubectl create -f', () => {
     expect(k.run('create -f d.yaml').stdout).toBe('deployment.apps/nginx-deployment created\n');
     expect(k.run('create -f d.yaml')).toEqual({
       stdout: '',
-      stderr: 'Error from server (AlreadyExists): error when creating "d.yaml": deployments.apps "nginx-deployment" already exists\n',
+      stderr:
+        'Error from server (AlreadyExists): error when creating "d.yaml": deployments.apps "nginx-deployment" already exists\n',
       exitCode: 1,
     });
   });

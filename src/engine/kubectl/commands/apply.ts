@@ -14,7 +14,14 @@ import { cmdError, usageError } from '../errors.ts';
 import { readManifests } from '../manifests.ts';
 import { reportErrors } from './create.ts';
 import { resolveFileObject, type FileObject } from './file-refs.ts';
-import { createObject, dryRunMode, fieldValidation, printOutcome, updateObject, type DryRun } from './write.ts';
+import {
+  createObject,
+  dryRunMode,
+  fieldValidation,
+  printOutcome,
+  updateObject,
+  type DryRun,
+} from './write.ts';
 
 /** Kinds served by CRDs take JSON merge patches (lists replaced), built-ins strategic merge patches. */
 const CRD_GROUPS = new Set(['gateway.networking.k8s.io', 'metallb.io']);
@@ -24,7 +31,10 @@ export function runApply(ctx: KubectlContext): number {
   const filenames = f.array('filename');
   if (f.args.length > 0) throw usageError(ctx.commandPath, `Unexpected args: [${f.args.join(' ')}]`);
   if (filenames.length === 0 && f.string('kustomize') === '') throw cmdError('must specify one of -f and -k');
-  if (f.string('kustomize') !== '') throw cmdError(`unable to find one of 'kustomization.yaml', 'kustomization.yml' or 'Kustomization' in directory '${f.string('kustomize')}'`);
+  if (f.string('kustomize') !== '')
+    throw cmdError(
+      `unable to find one of 'kustomization.yaml', 'kustomization.yml' or 'Kustomization' in directory '${f.string('kustomize')}'`,
+    );
   const mode = dryRunMode(ctx);
   const validation = fieldValidation(ctx);
   const manifests = readManifests(ctx.host.files, filenames, ctx.io.stdin, f.bool('recursive'));
@@ -48,9 +58,17 @@ function withNamespace(fo: FileObject): Record<string, unknown> {
 
 function applyOne(ctx: KubectlContext, fo: FileObject, mode: DryRun): void {
   if (fo.name === '') {
-    throw new StatusError('Invalid', `${fo.info.kind} "" is invalid: metadata.name: Required value: name or generateName is required`, [
-      { reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' },
-    ]).withSource('creating', fo.source);
+    throw new StatusError(
+      'Invalid',
+      `${fo.info.kind} "" is invalid: metadata.name: Required value: name or generateName is required`,
+      [
+        {
+          reason: 'FieldValueRequired',
+          message: 'Required value: name or generateName is required',
+          field: 'metadata.name',
+        },
+      ],
+    ).withSource('creating', fo.source);
   }
   const modified = withLastApplied(withNamespace(fo));
   const current = ctx.host.api.get(fo.info.key, fo.namespace, fo.name) as AnyObject | undefined;
@@ -91,7 +109,11 @@ function applyOne(ctx: KubectlContext, fo: FileObject, mode: DryRun): void {
   } catch (e) {
     if (e instanceof StatusError && e.reason !== 'Invalid') {
       const what = `Resource: "${apiVersionOf(fo.info)}, Resource=${fo.info.plural}", GroupVersionKind: "${apiVersionOf(fo.info)}, Kind=${fo.info.kind}"\nName: "${fo.name}", Namespace: "${fo.namespace ?? ''}"`;
-      throw new StatusError(e.reason, `error when applying patch:\n${JSON.stringify(diffPatch(current, merged))}\n\nto:\n${what}\nfor: "${fo.source}": error when patching "${fo.source}": ${e.message}`, e.causes);
+      throw new StatusError(
+        e.reason,
+        `error when applying patch:\n${JSON.stringify(diffPatch(current, merged))}\n\nto:\n${what}\nfor: "${fo.source}": error when patching "${fo.source}": ${e.message}`,
+        e.causes,
+      );
     }
     throw e;
   }
@@ -101,7 +123,8 @@ function applyOne(ctx: KubectlContext, fo: FileObject, mode: DryRun): void {
 function diffPatch(current: unknown, merged: unknown): unknown {
   if (!isPlainObject(current) || !isPlainObject(merged)) return merged;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(merged)) if (!jsonEqual(current[k], merged[k])) out[k] = diffPatch(current[k], merged[k]);
+  for (const k of Object.keys(merged))
+    if (!jsonEqual(current[k], merged[k])) out[k] = diffPatch(current[k], merged[k]);
   for (const k of Object.keys(current)) if (!(k in merged)) out[k] = null;
   return out;
 }

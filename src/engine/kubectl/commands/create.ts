@@ -15,17 +15,24 @@ import { withLastApplied } from '../apply-merge.ts';
 
 export function requireFlags(ctx: KubectlContext, names: readonly string[]): void {
   const missing = names.filter((n) => !ctx.flags.changed(n));
-  if (missing.length > 0) throw cmdError(`required flag(s) ${missing.map((n) => `"${n}"`).join(', ')} not set`);
+  if (missing.length > 0)
+    throw cmdError(`required flag(s) ${missing.map((n) => `"${n}"`).join(', ')} not set`);
 }
 
 /** `NameFromCommandArgs`: exactly one positional NAME. */
 export function nameFromArgs(ctx: KubectlContext): string {
-  const args = ctx.flags.argsLenAtDash >= 0 ? ctx.flags.args.slice(0, ctx.flags.argsLenAtDash) : ctx.flags.args;
-  if (args.length !== 1) throw usageError(ctx.commandPath, `exactly one NAME is required, got ${args.length}`);
+  const args =
+    ctx.flags.argsLenAtDash >= 0 ? ctx.flags.args.slice(0, ctx.flags.argsLenAtDash) : ctx.flags.args;
+  if (args.length !== 1)
+    throw usageError(ctx.commandPath, `exactly one NAME is required, got ${args.length}`);
   return args[0]!;
 }
 
-function baseMeta(ctx: KubectlContext, name: string, labels?: Record<string, string>): Record<string, unknown> {
+function baseMeta(
+  ctx: KubectlContext,
+  name: string,
+  labels?: Record<string, string>,
+): Record<string, unknown> {
   return {
     name,
     ...(ctx.explicitNamespace ? { namespace: ctx.namespace } : {}),
@@ -99,7 +106,10 @@ function parsePort(text: string): number | string {
 }
 
 /** `kubectl create service clusterip|nodeport|loadbalancer NAME --tcp=port[:targetPort]`. */
-export function runCreateService(ctx: KubectlContext, type: 'ClusterIP' | 'NodePort' | 'LoadBalancer'): number {
+export function runCreateService(
+  ctx: KubectlContext,
+  type: 'ClusterIP' | 'NodePort' | 'LoadBalancer',
+): number {
   const name = nameFromArgs(ctx);
   dryRunMode(ctx);
   const tcp = ctx.flags.array('tcp');
@@ -111,7 +121,8 @@ export function runCreateService(ctx: KubectlContext, type: 'ClusterIP' | 'NodeP
   const ports = tcp.map((spec) => {
     const [p, t] = spec.split(':');
     const port = Number(p);
-    if (!/^\d+$/.test(p ?? '') || port > 65535) throw cmdError(`strconv.Atoi: parsing "${p ?? ''}": invalid syntax`);
+    if (!/^\d+$/.test(p ?? '') || port > 65535)
+      throw cmdError(`strconv.Atoi: parsing "${p ?? ''}": invalid syntax`);
     return {
       name: spec.replace(/:/g, '-'),
       protocol: 'TCP',
@@ -187,13 +198,20 @@ export function runCreateConfigMap(ctx: KubectlContext): number {
 export function runCreateNamespace(ctx: KubectlContext): number {
   const name = nameFromArgs(ctx);
   dryRunMode(ctx);
-  return submitGenerated(ctx, { kind: 'Namespace', apiVersion: 'v1', metadata: { name }, spec: {}, status: {} });
+  return submitGenerated(ctx, {
+    kind: 'Namespace',
+    apiVersion: 'v1',
+    metadata: { name },
+    spec: {},
+    status: {},
+  });
 }
 
 /** `kubectl create -f`: one POST per object, errors wrapped with `error when creating "<source>"`. */
 export function runCreate(ctx: KubectlContext): number {
   const filenames = ctx.flags.array('filename');
-  if (ctx.flags.args.length > 0) throw usageError(ctx.commandPath, `Unexpected args: [${ctx.flags.args.join(' ')}]`);
+  if (ctx.flags.args.length > 0)
+    throw usageError(ctx.commandPath, `Unexpected args: [${ctx.flags.args.join(' ')}]`);
   if (filenames.length === 0) throw cmdError('must specify one of -f and -k');
   const mode = dryRunMode(ctx);
   const manifests = readManifests(ctx.host.files, filenames, ctx.io.stdin, ctx.flags.bool('recursive'));
@@ -201,8 +219,18 @@ export function runCreate(ctx: KubectlContext): number {
   const errors: unknown[] = [];
   for (const sm of manifests) {
     try {
-      const fo = resolveFileObject(ctx, sm, ctx.flags.string('validate') !== 'false' && ctx.flags.string('validate') !== 'ignore');
-      const obj = { ...fo.manifest, metadata: { ...((fo.manifest.metadata as object | undefined) ?? {}), ...(fo.namespace ? { namespace: fo.namespace } : {}) } } as Manifest;
+      const fo = resolveFileObject(
+        ctx,
+        sm,
+        ctx.flags.string('validate') !== 'false' && ctx.flags.string('validate') !== 'ignore',
+      );
+      const obj = {
+        ...fo.manifest,
+        metadata: {
+          ...((fo.manifest.metadata as object | undefined) ?? {}),
+          ...(fo.namespace ? { namespace: fo.namespace } : {}),
+        },
+      } as Manifest;
       if (ctx.flags.bool('save-config')) addLastApplied(obj);
       if (mode === 'client') {
         printOutcome(ctx, obj, 'created', mode);

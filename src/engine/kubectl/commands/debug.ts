@@ -16,8 +16,10 @@ export function runDebug(ctx: KubectlContext): number {
   const dash = f.argsLenAtDash;
   const targets = dash >= 0 ? f.args.slice(0, dash) : f.args;
   const command = dash >= 0 ? f.args.slice(dash) : [];
-  if (targets.length === 0 && f.array('filename').length === 0) throw usageError(ctx.commandPath, 'NAME is required for debug');
-  if (f.string('image') === '' && f.string('copy-to') === '') throw cmdError('you must specify --image when not using --copy-to.');
+  if (targets.length === 0 && f.array('filename').length === 0)
+    throw usageError(ctx.commandPath, 'NAME is required for debug');
+  if (f.string('image') === '' && f.string('copy-to') === '')
+    throw cmdError('you must specify --image when not using --copy-to.');
   const target = targets[0]!;
   const slash = target.indexOf('/');
   const info = slash < 0 ? mustResolve('pods') : mustResolve(target.slice(0, slash));
@@ -25,7 +27,9 @@ export function runDebug(ctx: KubectlContext): number {
   if (info.key !== 'nodes') {
     if (info.key === 'pods') {
       if (!ctx.host.api.get('pods', ctx.namespace, name)) throw notFound('pods', name);
-      throw cmdError('ephemeral debug containers are not simulated here; use kubectl exec, or debug the node with kubectl debug node/<node>');
+      throw cmdError(
+        'ephemeral debug containers are not simulated here; use kubectl exec, or debug the node with kubectl debug node/<node>',
+      );
     }
     throw cmdError(`"/v1, Kind=${info.kind}" not supported by debug`);
   }
@@ -33,13 +37,18 @@ export function runDebug(ctx: KubectlContext): number {
   if (!node) throw notFound('nodes', name);
   const container = f.string('container') || 'debugger';
   const podName = `node-debugger-${node.metadata.name}-${ctx.host.rng.nameSuffix(5)}`;
-  if (!f.bool('quiet')) ctx.out(`Creating debugging pod ${podName} with container ${container} on node ${node.metadata.name}.\n`);
+  if (!f.bool('quiet'))
+    ctx.out(`Creating debugging pod ${podName} with container ${container} on node ${node.metadata.name}.\n`);
   const stdin = f.bool('stdin');
   const tty = f.bool('tty');
   const pod: Manifest = {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: podName, namespace: ctx.namespace, labels: { 'app.kubernetes.io/managed-by': 'kubectl-debug' } },
+    metadata: {
+      name: podName,
+      namespace: ctx.namespace,
+      labels: { 'app.kubernetes.io/managed-by': 'kubectl-debug' },
+    },
     spec: {
       containers: [
         {
@@ -66,7 +75,9 @@ export function runDebug(ctx: KubectlContext): number {
   if (!attach) return 0;
   const running = (): boolean => {
     const p = ctx.host.api.get('pods', ctx.namespace, podName) as Pod | undefined;
-    return p?.status?.phase === 'Running' || p?.status?.phase === 'Succeeded' || p?.status?.phase === 'Failed';
+    return (
+      p?.status?.phase === 'Running' || p?.status?.phase === 'Succeeded' || p?.status?.phase === 'Failed'
+    );
   };
   if (!ctx.host.waitFor(running, 60_000, 500)) throw cmdError('timed out waiting for the condition');
   if (tty && !ctx.io.interactive) {

@@ -11,7 +11,13 @@ import { StatusError } from '../../api/errors.ts';
 import type { KubectlContext } from '../context.ts';
 import { cmdError, KubectlError } from '../errors.ts';
 import { readManifests } from '../manifests.ts';
-import { fetchRefs, kindPrefix, parseLabelSelector, parseResourceArgs, type ResourceRef } from '../resource-args.ts';
+import {
+  fetchRefs,
+  kindPrefix,
+  parseLabelSelector,
+  parseResourceArgs,
+  type ResourceRef,
+} from '../resource-args.ts';
 import { reportErrors } from './create.ts';
 import { resolveFileObject } from './file-refs.ts';
 import { dryRunMode } from './write.ts';
@@ -41,7 +47,8 @@ export function runDelete(ctx: KubectlContext): number {
   if (f.args.length === 0 && filenames.length === 0) throw new KubectlError(`error: ${NO_RESOURCES}`);
   if (all && selectorText !== '') throw cmdError("setting 'all' parameter but found a non empty selector. ");
   const output = f.string('output');
-  if (output !== '' && output !== 'name') throw cmdError(`unexpected -o output mode: ${output}. We only support '-o name'`);
+  if (output !== '' && output !== 'name')
+    throw cmdError(`unexpected -o output mode: ${output}. We only support '-o name'`);
   let grace = f.int('grace-period');
   const force = f.bool('force');
   if (f.bool('now')) {
@@ -51,35 +58,51 @@ export function runDelete(ctx: KubectlContext): number {
   if (grace === 0 && !force) grace = 1;
   if (force && grace < 0) grace = 0;
   if (grace === 0 && force) {
-    ctx.err('Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n');
+    ctx.err(
+      'Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n',
+    );
   } else if (grace > 0 && force) {
     throw cmdError('--force and --grace-period greater than 0 cannot be specified together');
   }
   const mode = dryRunMode(ctx);
-  const ignoreNotFound = f.changed('ignore-not-found') ? f.bool('ignore-not-found') : all || selectorText !== '';
+  const ignoreNotFound = f.changed('ignore-not-found')
+    ? f.bool('ignore-not-found')
+    : all || selectorText !== '';
 
   const targets: Target[] = [];
   const errors: unknown[] = [];
   if (filenames.length > 0) {
-    if (f.args.length > 0) throw cmdError('when paths, URLs, or stdin is provided as input, you may not specify resource arguments as well');
+    if (f.args.length > 0)
+      throw cmdError(
+        'when paths, URLs, or stdin is provided as input, you may not specify resource arguments as well',
+      );
     const manifests = readManifests(ctx.host.files, filenames, ctx.io.stdin, f.bool('recursive'));
     for (const sm of manifests) {
       const fo = resolveFileObject(ctx, sm, false);
       if (fo.name === '') throw cmdError('resource name may not be empty');
-      if (ctx.host.api.get(fo.info.key, fo.namespace, fo.name)) targets.push({ info: fo.info, namespace: fo.namespace, name: fo.name, source: sm.source });
-      else if (!ignoreNotFound) errors.push(new StatusError('NotFound', `error when deleting "${sm.source}": ${fo.info.key} "${fo.name}" not found`));
+      if (ctx.host.api.get(fo.info.key, fo.namespace, fo.name))
+        targets.push({ info: fo.info, namespace: fo.namespace, name: fo.name, source: sm.source });
+      else if (!ignoreNotFound)
+        errors.push(
+          new StatusError(
+            'NotFound',
+            `error when deleting "${sm.source}": ${fo.info.key} "${fo.name}" not found`,
+          ),
+        );
     }
   } else {
     const refs: ResourceRef[] = parseResourceArgs(f.args);
     const named = refs.some((r) => r.name !== undefined);
-    if (!named && !all && selectorText === '') throw cmdError('resource(s) were provided, but no name was specified');
+    if (!named && !all && selectorText === '')
+      throw cmdError('resource(s) were provided, but no name was specified');
     if (named && selectorText !== '') throw cmdError('name cannot be provided when a selector is specified');
     const { found, errors: notFound } = fetchRefs(ctx.host.api, refs, {
       namespace: ctx.namespace,
       allNamespaces: f.bool('all-namespaces'),
       selector: parseLabelSelector(selectorText),
     });
-    for (const x of found) targets.push({ info: x.info, namespace: x.object.metadata.namespace, name: x.object.metadata.name });
+    for (const x of found)
+      targets.push({ info: x.info, namespace: x.object.metadata.namespace, name: x.object.metadata.name });
     if (!ignoreNotFound) errors.push(...notFound);
   }
 
@@ -92,7 +115,10 @@ export function runDelete(ctx: KubectlContext): number {
     }
     if (mode !== 'client') {
       try {
-        ctx.host.api.delete(t.info.key, t.namespace, t.name, { ...(grace >= 0 ? { gracePeriodSeconds: grace } : {}), dryRun: mode === 'server' });
+        ctx.host.api.delete(t.info.key, t.namespace, t.name, {
+          ...(grace >= 0 ? { gracePeriodSeconds: grace } : {}),
+          dryRun: mode === 'server',
+        });
       } catch (e) {
         errors.push(e instanceof StatusError && t.source ? e.withSource('deleting', t.source) : e);
         continue;
@@ -126,5 +152,9 @@ function printDeleted(ctx: KubectlContext, t: Target, grace: number, mode: strin
 /** Deletes one object the way `kubectl delete` does, for `run --rm`: print and wait. */
 export function deleteAndWait(ctx: KubectlContext, obj: AnyObject, info: ResourceInfo): void {
   ctx.host.api.delete(info.key, obj.metadata.namespace, obj.metadata.name, {});
-  ctx.host.waitFor(() => !ctx.host.api.get(info.key, obj.metadata.namespace, obj.metadata.name), DELETE_WAIT_CAP_MS, 1000);
+  ctx.host.waitFor(
+    () => !ctx.host.api.get(info.key, obj.metadata.namespace, obj.metadata.name),
+    DELETE_WAIT_CAP_MS,
+    1000,
+  );
 }

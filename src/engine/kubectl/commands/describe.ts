@@ -3,15 +3,50 @@
  * nothing exactly describes every object whose name starts with it. Several objects are separated by
  * a blank line, and (unless --show-events is given) lose their Events sections, as upstream does.
  */
-import type { AnyObject, ConfigMap, DaemonSet, Deployment, EndpointSlice, Endpoints, Event, Ingress, IngressClass, Namespace, NetworkPolicy, Node, Pod, ReplicaSet, Secret, Service } from '../../api/objects.ts';
+import type {
+  AnyObject,
+  ConfigMap,
+  DaemonSet,
+  Deployment,
+  EndpointSlice,
+  Endpoints,
+  Event,
+  Ingress,
+  IngressClass,
+  Namespace,
+  NetworkPolicy,
+  Node,
+  Pod,
+  ReplicaSet,
+  Secret,
+  Service,
+} from '../../api/objects.ts';
 import type { ResourceInfo } from '../../api/resources.ts';
 import { notFound } from '../../api/errors.ts';
 import type { KubectlContext } from '../context.ts';
 import { KubectlError } from '../errors.ts';
 import { readManifests } from '../manifests.ts';
 import { fetchRefs, parseLabelSelector, parseResourceArgs, type Fetched } from '../resource-args.ts';
-import { describeConfigMap, describeDaemonSet, describeDeployment, describeGeneric, describeNamespace, describeNode, describeReplicaSet, describeSecret, podCounts } from '../describe/cluster.ts';
-import { describeEndpointSlice, describeEndpoints, describeIngress, describeIngressClass, describeNetworkPolicy, describeService, formatEndpointSlices } from '../describe/network.ts';
+import {
+  describeConfigMap,
+  describeDaemonSet,
+  describeDeployment,
+  describeGeneric,
+  describeNamespace,
+  describeNode,
+  describeReplicaSet,
+  describeSecret,
+  podCounts,
+} from '../describe/cluster.ts';
+import {
+  describeEndpointSlice,
+  describeEndpoints,
+  describeIngress,
+  describeIngressClass,
+  describeNetworkPolicy,
+  describeService,
+  formatEndpointSlices,
+} from '../describe/network.ts';
 import { describePod } from '../describe/pod.ts';
 import { eventsFor } from '../describe/writer.ts';
 import { reportErrors } from './create.ts';
@@ -22,7 +57,9 @@ export function runDescribe(ctx: KubectlContext): number {
   const f = ctx.flags;
   const filenames = f.array('filename');
   if (f.args.length === 0 && filenames.length === 0) {
-    throw new KubectlError('error: You must specify the type of resource to describe. Use "kubectl api-resources" for a complete list of supported resources.');
+    throw new KubectlError(
+      'error: You must specify the type of resource to describe. Use "kubectl api-resources" for a complete list of supported resources.',
+    );
   }
   const selector = parseLabelSelector(f.string('selector'));
   let found: Fetched[] = [];
@@ -37,14 +74,22 @@ export function runDescribe(ctx: KubectlContext): number {
   } else {
     const refs = parseResourceArgs(f.args);
     if (refs.some((r) => r.info.key === 'endpoints')) ctx.err(ENDPOINTS_WARNING);
-    const r = fetchRefs(ctx.host.api, refs, { namespace: ctx.namespace, allNamespaces: ctx.allNamespaces, selector });
+    const r = fetchRefs(ctx.host.api, refs, {
+      namespace: ctx.namespace,
+      allNamespaces: ctx.allNamespaces,
+      selector,
+    });
     found = r.found;
     errors = r.errors;
     // DescribeMatchingResources: `describe pods web` also finds web-7d4b9c-x2x9k.
     if (errors.length > 0 && f.args.length === 2 && !f.args[0]!.includes('/')) {
       const info = refs[0]!.info;
       const prefix = f.args[1]!;
-      const all = fetchRefs(ctx.host.api, [{ info }], { namespace: ctx.namespace, allNamespaces: false, selector: [] }).found;
+      const all = fetchRefs(ctx.host.api, [{ info }], {
+        namespace: ctx.namespace,
+        allNamespaces: false,
+        selector: [],
+      }).found;
       const matching = all.filter((x) => x.object.metadata.name.startsWith(prefix));
       if (matching.length > 0) {
         found = matching;
@@ -52,22 +97,35 @@ export function runDescribe(ctx: KubectlContext): number {
       } else errors = [notFound(info.key, prefix)];
     }
   }
-  const showEvents = f.changed('show-events') ? f.bool('show-events') : errors.length === 0 && found.length <= 1;
+  const showEvents = f.changed('show-events')
+    ? f.bool('show-events')
+    : errors.length === 0 && found.length <= 1;
   const texts = found.map((x) => describeObject(ctx, x.info, x.object, showEvents));
   ctx.out(texts.join('\n\n'));
   if (found.length === 0 && errors.length === 0) {
-    ctx.err(ctx.allNamespaces ? 'No resources found\n' : `No resources found in ${ctx.namespace} namespace.\n`);
+    ctx.err(
+      ctx.allNamespaces ? 'No resources found\n' : `No resources found in ${ctx.namespace} namespace.\n`,
+    );
   }
   return reportErrors(ctx, errors);
 }
 
-function describeObject(ctx: KubectlContext, info: ResourceInfo, obj: AnyObject, showEvents: boolean): string {
+function describeObject(
+  ctx: KubectlContext,
+  info: ResourceInfo,
+  obj: AnyObject,
+  showEvents: boolean,
+): string {
   const api = ctx.host.api;
   const now = ctx.now();
   const ns = obj.metadata.namespace;
-  const events: Event[] | undefined = showEvents ? eventsFor(api.list('events', ns) as Event[], obj) : undefined;
+  const events: Event[] | undefined = showEvents
+    ? eventsFor(api.list('events', ns) as Event[], obj)
+    : undefined;
   const slicesOf = (namespace: string | undefined, service: string): EndpointSlice[] =>
-    (api.list('endpointslices.discovery.k8s.io', namespace) as EndpointSlice[]).filter((s) => s.metadata.labels?.['kubernetes.io/service-name'] === service);
+    (api.list('endpointslices.discovery.k8s.io', namespace) as EndpointSlice[]).filter(
+      (s) => s.metadata.labels?.['kubernetes.io/service-name'] === service,
+    );
   switch (info.key) {
     case 'pods':
       return describePod(obj as unknown as Pod, events, now);
@@ -86,7 +144,8 @@ function describeObject(ctx: KubectlContext, info: ResourceInfo, obj: AnyObject,
           if (!svc) return `<error: services "${service}" not found>`;
           let portName = '';
           for (const sp of svc.spec?.ports ?? []) {
-            if ((port.number && port.number === sp.port) || (port.name && port.name === sp.name)) portName = sp.name ?? '';
+            if ((port.number && port.number === sp.port) || (port.name && port.name === sp.name))
+              portName = sp.name ?? '';
           }
           return formatEndpointSlices(slicesOf(namespace, service), portName);
         },
@@ -95,18 +154,34 @@ function describeObject(ctx: KubectlContext, info: ResourceInfo, obj: AnyObject,
       return describeIngressClass(obj as unknown as IngressClass, events, now);
     case 'deployments.apps': {
       const d = obj as unknown as Deployment;
-      const owned = (api.list('replicasets.apps', ns) as ReplicaSet[]).filter((rs) => rs.metadata.ownerReferences?.some((r) => r.controller && r.uid === d.metadata.uid));
+      const owned = (api.list('replicasets.apps', ns) as ReplicaSet[]).filter((rs) =>
+        rs.metadata.ownerReferences?.some((r) => r.controller && r.uid === d.metadata.uid),
+      );
       const templateHash = (rs: ReplicaSet): string | undefined => rs.metadata.labels?.['pod-template-hash'];
       const newRS = owned
-        .filter((rs) => rs.metadata.annotations?.['deployment.kubernetes.io/revision'] === d.metadata.annotations?.['deployment.kubernetes.io/revision'])
+        .filter(
+          (rs) =>
+            rs.metadata.annotations?.['deployment.kubernetes.io/revision'] ===
+            d.metadata.annotations?.['deployment.kubernetes.io/revision'],
+        )
         .sort((a, b) => (templateHash(a) ?? '').localeCompare(templateHash(b) ?? ''))[0];
       const oldRSs = owned.filter((rs) => rs !== newRS && (rs.spec?.replicas ?? 0) > 0);
       return describeDeployment(d, oldRSs, newRS, events, now);
     }
     case 'replicasets.apps':
-      return describeReplicaSet(obj as unknown as ReplicaSet, podCounts(api.list('pods', ns), obj.metadata.uid), events, now);
+      return describeReplicaSet(
+        obj as unknown as ReplicaSet,
+        podCounts(api.list('pods', ns), obj.metadata.uid),
+        events,
+        now,
+      );
     case 'daemonsets.apps':
-      return describeDaemonSet(obj as unknown as DaemonSet, podCounts(api.list('pods', ns), obj.metadata.uid), events, now);
+      return describeDaemonSet(
+        obj as unknown as DaemonSet,
+        podCounts(api.list('pods', ns), obj.metadata.uid),
+        events,
+        now,
+      );
     case 'namespaces':
       return describeNamespace(obj as unknown as Namespace);
     case 'configmaps':
@@ -115,7 +190,10 @@ function describeObject(ctx: KubectlContext, info: ResourceInfo, obj: AnyObject,
       return describeSecret(obj as unknown as Secret);
     case 'nodes': {
       const pods = (api.list('pods') as Pod[]).filter(
-        (p) => p.spec?.nodeName === obj.metadata.name && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed',
+        (p) =>
+          p.spec?.nodeName === obj.metadata.name &&
+          p.status?.phase !== 'Succeeded' &&
+          p.status?.phase !== 'Failed',
       );
       const nodeEvents = showEvents ? eventsFor(api.list('events', 'default') as Event[], obj) : undefined;
       return describeNode(obj as unknown as Node, pods, nodeEvents, now);

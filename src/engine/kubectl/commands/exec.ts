@@ -11,7 +11,17 @@ import type { KubectlContext } from '../context.ts';
 import { cmdError, KubectlError, usageError } from '../errors.ts';
 import { pickContainer, resolvePodTarget } from './pod-target.ts';
 
-const SHELLS = new Set(['sh', 'bash', 'ash', 'zsh', '/bin/sh', '/bin/bash', '/bin/ash', '/bin/zsh', '/usr/bin/bash']);
+const SHELLS = new Set([
+  'sh',
+  'bash',
+  'ash',
+  'zsh',
+  '/bin/sh',
+  '/bin/bash',
+  '/bin/ash',
+  '/bin/zsh',
+  '/usr/bin/bash',
+]);
 
 export function isInteractiveShell(command: readonly string[]): boolean {
   return command.length === 1 && SHELLS.has(command[0]!);
@@ -34,7 +44,8 @@ export function notFoundInPath(pod: Pod, command: string): KubectlError {
 /** Checks the container can take an exec; throws the real error otherwise. */
 export function requireRunningContainer(pod: Pod, container: string): void {
   const phase = pod.status?.phase;
-  if (phase === 'Succeeded' || phase === 'Failed') throw cmdError(`cannot exec into a container in a completed pod; current phase is ${phase}`);
+  if (phase === 'Succeeded' || phase === 'Failed')
+    throw cmdError(`cannot exec into a container in a completed pod; current phase is ${phase}`);
   const status = pod.status?.containerStatuses?.find((s) => s.name === container);
   if (!(pod.spec?.containers ?? []).some((c) => c.name === container) || !status?.state?.running) {
     throw cmdError(`unable to upgrade connection: container not found ("${container}")`);
@@ -42,8 +53,19 @@ export function requireRunningContainer(pod: Pod, container: string): void {
 }
 
 /** Runs argv inside a container through the shell's resolver. */
-export function runInContainer(ctx: KubectlContext, pod: Pod, container: string, command: readonly string[], stdin: string): CommandResult {
-  const context: SessionContext = { kind: 'pod', namespace: pod.metadata.namespace ?? 'default', pod: pod.metadata.name, container };
+export function runInContainer(
+  ctx: KubectlContext,
+  pod: Pod,
+  container: string,
+  command: readonly string[],
+  stdin: string,
+): CommandResult {
+  const context: SessionContext = {
+    kind: 'pod',
+    namespace: pod.metadata.namespace ?? 'default',
+    pod: pod.metadata.name,
+    container,
+  };
   const handler = ctx.hooks.resolveCommand?.(command[0]!, context);
   if (!handler) throw notFoundInPath(pod, command[0]!);
   return handler(command, { stdin, env: ctx.io.env, context, interactive: false });
@@ -56,7 +78,10 @@ export function runExec(ctx: KubectlContext): number {
   const command = dash >= 0 ? f.args.slice(dash) : [];
   if (before.length === 0) throw cmdError('pod, type/name or --filename must be specified');
   if (dash < 0 && before.length > 1) {
-    throw usageError(ctx.commandPath, 'exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead');
+    throw usageError(
+      ctx.commandPath,
+      'exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead',
+    );
   }
   if (command.length === 0) throw cmdError('you must specify at least one command for the container');
   const { pod } = resolvePodTarget(ctx, before[0]!);
@@ -65,9 +90,15 @@ export function runExec(ctx: KubectlContext): number {
   const tty = f.bool('tty');
   const stdin = f.bool('stdin');
   if (tty && !stdin) ctx.err('Unable to use a TTY - input is not a terminal or the right kind of file\n');
-  else if (tty && !ctx.io.interactive) ctx.err('Unable to use a TTY - input is not a terminal or the right kind of file\n');
+  else if (tty && !ctx.io.interactive)
+    ctx.err('Unable to use a TTY - input is not a terminal or the right kind of file\n');
   if (tty && stdin && ctx.io.interactive && isInteractiveShell(command)) {
-    ctx.enter = { kind: 'pod', namespace: pod.metadata.namespace ?? 'default', pod: pod.metadata.name, container };
+    ctx.enter = {
+      kind: 'pod',
+      namespace: pod.metadata.namespace ?? 'default',
+      pod: pod.metadata.name,
+      container,
+    };
     return 0;
   }
   const r = runInContainer(ctx, pod, container, command, stdin ? ctx.io.stdin : '');

@@ -4,7 +4,13 @@
  * columns (sprig `wrap`, which never breaks a word) and indented 4, then FIELDS with a tab between
  * name and `<type>`, `-required-` marks, and `--recursive` listing nested fields by name only.
  */
-import { definition, lookupPath, explainTypeName, resolveNode, type SchemaNode } from '../../api/schema/field-schema.ts';
+import {
+  definition,
+  lookupPath,
+  explainTypeName,
+  resolveNode,
+  type SchemaNode,
+} from '../../api/schema/field-schema.ts';
 import { apiVersionOf } from '../../api/resources.ts';
 import type { KubectlContext } from '../context.ts';
 import { cmdError, KubectlError } from '../errors.ts';
@@ -57,7 +63,13 @@ function descriptionOf(node: SchemaNode): string {
   return out;
 }
 
-function fieldList(fields: Readonly<Record<string, SchemaNode>>, required: readonly string[], level: number, recursive: boolean, seen: Set<string>): string {
+function fieldList(
+  fields: Readonly<Record<string, SchemaNode>>,
+  required: readonly string[],
+  level: number,
+  recursive: boolean,
+  seen: Set<string>,
+): string {
   let out = '';
   const ind = level * 2;
   for (const name of Object.keys(fields).sort()) {
@@ -89,7 +101,9 @@ function fieldList(fields: Readonly<Record<string, SchemaNode>>, required: reado
 export function runExplain(ctx: KubectlContext): number {
   const args = ctx.flags.args;
   if (args.length === 0) {
-    throw new KubectlError('error: You must specify the type of resource to explain. Use "kubectl api-resources" for a complete list of supported resources.');
+    throw new KubectlError(
+      'error: You must specify the type of resource to explain. Use "kubectl api-resources" for a complete list of supported resources.',
+    );
   }
   if (args.length > 1) throw cmdError(`We accept only this format: explain RESOURCE`);
   const [typed, ...path] = args[0]!.split('.');
@@ -108,7 +122,8 @@ export function runExplain(ctx: KubectlContext): number {
     const node = raw ?? field.node;
     out += `FIELD: ${path[path.length - 1]} <${explainTypeName(node)}>\n`;
     const en = resolveNode(node).enum;
-    if (en && en.length > 0) out += `ENUM:\n${en.map((v) => `    ${v === '' ? '""' : String(v)}`).join('\n')}\n`;
+    if (en && en.length > 0)
+      out += `ENUM:\n${en.map((v) => `    ${v === '' ? '""' : String(v)}`).join('\n')}\n`;
     out += '\n\n';
     out += `DESCRIPTION:\n${indent(sprigWrap(descriptionOf(node) || '<empty>', 76), 4)}\n`;
   } else {

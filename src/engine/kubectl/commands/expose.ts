@@ -27,7 +27,9 @@ function selectorOf(obj: AnyObject): Record<string, string> | undefined {
     default: {
       const sel = (obj as unknown as Deployment).spec?.selector;
       if ((sel?.matchExpressions ?? []).length > 0) {
-        throw cmdError(`couldn't convert expressions - "${sel!.matchExpressions![0]!.key}" to map-based selector format`);
+        throw cmdError(
+          `couldn't convert expressions - "${sel!.matchExpressions![0]!.key}" to map-based selector format`,
+        );
       }
       return sel?.matchLabels;
     }
@@ -35,7 +37,8 @@ function selectorOf(obj: AnyObject): Record<string, string> | undefined {
 }
 
 function containerPorts(obj: AnyObject): core.ContainerPort[] {
-  const spec = obj.kind === 'Pod' ? (obj as unknown as Pod).spec : (obj as unknown as Deployment).spec?.template?.spec;
+  const spec =
+    obj.kind === 'Pod' ? (obj as unknown as Pod).spec : (obj as unknown as Deployment).spec?.template?.spec;
   return (spec?.containers ?? []).flatMap((c) => c.ports ?? []);
 }
 
@@ -45,7 +48,11 @@ export function runExpose(ctx: KubectlContext): number {
   const refs = parseResourceArgs(f.args);
   const ref = refs[0]!;
   if (ref.name === undefined) throw cmdError('resource(s) were provided, but no name was specified');
-  if (!['pods', 'services', 'deployments.apps', 'replicasets.apps', 'replicationcontrollers'].includes(ref.info.key)) {
+  if (
+    !['pods', 'services', 'deployments.apps', 'replicasets.apps', 'replicationcontrollers'].includes(
+      ref.info.key,
+    )
+  ) {
     throw cmdError(`cannot expose a ${ref.info.kind}`);
   }
   const obj = ctx.host.api.get(ref.info.key, ctx.namespace, ref.name) as AnyObject | undefined;
@@ -56,11 +63,18 @@ export function runExpose(ctx: KubectlContext): number {
     ? Object.fromEntries(selectorText.split(',').map((p) => p.split('=') as [string, string]))
     : selectorOf(obj);
   if (!selector || Object.keys(selector).length === 0) {
-    throw cmdError(`couldn't retrieve selectors via --selector flag or introspection: the ${ref.info.kind.toLowerCase()} has no labels`);
+    throw cmdError(
+      `couldn't retrieve selectors via --selector flag or introspection: the ${ref.info.kind.toLowerCase()} has no labels`,
+    );
   }
   const protocol = f.string('protocol') || 'TCP';
   const targetPortText = f.string('target-port');
-  const targetPort = targetPortText === '' ? undefined : /^\d+$/.test(targetPortText) ? Number(targetPortText) : targetPortText;
+  const targetPort =
+    targetPortText === ''
+      ? undefined
+      : /^\d+$/.test(targetPortText)
+        ? Number(targetPortText)
+        : targetPortText;
   let ports: Record<string, unknown>[];
   const portText = f.string('port');
   if (portText !== '') {
@@ -82,13 +96,19 @@ export function runExpose(ctx: KubectlContext): number {
       targetPort: targetPort ?? p.containerPort,
     }));
   }
-  if (ports.length === 0) throw usageError(ctx.commandPath, "couldn't find port via --port flag or introspection");
+  if (ports.length === 0)
+    throw usageError(ctx.commandPath, "couldn't find port via --port flag or introspection");
   const type = f.string('type');
   if (type && !['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'].includes(type)) {
     throw cmdError(`invalid service type: ${type}`);
   }
   const labels = f.string('labels')
-    ? Object.fromEntries(f.string('labels').split(',').map((p) => p.split('=') as [string, string]))
+    ? Object.fromEntries(
+        f
+          .string('labels')
+          .split(',')
+          .map((p) => p.split('=') as [string, string]),
+      )
     : obj.metadata.labels;
   const svc: Manifest = {
     kind: 'Service',

@@ -33,7 +33,10 @@ export function resolveFileObject(ctx: KubectlContext, sm: SourcedManifest, vali
   const kind = typeof m.kind === 'string' ? m.kind : '';
   if (apiVersion === '' || kind === '') {
     if (validate) {
-      const missing = [...(apiVersion === '' ? ['apiVersion not set'] : []), ...(kind === '' ? ['kind not set'] : [])];
+      const missing = [
+        ...(apiVersion === '' ? ['apiVersion not set'] : []),
+        ...(kind === '' ? ['kind not set'] : []),
+      ];
       const detail = missing.length === 1 ? missing[0] : `[${missing.join(', ')}]`;
       throw cmdError(`error validating "${sm.source}": error validating data: ${detail}; ${STOP_VALIDATE}`);
     }
@@ -64,7 +67,10 @@ export function resolveFileObject(ctx: KubectlContext, sm: SourcedManifest, vali
 }
 
 /** For get/describe/delete -f: references to the objects the files describe. */
-export function refsFromManifests(ctx: KubectlContext, manifests: readonly SourcedManifest[]): { ref: ResourceRef; namespace: string }[] {
+export function refsFromManifests(
+  ctx: KubectlContext,
+  manifests: readonly SourcedManifest[],
+): { ref: ResourceRef; namespace: string }[] {
   return manifests.map((sm) => {
     const fo = resolveFileObject(ctx, sm, false);
     if (fo.name === '') throw cmdError('resource name may not be empty');

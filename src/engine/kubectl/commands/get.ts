@@ -14,10 +14,18 @@ import { asList, parseOutputFormat, printCustomColumns, printGeneric } from '../
 import { tableFor } from '../printers/registry.ts';
 import { tableLines } from '../printers/table.ts';
 import { tabwrite } from '../printers/tabwriter.ts';
-import { fetchRefs, kindPrefix, parseLabelSelector, parseResourceArgs, type Fetched, type ResourceRef } from '../resource-args.ts';
+import {
+  fetchRefs,
+  kindPrefix,
+  parseLabelSelector,
+  parseResourceArgs,
+  type Fetched,
+  type ResourceRef,
+} from '../resource-args.ts';
 import { refsFromManifests } from './file-refs.ts';
 
-export const ENDPOINTS_WARNING = 'Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice\n';
+export const ENDPOINTS_WARNING =
+  'Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice\n';
 
 const REQUIRED_RESOURCE = `You must specify the type of resource to get. Use "kubectl api-resources" for a complete list of supported resources.
 
@@ -34,7 +42,10 @@ export function runGet(ctx: KubectlContext): number {
   let refs: ResourceRef[];
   let namespaceOf: ((ref: ResourceRef) => string) | undefined;
   if (filenames.length > 0) {
-    if (f.args.length > 0) throw cmdError('when paths, URLs, or stdin is provided as input, you may not specify resource arguments as well');
+    if (f.args.length > 0)
+      throw cmdError(
+        'when paths, URLs, or stdin is provided as input, you may not specify resource arguments as well',
+      );
     const manifests = readManifests(ctx.host.files, filenames, ctx.io.stdin, f.bool('recursive'));
     const fromFiles = refsFromManifests(ctx, manifests);
     refs = fromFiles.map((r) => r.ref);
@@ -44,8 +55,10 @@ export function runGet(ctx: KubectlContext): number {
     refs = parseResourceArgs(f.args);
   }
   const named = refs.some((r) => r.name !== undefined);
-  if (named && f.string('selector') !== '') throw cmdError('name cannot be provided when a selector is specified');
-  if (named && ctx.allNamespaces && !namespaceOf) throw cmdError('a resource cannot be retrieved by name across all namespaces');
+  if (named && f.string('selector') !== '')
+    throw cmdError('name cannot be provided when a selector is specified');
+  if (named && ctx.allNamespaces && !namespaceOf)
+    throw cmdError('a resource cannot be retrieved by name across all namespaces');
   if (f.bool('watch-only') || f.bool('watch')) {
     const types = new Set(refs.map((r) => r.info.key));
     if (types.size > 1) throw cmdError('you may only specify a single resource type');
@@ -68,7 +81,12 @@ export function runGet(ctx: KubectlContext): number {
   if (f.bool('watch-only')) return finish(ctx, reportable);
 
   if (format.kind === 'table' || format.kind === 'custom-columns') {
-    printTables(ctx, found, format.kind === 'table' ? format.wide : false, format.kind === 'custom-columns' ? format.spec : undefined);
+    printTables(
+      ctx,
+      found,
+      format.kind === 'table' ? format.wide : false,
+      format.kind === 'custom-columns' ? format.spec : undefined,
+    );
     const written = ctx.stdout.length > 0;
     if (!written && reportable.length === 0 && !ignoreNotFound) {
       const allNamespaced = !ctx.allNamespaces && refs.every((r) => r.info.namespaced);
@@ -84,7 +102,11 @@ export function runGet(ctx: KubectlContext): number {
     return 0;
   }
   if (singleItemImplied && reportable.length > 0) return finish(ctx, reportable);
-  ctx.out(printGeneric(format, asList(found.map((x) => x.object)), { showManagedFields: f.bool('show-managed-fields') }));
+  ctx.out(
+    printGeneric(format, asList(found.map((x) => x.object)), {
+      showManagedFields: f.bool('show-managed-fields'),
+    }),
+  );
   return finish(ctx, reportable);
 }
 
@@ -95,7 +117,12 @@ function finish(ctx: KubectlContext, errors: readonly Error[]): number {
   return 1;
 }
 
-function printTables(ctx: KubectlContext, found: readonly Fetched[], wide: boolean, customColumns: string | undefined): void {
+function printTables(
+  ctx: KubectlContext,
+  found: readonly Fetched[],
+  wide: boolean,
+  customColumns: string | undefined,
+): void {
   const f = ctx.flags;
   const kinds = new Set(found.map((x) => `${x.object.apiVersion}/${x.object.kind}`));
   const withKind = kinds.size > 1 || f.bool('show-kind');
@@ -106,7 +133,10 @@ function printTables(ctx: KubectlContext, found: readonly Fetched[], wide: boole
     else groups.push({ info: x.info, objects: [x.object] });
   }
   const noHeaders = f.bool('no-headers');
-  const labelColumns = f.array('label-columns').flatMap((l) => l.split(',')).filter((l) => l !== '');
+  const labelColumns = f
+    .array('label-columns')
+    .flatMap((l) => l.split(','))
+    .filter((l) => l !== '');
   let text = '';
   for (const g of groups) {
     let block: string;

@@ -59,9 +59,12 @@ export function runVersion(ctx: KubectlContext): number {
 }
 
 export function runClusterInfo(ctx: KubectlContext): number {
-  if (ctx.flags.args.length > 0) throw usageError(ctx.commandPath, `Unexpected args: [${ctx.flags.args.join(' ')}]`);
+  if (ctx.flags.args.length > 0)
+    throw usageError(ctx.commandPath, `Unexpected args: [${ctx.flags.args.join(' ')}]`);
   let out = `Kubernetes control plane is running at ${SERVER_URL}\n`;
-  const services = ctx.host.api.list('services', 'kube-system').filter((s) => s.metadata.labels?.['kubernetes.io/cluster-service'] === 'true');
+  const services = ctx.host.api
+    .list('services', 'kube-system')
+    .filter((s) => s.metadata.labels?.['kubernetes.io/cluster-service'] === 'true');
   for (const s of services) {
     const name = s.metadata.labels?.['kubernetes.io/name'] || s.metadata.name;
     const port = s.spec?.ports?.[0];
@@ -106,7 +109,8 @@ export function runConfigView(ctx: KubectlContext): number {
   };
   const output = ctx.flags.string('output') || 'yaml';
   const format = parseOutputFormat(output, false);
-  if (format.kind === 'table' || format.kind === 'custom-columns' || format.kind === 'name') throw cmdError(`--output ${output} is not available in kubectl config view`);
+  if (format.kind === 'table' || format.kind === 'custom-columns' || format.kind === 'name')
+    throw cmdError(`--output ${output} is not available in kubectl config view`);
   ctx.out(printGeneric(format, config));
   return 0;
 }
@@ -160,11 +164,18 @@ export function runTop(ctx: KubectlContext, what: 'pod' | 'node'): number {
 export function runAuthCanI(ctx: KubectlContext): number {
   const args = ctx.flags.args;
   if (ctx.flags.bool('list')) {
-    ctx.out(tabwrite('Resources\tNon-Resource URLs\tResource Names\tVerbs\n*.*\t[]\t[]\t[*]\n\t[*]\t[]\t[*]\n', { minwidth: 0, padding: 3 }));
+    ctx.out(
+      tabwrite('Resources\tNon-Resource URLs\tResource Names\tVerbs\n*.*\t[]\t[]\t[*]\n\t[*]\t[]\t[*]\n', {
+        minwidth: 0,
+        padding: 3,
+      }),
+    );
     return 0;
   }
   if (args.length < 2 && !(args.length === 1 && args[0]!.startsWith('/'))) {
-    throw new KubectlError("error: you must specify two arguments: verb resource or verb resource/resourceName.\nSee 'kubectl auth can-i -h' for help and examples.");
+    throw new KubectlError(
+      "error: you must specify two arguments: verb resource or verb resource/resourceName.\nSee 'kubectl auth can-i -h' for help and examples.",
+    );
   }
   ctx.out('yes\n');
   return 0;
@@ -172,8 +183,13 @@ export function runAuthCanI(ctx: KubectlContext): number {
 
 export function runCordon(ctx: KubectlContext, cordon: boolean): number {
   const mode = dryRunMode(ctx);
-  const refs = parseResourceArgs(ctx.flags.args.length > 0 && !ctx.flags.args[0]!.includes('/') ? ['nodes', ...ctx.flags.args] : ctx.flags.args);
-  if (refs.length === 0 && ctx.flags.string('selector') === '') throw usageError(ctx.commandPath, 'USAGE: cordon NODE [flags]');
+  const refs = parseResourceArgs(
+    ctx.flags.args.length > 0 && !ctx.flags.args[0]!.includes('/')
+      ? ['nodes', ...ctx.flags.args]
+      : ctx.flags.args,
+  );
+  if (refs.length === 0 && ctx.flags.string('selector') === '')
+    throw usageError(ctx.commandPath, 'USAGE: cordon NODE [flags]');
   const { found, errors } = fetchRefs(ctx.host.api, refs.length > 0 ? refs : parseResourceArgs(['nodes']), {
     namespace: ctx.namespace,
     allNamespaces: false,

@@ -9,12 +9,19 @@ import { deepClone, jsonEqual } from '../../util/json.ts';
 import type { KubectlContext } from '../context.ts';
 import { cmdError, usageError } from '../errors.ts';
 import { readManifests } from '../manifests.ts';
-import { fetchRefs, kindPrefix, parseLabelSelector, parseResourceArgs, type Fetched } from '../resource-args.ts';
+import {
+  fetchRefs,
+  kindPrefix,
+  parseLabelSelector,
+  parseResourceArgs,
+  type Fetched,
+} from '../resource-args.ts';
 import { reportErrors } from './create.ts';
 import { refsFromManifests } from './file-refs.ts';
 import { dryRunMode, dryRunSuffix, printOutcome, updateObject } from './write.ts';
 
-const KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const KEY =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 const VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 interface Changes {
@@ -46,7 +53,8 @@ function parseChanges(items: readonly string[], what: 'label' | 'annotation'): C
     } else if (item.endsWith('-')) remove.push(item.slice(0, -1));
     else throw cmdError(`invalid ${what} spec: ${item}`);
   }
-  for (const k of remove) if (k in set) throw cmdError(`can not both modify and remove ${what}s in the same command`);
+  for (const k of remove)
+    if (k in set) throw cmdError(`can not both modify and remove ${what}s in the same command`);
   return { set, remove };
 }
 
@@ -91,7 +99,13 @@ function run(ctx: KubectlContext, what: 'label' | 'annotation'): number {
   return reportErrors(ctx, all);
 }
 
-function apply(ctx: KubectlContext, what: 'label' | 'annotation', x: Fetched, changes: Changes, mode: string): void {
+function apply(
+  ctx: KubectlContext,
+  what: 'label' | 'annotation',
+  x: Fetched,
+  changes: Changes,
+  mode: string,
+): void {
   const field = what === 'label' ? 'labels' : 'annotations';
   const current = { ...(x.object.metadata[field] ?? {}) } as Record<string, string>;
   if (ctx.flags.bool('list')) {
@@ -100,7 +114,8 @@ function apply(ctx: KubectlContext, what: 'label' | 'annotation', x: Fetched, ch
   }
   const overwrite = ctx.flags.bool('overwrite');
   for (const [k, v] of Object.entries(changes.set)) {
-    if (!overwrite && k in current && current[k] !== v) throw cmdError(`'${k}' already has a value (${current[k]}), and --overwrite is false`);
+    if (!overwrite && k in current && current[k] !== v)
+      throw cmdError(`'${k}' already has a value (${current[k]}), and --overwrite is false`);
   }
   const next = { ...current, ...changes.set };
   for (const k of changes.remove) {
@@ -116,7 +131,10 @@ function apply(ctx: KubectlContext, what: 'label' | 'annotation', x: Fetched, ch
     obj.metadata = { ...obj.metadata, [field]: next };
     if (Object.keys(next).length === 0) delete (obj.metadata as unknown as Record<string, unknown>)[field];
     // kubectl sends a merge patch of metadata only; the spec is never re-validated.
-    result = mode === 'none' && ctx.host.api.updateMetadata ? ctx.host.api.updateMetadata(obj) : updateObject(ctx, obj, mode === 'server' ? 'server' : 'none');
+    result =
+      mode === 'none' && ctx.host.api.updateMetadata
+        ? ctx.host.api.updateMetadata(obj)
+        : updateObject(ctx, obj, mode === 'server' ? 'server' : 'none');
   }
   if (ctx.flags.string('output') !== '') {
     printOutcome(ctx, result, operation, mode as 'none');

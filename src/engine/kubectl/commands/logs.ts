@@ -25,7 +25,10 @@ function logsOf(ctx: KubectlContext, pod: Pod, container: string): string {
   let lines: { time: number; text: string }[];
   const hooked = ctx.hooks.containerLogs?.(pod, container, { previous });
   if (hooked !== undefined) {
-    lines = hooked.split('\n').filter((l, i, a) => !(l === '' && i === a.length - 1)).map((t) => ({ time: ctx.now(), text: t }));
+    lines = hooked
+      .split('\n')
+      .filter((l, i, a) => !(l === '' && i === a.length - 1))
+      .map((t) => ({ time: ctx.now(), text: t }));
   } else {
     // The runtime keeps each line's time (for --timestamps) and words the kubelet's errors.
     const r = runtimeLogs(pod, container, { previous, now: ctx.now() });
@@ -51,12 +54,18 @@ export function runLogs(ctx: KubectlContext): number {
     if (target.candidates > 1) ctx.err(`Found ${target.candidates} pods, using pod/${pod.metadata.name}\n`);
   }
   if (f.bool('all-containers')) {
-    for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) ctx.out(logsOf(ctx, pod, c.name));
+    for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])])
+      ctx.out(logsOf(ctx, pod, c.name));
     return 0;
   }
   const container = args[1] ?? pickContainer(ctx, pod, f.string('container'));
-  const known = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? []), ...(pod.spec?.ephemeralContainers ?? [])];
-  if (!known.some((c) => c.name === container)) throw cmdError(`container ${container} is not valid for pod ${pod.metadata.name}`);
+  const known = [
+    ...(pod.spec?.containers ?? []),
+    ...(pod.spec?.initContainers ?? []),
+    ...(pod.spec?.ephemeralContainers ?? []),
+  ];
+  if (!known.some((c) => c.name === container))
+    throw cmdError(`container ${container} is not valid for pod ${pod.metadata.name}`);
   ctx.out(logsOf(ctx, pod, container));
   return 0;
 }

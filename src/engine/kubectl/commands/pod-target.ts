@@ -14,7 +14,10 @@ import { cmdError } from '../errors.ts';
 import { mustResolve } from '../resource-args.ts';
 
 function isReady(p: Pod): boolean {
-  return p.status?.phase === 'Running' && (p.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+  return (
+    p.status?.phase === 'Running' &&
+    (p.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True')
+  );
 }
 
 /** Orders candidate pods like kubectl's `podutils.ByLogging`: ready and running first, then older. */
@@ -59,9 +62,14 @@ export function resolvePodTarget(ctx: KubectlContext, arg: string): PodTarget {
   let matching: Pod[];
   if (info.key === 'services') {
     const sel = (obj as Service).spec?.selector;
-    if (!sel || Object.keys(sel).length === 0) throw cmdError(`invalid service '${name}': Service is defined without a selector`);
+    if (!sel || Object.keys(sel).length === 0)
+      throw cmdError(`invalid service '${name}': Service is defined without a selector`);
     matching = pods.filter((p) => matchesMapSelector(sel, p.metadata.labels));
-  } else if (info.key === 'deployments.apps' || info.key === 'replicasets.apps' || info.key === 'daemonsets.apps') {
+  } else if (
+    info.key === 'deployments.apps' ||
+    info.key === 'replicasets.apps' ||
+    info.key === 'daemonsets.apps'
+  ) {
     const sel = (obj as Deployment | ReplicaSet).spec?.selector;
     matching = pods.filter((p) => matchesLabelSelector(sel, p.metadata.labels));
   } else {

@@ -4,7 +4,13 @@ import { HELP_TEXTS } from '../help-texts.ts';
 import { runGet } from './get.ts';
 import { runDescribe } from './describe.ts';
 import { runApply } from './apply.ts';
-import { runCreate, runCreateConfigMap, runCreateDeployment, runCreateNamespace, runCreateService } from './create.ts';
+import {
+  runCreate,
+  runCreateConfigMap,
+  runCreateDeployment,
+  runCreateNamespace,
+  runCreateService,
+} from './create.ts';
 import { runDelete } from './delete.ts';
 import { runRun } from './run.ts';
 import { runExec } from './exec.ts';
@@ -16,7 +22,16 @@ import { runRolloutHistory, runRolloutRestart, runRolloutStatus, runRolloutUndo 
 import { runPortForward } from './port-forward.ts';
 import { runExplain } from './explain.ts';
 import { runApiResources, runApiVersions } from './api-resources.ts';
-import { runAuthCanI, runClusterInfo, runConfigCurrentContext, runConfigGetContexts, runConfigView, runCordon, runTop, runVersion } from './info.ts';
+import {
+  runAuthCanI,
+  runClusterInfo,
+  runConfigCurrentContext,
+  runConfigGetContexts,
+  runConfigView,
+  runCordon,
+  runTop,
+  runVersion,
+} from './info.ts';
 import { runWait } from './wait.ts';
 import { runDebug } from './debug.ts';
 
@@ -69,11 +84,45 @@ export const COMMANDS: Readonly<Record<string, CommandRun>> = {
 
 /** Commands whose words may be followed by a subcommand word. */
 export const PARENTS: Readonly<Record<string, readonly string[]>> = {
-  create: ['configmap', 'deployment', 'ingress', 'job', 'namespace', 'secret', 'service', 'serviceaccount', 'clusterrole', 'clusterrolebinding', 'cronjob', 'poddisruptionbudget', 'priorityclass', 'quota', 'role', 'rolebinding', 'token'],
+  create: [
+    'configmap',
+    'deployment',
+    'ingress',
+    'job',
+    'namespace',
+    'secret',
+    'service',
+    'serviceaccount',
+    'clusterrole',
+    'clusterrolebinding',
+    'cronjob',
+    'poddisruptionbudget',
+    'priorityclass',
+    'quota',
+    'role',
+    'rolebinding',
+    'token',
+  ],
   'create service': ['clusterip', 'externalname', 'loadbalancer', 'nodeport'],
   'create secret': ['docker-registry', 'generic', 'tls'],
   rollout: ['history', 'pause', 'restart', 'resume', 'status', 'undo'],
-  config: ['current-context', 'delete-cluster', 'delete-context', 'delete-user', 'get-clusters', 'get-contexts', 'get-users', 'rename-context', 'set', 'set-cluster', 'set-context', 'set-credentials', 'unset', 'use-context', 'view'],
+  config: [
+    'current-context',
+    'delete-cluster',
+    'delete-context',
+    'delete-user',
+    'get-clusters',
+    'get-contexts',
+    'get-users',
+    'rename-context',
+    'set',
+    'set-cluster',
+    'set-context',
+    'set-credentials',
+    'unset',
+    'use-context',
+    'view',
+  ],
   top: ['node', 'pod'],
   auth: ['can-i', 'reconcile', 'whoami'],
   'cluster-info': ['dump'],
@@ -81,15 +130,65 @@ export const PARENTS: Readonly<Record<string, readonly string[]>> = {
 
 /** cobra Aliases of subcommands (`kubectl create ns`, `kubectl top pods`). */
 export const ALIASES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  create: { cm: 'configmap', deploy: 'deployment', ns: 'namespace', svc: 'service', sa: 'serviceaccount', ing: 'ingress', cj: 'cronjob', pdb: 'poddisruptionbudget', pc: 'priorityclass', resourcequota: 'quota' },
+  create: {
+    cm: 'configmap',
+    deploy: 'deployment',
+    ns: 'namespace',
+    svc: 'service',
+    sa: 'serviceaccount',
+    ing: 'ingress',
+    cj: 'cronjob',
+    pdb: 'poddisruptionbudget',
+    pc: 'priorityclass',
+    resourcequota: 'quota',
+  },
   top: { nodes: 'node', no: 'node', pods: 'pod', po: 'pod' },
 };
 
 /** Top-level commands in kubectl's registration order (cobra's suggestion order), then `help`. */
 export const TOP_LEVEL_ORDER: readonly string[] = [
-  'create', 'expose', 'run', 'set', 'explain', 'get', 'edit', 'delete', 'rollout', 'scale', 'autoscale',
-  'certificate', 'cluster-info', 'top', 'cordon', 'uncordon', 'drain', 'taint', 'describe', 'logs', 'attach',
-  'exec', 'port-forward', 'proxy', 'cp', 'auth', 'debug', 'events', 'diff', 'apply', 'patch', 'replace', 'wait',
-  'kustomize', 'label', 'annotate', 'completion', 'config', 'plugin', 'version', 'api-versions',
-  'api-resources', 'options', 'help',
+  'create',
+  'expose',
+  'run',
+  'set',
+  'explain',
+  'get',
+  'edit',
+  'delete',
+  'rollout',
+  'scale',
+  'autoscale',
+  'certificate',
+  'cluster-info',
+  'top',
+  'cordon',
+  'uncordon',
+  'drain',
+  'taint',
+  'describe',
+  'logs',
+  'attach',
+  'exec',
+  'port-forward',
+  'proxy',
+  'cp',
+  'auth',
+  'debug',
+  'events',
+  'diff',
+  'apply',
+  'patch',
+  'replace',
+  'wait',
+  'kustomize',
+  'label',
+  'annotate',
+  'completion',
+  'config',
+  'plugin',
+  'version',
+  'api-versions',
+  'api-resources',
+  'options',
+  'help',
 ];

@@ -21,10 +21,16 @@ export const ROLLOUT_WAIT_CAP_MS = 10 * 60 * 1000;
 const REVISION = 'deployment.kubernetes.io/revision';
 
 function targets(ctx: KubectlContext): Fetched[] {
-  if (ctx.flags.args.length === 0 && ctx.flags.array('filename').length === 0) throw cmdError('required resource not specified');
+  if (ctx.flags.args.length === 0 && ctx.flags.array('filename').length === 0)
+    throw cmdError('required resource not specified');
   const refs = parseResourceArgs(ctx.flags.args);
-  if (refs.some((r) => r.name === undefined)) throw cmdError('resource(s) were provided, but no name was specified');
-  const { found, errors } = fetchRefs(ctx.host.api, refs, { namespace: ctx.namespace, allNamespaces: false, selector: [] });
+  if (refs.some((r) => r.name === undefined))
+    throw cmdError('resource(s) were provided, but no name was specified');
+  const { found, errors } = fetchRefs(ctx.host.api, refs, {
+    namespace: ctx.namespace,
+    allNamespaces: false,
+    selector: [],
+  });
   if (errors.length > 0) throw errors[0];
   return found;
 }
@@ -37,12 +43,25 @@ export function rolloutStatus(info: ResourceInfo, obj: AnyObject): { message: st
     const name = d.metadata.name;
     if ((d.metadata.generation ?? 0) <= (st.observedGeneration ?? 0)) {
       const progressing = st.conditions?.find((c) => c.type === 'Progressing');
-      if (progressing?.reason === 'ProgressDeadlineExceeded') throw cmdError(`deployment "${name}" exceeded its progress deadline`);
+      if (progressing?.reason === 'ProgressDeadlineExceeded')
+        throw cmdError(`deployment "${name}" exceeded its progress deadline`);
       const want = d.spec?.replicas ?? 1;
       const updated = st.updatedReplicas ?? 0;
-      if (updated < want) return { message: `Waiting for deployment "${name}" rollout to finish: ${updated} out of ${want} new replicas have been updated...\n`, done: false };
-      if ((st.replicas ?? 0) > updated) return { message: `Waiting for deployment "${name}" rollout to finish: ${(st.replicas ?? 0) - updated} old replicas are pending termination...\n`, done: false };
-      if ((st.availableReplicas ?? 0) < updated) return { message: `Waiting for deployment "${name}" rollout to finish: ${st.availableReplicas ?? 0} of ${updated} updated replicas are available...\n`, done: false };
+      if (updated < want)
+        return {
+          message: `Waiting for deployment "${name}" rollout to finish: ${updated} out of ${want} new replicas have been updated...\n`,
+          done: false,
+        };
+      if ((st.replicas ?? 0) > updated)
+        return {
+          message: `Waiting for deployment "${name}" rollout to finish: ${(st.replicas ?? 0) - updated} old replicas are pending termination...\n`,
+          done: false,
+        };
+      if ((st.availableReplicas ?? 0) < updated)
+        return {
+          message: `Waiting for deployment "${name}" rollout to finish: ${st.availableReplicas ?? 0} of ${updated} updated replicas are available...\n`,
+          done: false,
+        };
       return { message: `deployment "${name}" successfully rolled out\n`, done: true };
     }
     return { message: 'Waiting for deployment spec update to be observed...\n', done: false };
@@ -51,11 +70,20 @@ export function rolloutStatus(info: ResourceInfo, obj: AnyObject): { message: st
     const ds = obj as unknown as DaemonSet;
     const st = ds.status;
     const name = ds.metadata.name;
-    if ((ds.spec?.updateStrategy?.type ?? 'RollingUpdate') !== 'RollingUpdate') throw cmdError('rollout status is only available for RollingUpdate strategy type');
+    if ((ds.spec?.updateStrategy?.type ?? 'RollingUpdate') !== 'RollingUpdate')
+      throw cmdError('rollout status is only available for RollingUpdate strategy type');
     if ((ds.metadata.generation ?? 0) <= (st?.observedGeneration ?? 0)) {
       const desired = st?.desiredNumberScheduled ?? 0;
-      if ((st?.updatedNumberScheduled ?? 0) < desired) return { message: `Waiting for daemon set "${name}" rollout to finish: ${st?.updatedNumberScheduled ?? 0} out of ${desired} new pods have been updated...\n`, done: false };
-      if ((st?.numberAvailable ?? 0) < desired) return { message: `Waiting for daemon set "${name}" rollout to finish: ${st?.numberAvailable ?? 0} of ${desired} updated pods are available...\n`, done: false };
+      if ((st?.updatedNumberScheduled ?? 0) < desired)
+        return {
+          message: `Waiting for daemon set "${name}" rollout to finish: ${st?.updatedNumberScheduled ?? 0} out of ${desired} new pods have been updated...\n`,
+          done: false,
+        };
+      if ((st?.numberAvailable ?? 0) < desired)
+        return {
+          message: `Waiting for daemon set "${name}" rollout to finish: ${st?.numberAvailable ?? 0} of ${desired} updated pods are available...\n`,
+          done: false,
+        };
       return { message: `daemon set "${name}" successfully rolled out\n`, done: true };
     }
     return { message: 'Waiting for daemon set spec update to be observed...\n', done: false };
@@ -96,11 +124,18 @@ export function runRolloutRestart(ctx: KubectlContext): number {
         throw cmdError(`${x.info.plural} "${x.object.metadata.name}" restarting is not supported`);
       }
       if ((x.object.spec as { paused?: boolean } | undefined)?.paused) {
-        throw cmdError(`${x.info.key} "${x.object.metadata.name}" can't restart paused deployment (run rollout resume first)`);
+        throw cmdError(
+          `${x.info.key} "${x.object.metadata.name}" can't restart paused deployment (run rollout resume first)`,
+        );
       }
-      const next = deepClone(x.object) as AnyObject & { spec: { template: { metadata?: { annotations?: Record<string, string> } } } };
+      const next = deepClone(x.object) as AnyObject & {
+        spec: { template: { metadata?: { annotations?: Record<string, string> } } };
+      };
       const meta = (next.spec.template.metadata ??= {});
-      meta.annotations = { ...(meta.annotations ?? {}), 'kubectl.kubernetes.io/restartedAt': ctx.host.clock.rfc3339() };
+      meta.annotations = {
+        ...(meta.annotations ?? {}),
+        'kubectl.kubernetes.io/restartedAt': ctx.host.clock.rfc3339(),
+      };
       if (mode !== 'client') updateObject(ctx, next, mode);
       ctx.out(`${kindPrefix(x.info)}/${x.object.metadata.name} restarted${dryRunSuffix(mode)}\n`);
     } catch (e) {
@@ -123,7 +158,8 @@ function revisionOf(rs: ReplicaSet): number {
 export function runRolloutHistory(ctx: KubectlContext): number {
   const wanted = ctx.flags.int('revision');
   for (const x of targets(ctx)) {
-    if (x.info.key !== 'deployments.apps') throw cmdError(`no history viewer has been implemented for "${x.info.kind}"`);
+    if (x.info.key !== 'deployments.apps')
+      throw cmdError(`no history viewer has been implemented for "${x.info.kind}"`);
     const history = new Map(ownedReplicaSets(ctx, x.object).map((rs) => [revisionOf(rs), rs]));
     let body: string;
     if (history.size === 0) body = 'No rollout history found.';
@@ -135,7 +171,9 @@ export function runRolloutHistory(ctx: KubectlContext): number {
       body = w.toString();
     } else {
       const revisions = [...history.keys()].sort((a, b) => a - b);
-      const rows = revisions.map((r) => `${r}\t${history.get(r)!.metadata.annotations?.['kubernetes.io/change-cause'] || '<none>'}`);
+      const rows = revisions.map(
+        (r) => `${r}\t${history.get(r)!.metadata.annotations?.['kubernetes.io/change-cause'] || '<none>'}`,
+      );
       body = tabwrite(`REVISION\tCHANGE-CAUSE\n${rows.join('\n')}\n`, DESCRIBE_OPTIONS);
     }
     const withRevision = wanted > 0 ? `with revision #${wanted}` : '';
@@ -154,7 +192,8 @@ export function runRolloutUndo(ctx: KubectlContext): number {
   const mode = dryRunMode(ctx);
   const toRevision = ctx.flags.int('to-revision');
   for (const x of targets(ctx)) {
-    if (x.info.key !== 'deployments.apps') throw cmdError(`no rollbacker has been implemented for "${x.info.kind}.${x.info.group}"`);
+    if (x.info.key !== 'deployments.apps')
+      throw cmdError(`no rollbacker has been implemented for "${x.info.kind}.${x.info.group}"`);
     const d = x.object as unknown as Deployment;
     const rss = ownedReplicaSets(ctx, x.object).sort((a, b) => revisionOf(b) - revisionOf(a));
     if (rss.length === 0) throw cmdError(`no rollout history found for deployment "${d.metadata.name}"`);
@@ -166,9 +205,14 @@ export function runRolloutUndo(ctx: KubectlContext): number {
       target = rss[1];
       if (!target) throw cmdError(`no rollout history found for deployment "${d.metadata.name}"`);
     }
-    if (d.spec?.paused) throw cmdError("you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again");
+    if (d.spec?.paused)
+      throw cmdError(
+        "you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again",
+      );
     if (jsonEqual(withoutHash(target.spec?.template), withoutHash(d.spec?.template))) {
-      ctx.out(`${kindPrefix(x.info)}/${d.metadata.name} skipped rollback (current template already matches revision ${revisionOf(target)})\n`);
+      ctx.out(
+        `${kindPrefix(x.info)}/${d.metadata.name} skipped rollback (current template already matches revision ${revisionOf(target)})\n`,
+      );
       continue;
     }
     const next = deepClone(x.object) as AnyObject & { spec: Record<string, unknown> };

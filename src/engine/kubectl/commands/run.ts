@@ -33,14 +33,20 @@ export function runRun(ctx: KubectlContext): number {
   if (before.length === 0) throw usageError(ctx.commandPath, 'NAME is required for run');
   const name = before[0]!;
   const restart = f.string('restart');
-  if (!['Always', 'OnFailure', 'Never'].includes(restart)) throw usageError(ctx.commandPath, `invalid restart policy: ${restart}`);
+  if (!['Always', 'OnFailure', 'Never'].includes(restart))
+    throw usageError(ctx.commandPath, `invalid restart policy: ${restart}`);
   const stdin = f.bool('stdin');
   const tty = f.bool('tty');
   const attach = f.changed('attach') ? f.bool('attach') : stdin;
-  if (tty && !stdin) throw usageError(ctx.commandPath, '-i/--stdin is required for containers with -t/--tty=true');
-  if (f.bool('rm') && !attach) throw usageError(ctx.commandPath, '--rm should only be used for attached containers');
+  if (tty && !stdin)
+    throw usageError(ctx.commandPath, '-i/--stdin is required for containers with -t/--tty=true');
+  if (f.bool('rm') && !attach)
+    throw usageError(ctx.commandPath, '--rm should only be used for attached containers');
   const mode = dryRunMode(ctx);
-  if (attach && mode !== 'none') throw cmdError("--dry-run=[server|client] can't be used with attached containers options (--attach, --stdin, or --tty)");
+  if (attach && mode !== 'none')
+    throw cmdError(
+      "--dry-run=[server|client] can't be used with attached containers options (--attach, --stdin, or --tty)",
+    );
   const port = f.string('port');
   if (f.bool('expose') && port === '') throw cmdError('--port must be set when exposing a service');
   const labels = f.string('labels') ? parseLabels(f.string('labels')) : { run: name };
@@ -119,7 +125,8 @@ function attachToPod(ctx: KubectlContext, created: Pod, command: readonly string
   }
   const pod = current()!;
   const interactive = f.bool('tty') && ctx.io.interactive;
-  if (f.bool('tty') && !ctx.io.interactive) ctx.err('Unable to use a TTY - input is not a terminal or the right kind of file\n');
+  if (f.bool('tty') && !ctx.io.interactive)
+    ctx.err('Unable to use a TTY - input is not a terminal or the right kind of file\n');
   const argv = command.length > 0 ? command : [];
   if (interactive && (argv.length === 0 || isInteractiveShell(argv))) {
     ctx.err("If you don't see a command prompt, try pressing enter.\n");

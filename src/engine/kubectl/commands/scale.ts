@@ -9,18 +9,30 @@ import { deepClone } from '../../util/json.ts';
 import type { KubectlContext } from '../context.ts';
 import { cmdError, KubectlError } from '../errors.ts';
 import { readManifests } from '../manifests.ts';
-import { fetchRefs, kindPrefix, parseLabelSelector, parseResourceArgs, type Fetched } from '../resource-args.ts';
+import {
+  fetchRefs,
+  kindPrefix,
+  parseLabelSelector,
+  parseResourceArgs,
+  type Fetched,
+} from '../resource-args.ts';
 import { reportErrors, requireFlags } from './create.ts';
 import { refsFromManifests } from './file-refs.ts';
 import { dryRunMode, dryRunSuffix, updateObject } from './write.ts';
 
-const SCALABLE = new Set(['deployments.apps', 'replicasets.apps', 'statefulsets.apps', 'replicationcontrollers']);
+const SCALABLE = new Set([
+  'deployments.apps',
+  'replicasets.apps',
+  'statefulsets.apps',
+  'replicationcontrollers',
+]);
 
 export function runScale(ctx: KubectlContext): number {
   const f = ctx.flags;
   requireFlags(ctx, ['replicas']);
   const replicas = f.int('replicas');
-  if (replicas < 0) throw cmdError('The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0');
+  if (replicas < 0)
+    throw cmdError('The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0');
   const mode = dryRunMode(ctx);
   let found: Fetched[];
   let errors: Error[];
@@ -46,7 +58,11 @@ Example resource specifications include:
     if (!f.bool('all') && f.string('selector') === '' && refs.some((r) => r.name === undefined)) {
       throw cmdError('resource(s) were provided, but no name was specified');
     }
-    ({ found, errors } = fetchRefs(ctx.host.api, refs, { namespace: ctx.namespace, allNamespaces: false, selector: parseLabelSelector(f.string('selector')) }));
+    ({ found, errors } = fetchRefs(ctx.host.api, refs, {
+      namespace: ctx.namespace,
+      allNamespaces: false,
+      selector: parseLabelSelector(f.string('selector')),
+    }));
   }
   const all: unknown[] = [...errors];
   for (const x of found) {
@@ -59,7 +75,13 @@ Example resource specifications include:
   return reportErrors(ctx, all);
 }
 
-function scaleOne(ctx: KubectlContext, info: ResourceInfo, obj: AnyObject, replicas: number, mode: string): void {
+function scaleOne(
+  ctx: KubectlContext,
+  info: ResourceInfo,
+  obj: AnyObject,
+  replicas: number,
+  mode: string,
+): void {
   if (!SCALABLE.has(info.key)) throw cmdError(`the server could not find the requested resource`);
   const spec = (obj.spec ?? {}) as { replicas?: number };
   const current = spec.replicas ?? 1;

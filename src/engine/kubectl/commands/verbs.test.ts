@@ -10,17 +10,38 @@ import { deepClone } from '../../util/json.ts';
 import { activePortForwards } from '../index.ts';
 import { makeKubectl, type TestKubectl } from '../test-helpers.ts';
 
-function runningPod(k: TestKubectl, name: string, labels: Record<string, string> = { app: 'web' }, containers = ['web'], extra: Partial<Pod['spec']> = {}): AnyObject {
+function runningPod(
+  k: TestKubectl,
+  name: string,
+  labels: Record<string, string> = { app: 'web' },
+  containers = ['web'],
+  extra: Partial<Pod['spec']> = {},
+): AnyObject {
   return k.put({
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name, namespace: 'default', labels },
-    spec: { containers: containers.map((c) => ({ name: c, image: 'nginx', ports: [{ containerPort: 80, name: 'http', protocol: 'TCP' }] })), nodeName: 'kind-worker', ...extra },
+    spec: {
+      containers: containers.map((c) => ({
+        name: c,
+        image: 'nginx',
+        ports: [{ containerPort: 80, name: 'http', protocol: 'TCP' }],
+      })),
+      nodeName: 'kind-worker',
+      ...extra,
+    },
     status: {
       phase: 'Running',
       podIP: '10.244.1.5',
       conditions: [{ type: 'Ready', status: 'True' }],
-      containerStatuses: containers.map((c) => ({ name: c, ready: true, restartCount: 0, image: 'nginx', imageID: '', state: { running: { startedAt: '2026-01-01T00:00:00Z' } } })),
+      containerStatuses: containers.map((c) => ({
+        name: c,
+        ready: true,
+        restartCount: 0,
+        image: 'nginx',
+        imageID: '',
+        state: { running: { startedAt: '2026-01-01T00:00:00Z' } },
+      })),
     },
   });
 }
@@ -29,7 +50,11 @@ describe('kubectl delete', () => {
   it('prints the v1.34+ line naming the namespace, and cluster-scoped objects without it', () => {
     const k = makeKubectl();
     k.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: 'default' } });
-    expect(k.run('delete cm cfg')).toEqual({ stdout: 'configmap "cfg" deleted from default namespace\n', stderr: '', exitCode: 0 });
+    expect(k.run('delete cm cfg')).toEqual({
+      stdout: 'configmap "cfg" deleted from default namespace\n',
+      stderr: '',
+      exitCode: 0,
+    });
     k.run('create ns team-a');
     expect(k.run('delete ns team-a').stdout).toBe('namespace "team-a" deleted\n');
   });
@@ -39,7 +64,8 @@ describe('kubectl delete', () => {
     const k = makeKubectl({
       onTick: (now, store) => {
         const p = store.get('pods', 'default', 'web');
-        if (p?.metadata.deletionTimestamp && Date.parse(p.metadata.deletionTimestamp) <= now) store.delete('pods', 'default', 'web');
+        if (p?.metadata.deletionTimestamp && Date.parse(p.metadata.deletionTimestamp) <= now)
+          store.delete('pods', 'default', 'web');
       },
     });
     runningPod(k, 'web');
@@ -57,7 +83,8 @@ describe('kubectl delete', () => {
     runningPod(k, 'web');
     expect(k.run('delete pod web --force --grace-period=0')).toEqual({
       stdout: 'pod "web" force deleted from default namespace\n',
-      stderr: 'Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n',
+      stderr:
+        'Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n',
       exitCode: 0,
     });
     expect(k.host.store.get('pods', 'default', 'web')).toBeUndefined();
@@ -65,10 +92,17 @@ describe('kubectl delete', () => {
 
   it('by label, --all, missing names, TYPE without a name', () => {
     const k = makeKubectl();
-    for (const n of ['a', 'b']) k.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: n, namespace: 'default', labels: { x: n } } });
+    for (const n of ['a', 'b'])
+      k.put({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: n, namespace: 'default', labels: { x: n } },
+      });
     expect(k.run('delete cm -l x=a').stdout).toBe('configmap "a" deleted from default namespace\n');
     expect(k.run('delete cm -l x=zzz').stdout).toBe('No resources found\n');
-    expect(k.run('delete cm nope').stderr).toBe('Error from server (NotFound): configmaps "nope" not found\n');
+    expect(k.run('delete cm nope').stderr).toBe(
+      'Error from server (NotFound): configmaps "nope" not found\n',
+    );
     expect(k.run('delete cm').stderr).toBe('error: resource(s) were provided, but no name was specified\n');
     expect(k.run('delete cm --all').stdout).toBe('configmap "b" deleted from default namespace\n');
   });
@@ -79,7 +113,11 @@ describe('kubectl label / annotate', () => {
     const k = makeKubectl();
     runningPod(k, 'web');
     expect(k.run('label pod web tier=fe').stdout).toBe('pod/web labeled\n');
-    expect(k.run('label pod web app=api')).toEqual({ stdout: '', stderr: "error: 'app' already has a value (web), and --overwrite is false\n", exitCode: 1 });
+    expect(k.run('label pod web app=api')).toEqual({
+      stdout: '',
+      stderr: "error: 'app' already has a value (web), and --overwrite is false\n",
+      exitCode: 1,
+    });
     expect(k.run('label pod web app=api --overwrite').stdout).toBe('pod/web labeled\n');
     expect(k.run('label pod web tier-').stdout).toBe('pod/web unlabeled\n');
     expect(k.run('label pod web app=api').stdout).toBe('pod/web not labeled\n');
@@ -95,19 +133,26 @@ describe('kubectl scale / expose / rollout', () => {
     k.run('create deployment web --image=nginx --replicas=2');
     expect(k.run('scale deployment/web --replicas=3').stdout).toBe('deployment.apps/web scaled\n');
     expect(k.host.store.get('deployments.apps', 'default', 'web')?.spec?.replicas).toBe(3);
-    expect(k.run('scale deploy web --current-replicas=2 --replicas=1').stderr).toBe('error: Expected replicas to be 2, was 3\n');
+    expect(k.run('scale deploy web --current-replicas=2 --replicas=1').stderr).toBe(
+      'error: Expected replicas to be 2, was 3\n',
+    );
   });
 
   it('expose takes the selector and ports from the deployment', () => {
     const k = makeKubectl();
     k.run('create deployment web --image=nginx --port=8080');
-    expect(k.run('expose deployment web --port=80 --target-port=8080 --type=NodePort').stdout).toBe('service/web exposed\n');
+    expect(k.run('expose deployment web --port=80 --target-port=8080 --type=NodePort').stdout).toBe(
+      'service/web exposed\n',
+    );
     const svc = k.host.store.get('services', 'default', 'web')!;
     expect(svc.spec?.selector).toEqual({ app: 'web' });
     expect(svc.spec?.ports?.[0]).toMatchObject({ port: 80, targetPort: 8080, protocol: 'TCP' });
     expect(svc.spec?.type).toBe('NodePort');
     expect(k.run('expose deployment web --name=web2').stdout).toBe('service/web2 exposed\n');
-    expect(k.host.store.get('services', 'default', 'web2')?.spec?.ports?.[0]).toMatchObject({ port: 8080, targetPort: 8080 });
+    expect(k.host.store.get('services', 'default', 'web2')?.spec?.ports?.[0]).toMatchObject({
+      port: 8080,
+      targetPort: 8080,
+    });
   });
 
   it('rollout status prints each new status line until the rollout is done', () => {
@@ -119,7 +164,13 @@ describe('kubectl scale / expose / rollout', () => {
         step++;
         const next = deepClone(d) as Deployment;
         const available = Math.min(3, Math.floor(step / 2));
-        next.status = { observedGeneration: d.metadata.generation, replicas: 3, updatedReplicas: 3, readyReplicas: available, availableReplicas: available };
+        next.status = {
+          observedGeneration: d.metadata.generation,
+          replicas: 3,
+          updatedReplicas: 3,
+          readyReplicas: available,
+          availableReplicas: available,
+        };
         store.update('deployments.apps', next as unknown as AnyObject);
       },
     });
@@ -142,9 +193,15 @@ describe('kubectl scale / expose / rollout', () => {
     k.run('create deployment web --image=nginx');
     expect(k.run('rollout restart deployment web').stdout).toBe('deployment.apps/web restarted\n');
     const d = k.host.store.get('deployments.apps', 'default', 'web')!;
-    expect(d.spec?.template.metadata?.annotations?.['kubectl.kubernetes.io/restartedAt']).toBe('2026-01-01T00:00:00Z');
-    expect(k.run('rollout history deployment/web').stdout).toBe('deployment.apps/web \nNo rollout history found.\n');
-    expect(k.run('rollout undo deployment/web').stderr).toBe('error: no rollout history found for deployment "web"\n');
+    expect(d.spec?.template.metadata?.annotations?.['kubectl.kubernetes.io/restartedAt']).toBe(
+      '2026-01-01T00:00:00Z',
+    );
+    expect(k.run('rollout history deployment/web').stdout).toBe(
+      'deployment.apps/web \nNo rollout history found.\n',
+    );
+    expect(k.run('rollout undo deployment/web').stderr).toBe(
+      'error: no rollout history found for deployment "web"\n',
+    );
   });
 });
 
@@ -160,14 +217,20 @@ describe('kubectl exec / logs / run / port-forward', () => {
     const k = makeKubectl({ hooks });
     runningPod(k, 'web');
     expect(k.run('exec web -- echo hi')).toEqual({ stdout: 'hi [web/web]\n', stderr: '', exitCode: 0 });
-    expect(k.run('exec web -- echo fail')).toEqual({ stdout: 'fail [web/web]\n', stderr: 'command terminated with exit code 7\n', exitCode: 7 });
+    expect(k.run('exec web -- echo fail')).toEqual({
+      stdout: 'fail [web/web]\n',
+      stderr: 'command terminated with exit code 7\n',
+      exitCode: 7,
+    });
     expect(k.run('exec web ls').stderr).toBe(
       "error: exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead\nSee 'kubectl exec -h' for help and examples\n",
     );
     expect(k.run('exec web -- curl x').stderr).toMatch(
       /^error: Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "curl": executable file not found in \$PATH: unknown\n$/,
     );
-    expect(k.run('exec web -c nope -- echo').stderr).toBe('error: unable to upgrade connection: container not found ("nope")\n');
+    expect(k.run('exec web -c nope -- echo').stderr).toBe(
+      'error: unable to upgrade connection: container not found ("nope")\n',
+    );
     expect(k.run('exec nope -- echo').stderr).toBe('Error from server (NotFound): pods "nope" not found\n');
   });
 
@@ -196,9 +259,15 @@ describe('kubectl exec / logs / run / port-forward', () => {
     expect(k.run('run web --image=nginx --port=80').stdout).toBe('pod/web created\n');
     const p = k.host.store.get('pods', 'default', 'web')!;
     expect(p.metadata.labels).toEqual({ run: 'web' });
-    expect(p.spec?.containers[0]).toMatchObject({ name: 'web', image: 'nginx', ports: [{ containerPort: 80, protocol: 'TCP' }] });
+    expect(p.spec?.containers[0]).toMatchObject({
+      name: 'web',
+      image: 'nginx',
+      ports: [{ containerPort: 80, protocol: 'TCP' }],
+    });
     expect(p.spec?.restartPolicy).toBe('Always');
-    expect(k.run('run web2 --image=busybox --restart=Never --dry-run=client -o yaml -- sleep 3600').stdout).toBe(
+    expect(
+      k.run('run web2 --image=busybox --restart=Never --dry-run=client -o yaml -- sleep 3600').stdout,
+    ).toBe(
       'apiVersion: v1\nkind: Pod\nmetadata:\n  labels:\n    run: web2\n  name: web2\nspec:\n  containers:\n  - args:\n    - sleep\n    - "3600"\n    image: busybox\n    name: web2\n    resources: {}\n  dnsPolicy: ClusterFirst\n  restartPolicy: Never\nstatus: {}\n',
     );
   });
@@ -210,7 +279,19 @@ describe('kubectl exec / logs / run / port-forward', () => {
         const p = store.get('pods', 'default', 't');
         if (p && p.status?.phase !== 'Running') {
           const next = deepClone(p) as Pod;
-          next.status = { phase: 'Running', containerStatuses: [{ name: 't', ready: true, restartCount: 0, image: 'busybox', imageID: '', state: { running: {} } }] };
+          next.status = {
+            phase: 'Running',
+            containerStatuses: [
+              {
+                name: 't',
+                ready: true,
+                restartCount: 0,
+                image: 'busybox',
+                imageID: '',
+                state: { running: {} },
+              },
+            ],
+          };
           store.update('pods', next as unknown as AnyObject);
         }
       },
@@ -224,9 +305,20 @@ describe('kubectl exec / logs / run / port-forward', () => {
   it('port-forward registers a forward to one pod, translating the Service port', () => {
     const k = makeKubectl();
     runningPod(k, 'web-1');
-    k.put({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'default' }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 'http', protocol: 'TCP' }] } });
-    expect(k.run('port-forward svc/web 8080:80')).toEqual({ stdout: 'Forwarding from 127.0.0.1:8080 -> 80\nForwarding from [::1]:8080 -> 80\n', stderr: '', exitCode: 0 });
-    expect(activePortForwards(k.host)).toEqual([{ addresses: ['127.0.0.1', '::1'], localPort: 8080, namespace: 'default', pod: 'web-1', podPort: 80 }]);
+    k.put({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 'http', protocol: 'TCP' }] },
+    });
+    expect(k.run('port-forward svc/web 8080:80')).toEqual({
+      stdout: 'Forwarding from 127.0.0.1:8080 -> 80\nForwarding from [::1]:8080 -> 80\n',
+      stderr: '',
+      exitCode: 0,
+    });
+    expect(activePortForwards(k.host)).toEqual([
+      { addresses: ['127.0.0.1', '::1'], localPort: 8080, namespace: 'default', pod: 'web-1', podPort: 80 },
+    ]);
     const again = k.run('port-forward pod/web-1 8080:80');
     expect(again.exitCode).toBe(1);
     expect(again.stderr).toContain('error: unable to listen on any of the requested ports: [{8080 80}]\n');
@@ -238,9 +330,15 @@ describe('informational commands', () => {
     ['version', 'Client Version: v1.35.0\nKustomize Version: v5.7.1\nServer Version: v1.35.0\n'],
     ['version --client', 'Client Version: v1.35.0\nKustomize Version: v5.7.1\n'],
     ['config current-context', 'kind-kind\n'],
-    ['config get-contexts', 'CURRENT   NAME        CLUSTER     AUTHINFO    NAMESPACE\n*         kind-kind   kind-kind   kind-kind   \n'],
+    [
+      'config get-contexts',
+      'CURRENT   NAME        CLUSTER     AUTHINFO    NAMESPACE\n*         kind-kind   kind-kind   kind-kind   \n',
+    ],
     ['auth can-i create pods', 'yes\n'],
-    ['api-versions', 'apps/v1\ndiscovery.k8s.io/v1\ngateway.networking.k8s.io/v1\nmetallb.io/v1beta1\nnetworking.k8s.io/v1\nv1\n'],
+    [
+      'api-versions',
+      'apps/v1\ndiscovery.k8s.io/v1\ngateway.networking.k8s.io/v1\nmetallb.io/v1beta1\nnetworking.k8s.io/v1\nv1\n',
+    ],
   ])('kubectl %s', (line, stdout) => {
     expect(makeKubectl().run(line)).toEqual({ stdout, stderr: '', exitCode: 0 });
   });
@@ -250,7 +348,15 @@ describe('informational commands', () => {
     k.put({
       apiVersion: 'v1',
       kind: 'Service',
-      metadata: { name: 'kube-dns', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns', 'kubernetes.io/cluster-service': 'true', 'kubernetes.io/name': 'CoreDNS' } },
+      metadata: {
+        name: 'kube-dns',
+        namespace: 'kube-system',
+        labels: {
+          'k8s-app': 'kube-dns',
+          'kubernetes.io/cluster-service': 'true',
+          'kubernetes.io/name': 'CoreDNS',
+        },
+      },
       spec: { ports: [{ name: 'dns', port: 53, protocol: 'UDP' }] },
     });
     expect(k.run('cluster-info').stdout).toBe(
@@ -259,7 +365,11 @@ describe('informational commands', () => {
   });
 
   it('top without metrics-server', () => {
-    expect(makeKubectl().run('top pods')).toEqual({ stdout: '', stderr: 'error: Metrics API not available\n', exitCode: 1 });
+    expect(makeKubectl().run('top pods')).toEqual({
+      stdout: '',
+      stderr: 'error: Metrics API not available\n',
+      exitCode: 1,
+    });
   });
 
   it('debug node creates node-debugger-<node>-xxxxx and opens a node session', () => {
@@ -275,11 +385,19 @@ describe('informational commands', () => {
     });
     k.put({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'kind-worker' }, spec: {}, status: {} });
     const r = k.run('debug node/kind-worker -it --image=busybox', { interactive: true });
-    const m = /^Creating debugging pod (node-debugger-kind-worker-[b-z2-9]{5}) with container debugger on node kind-worker\.\n$/.exec(r.stdout);
+    const m =
+      /^Creating debugging pod (node-debugger-kind-worker-[b-z2-9]{5}) with container debugger on node kind-worker\.\n$/.exec(
+        r.stdout,
+      );
     expect(m).not.toBeNull();
     expect(r.enter).toEqual({ kind: 'node', node: 'kind-worker', debugPod: m![1] });
     const pod = k.host.store.get('pods', 'default', m![1]!)!;
-    expect(pod.spec).toMatchObject({ hostNetwork: true, hostPID: true, nodeName: 'kind-worker', restartPolicy: 'Never' });
+    expect(pod.spec).toMatchObject({
+      hostNetwork: true,
+      hostPID: true,
+      nodeName: 'kind-worker',
+      restartPolicy: 'Never',
+    });
   });
 
   it('wait --for=condition', () => {
@@ -287,7 +405,11 @@ describe('informational commands', () => {
     runningPod(k, 'web');
     expect(k.run('wait --for=condition=Ready pod/web').stdout).toBe('pod/web condition met\n');
     runningPod(k, 'slow', {}, ['c']);
-    expect(k.run('wait --for=condition=Initialized pod/slow --timeout=2s').stderr).toBe('error: timed out waiting for the condition on pods/slow\n');
-    expect(k.run('wait --for=jsonpath={.status.phase}=Running pod/web').stdout).toBe('pod/web condition met\n');
+    expect(k.run('wait --for=condition=Initialized pod/slow --timeout=2s').stderr).toBe(
+      'error: timed out waiting for the condition on pods/slow\n',
+    );
+    expect(k.run('wait --for=jsonpath={.status.phase}=Running pod/web').stdout).toBe(
+      'pod/web condition met\n',
+    );
   });
 });

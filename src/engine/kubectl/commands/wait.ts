@@ -8,7 +8,13 @@ import type { KubectlContext } from '../context.ts';
 import { cmdError } from '../errors.ts';
 import { evaluateJsonPath, formatValue, parseJsonPath } from '../printers/jsonpath.ts';
 import { relaxedJsonPath } from '../printers/jsonpath.ts';
-import { fetchRefs, kindPrefix, parseLabelSelector, parseResourceArgs, type Fetched } from '../resource-args.ts';
+import {
+  fetchRefs,
+  kindPrefix,
+  parseLabelSelector,
+  parseResourceArgs,
+  type Fetched,
+} from '../resource-args.ts';
 import { reportErrors } from './create.ts';
 
 type Condition =
@@ -24,7 +30,9 @@ function parseFor(text: string): Condition {
   if (lower.startsWith('condition=')) {
     const rest = text.slice('condition='.length);
     const eq = rest.indexOf('=');
-    return eq < 0 ? { kind: 'condition', type: rest, value: 'true' } : { kind: 'condition', type: rest.slice(0, eq), value: rest.slice(eq + 1) };
+    return eq < 0
+      ? { kind: 'condition', type: rest, value: 'true' }
+      : { kind: 'condition', type: rest.slice(0, eq), value: rest.slice(eq + 1) };
   }
   if (lower.startsWith('jsonpath=')) {
     const rest = text.slice('jsonpath='.length);
@@ -45,8 +53,12 @@ function holds(c: Condition, obj: AnyObject | undefined): boolean {
     case 'create':
       return obj !== undefined;
     case 'condition': {
-      const conds = ((obj?.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []);
-      return conds.some((x) => x.type.toLowerCase() === c.type.toLowerCase() && x.status.toLowerCase() === c.value.toLowerCase());
+      const conds =
+        (obj?.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? [];
+      return conds.some(
+        (x) =>
+          x.type.toLowerCase() === c.type.toLowerCase() && x.status.toLowerCase() === c.value.toLowerCase(),
+      );
     }
     case 'jsonpath': {
       if (!obj) return false;
@@ -60,24 +72,33 @@ function holds(c: Condition, obj: AnyObject | undefined): boolean {
 export function runWait(ctx: KubectlContext): number {
   const f = ctx.flags;
   const cond = parseFor(f.string('for'));
-  if (f.args.length === 0 && f.array('filename').length === 0) throw cmdError('resource(s) were provided, but no name was specified');
+  if (f.args.length === 0 && f.array('filename').length === 0)
+    throw cmdError('resource(s) were provided, but no name was specified');
   const refs = parseResourceArgs(f.args);
   if (!f.bool('all') && f.string('selector') === '' && refs.some((r) => r.name === undefined)) {
     throw cmdError('resource(s) were provided, but no name was specified');
   }
   const fetch = (): { found: Fetched[]; errors: Error[] } =>
-    fetchRefs(ctx.host.api, refs, { namespace: ctx.namespace, allNamespaces: ctx.allNamespaces, selector: parseLabelSelector(f.string('selector')) });
+    fetchRefs(ctx.host.api, refs, {
+      namespace: ctx.namespace,
+      allNamespaces: ctx.allNamespaces,
+      selector: parseLabelSelector(f.string('selector')),
+    });
   const timeout = f.duration('timeout');
   const errors: unknown[] = [];
   if (cond.kind === 'create') {
     const ok = ctx.host.waitFor(() => fetch().errors.length === 0, timeout);
-    if (!ok) throw cmdError(`timed out waiting for the condition on ${refs.map((r) => `${r.info.plural}/${r.name ?? ''}`).join(', ')}`);
+    if (!ok)
+      throw cmdError(
+        `timed out waiting for the condition on ${refs.map((r) => `${r.info.plural}/${r.name ?? ''}`).join(', ')}`,
+      );
     for (const x of fetch().found) ctx.out(`${kindPrefix(x.info)}/${x.object.metadata.name} condition met\n`);
     return 0;
   }
   const initial = fetch();
   if (cond.kind !== 'delete') errors.push(...initial.errors);
-  if (initial.found.length === 0 && initial.errors.length === 0) throw cmdError('no matching resources found');
+  if (initial.found.length === 0 && initial.errors.length === 0)
+    throw cmdError('no matching resources found');
   for (const x of initial.found) {
     const key = x.info.key;
     const ns = x.object.metadata.namespace;
@@ -87,7 +108,11 @@ export function runWait(ctx: KubectlContext): number {
       return o && o.metadata.uid === x.object.metadata.uid ? o : undefined;
     };
     if (!ctx.host.waitFor(() => holds(cond, current()), timeout)) {
-      errors.push(cmdError(`timed out waiting for the condition on ${x.info.group ? `${x.info.plural}.${x.info.group}` : x.info.plural}/${name}`));
+      errors.push(
+        cmdError(
+          `timed out waiting for the condition on ${x.info.group ? `${x.info.plural}.${x.info.group}` : x.info.plural}/${name}`,
+        ),
+      );
       continue;
     }
     ctx.out(`${kindPrefix(x.info)}/${name} condition met\n`);

@@ -42,7 +42,9 @@ export function fieldValidation(ctx: KubectlContext): FieldValidation {
     case 'false':
       return 'Ignore';
     default:
-      throw cmdError(`invalid - validate option "${ctx.flags.string('validate')}"; must be one of: strict (or true), warn, ignore (or false)`);
+      throw cmdError(
+        `invalid - validate option "${ctx.flags.string('validate')}"; must be one of: strict (or true), warn, ignore (or false)`,
+      );
   }
 }
 
@@ -59,7 +61,13 @@ export function dryRunSuffix(mode: DryRun): string {
  * Prints the outcome of a write: the object in the `-o` format when one was asked for, else
  * `<kind.group>/<name> <operation>`. `keepOrder` keeps a client-built object's Go field order in JSON.
  */
-export function printOutcome(ctx: KubectlContext, obj: AnyObject | Manifest, operation: string, mode: DryRun, keepOrder = false): void {
+export function printOutcome(
+  ctx: KubectlContext,
+  obj: AnyObject | Manifest,
+  operation: string,
+  mode: DryRun,
+  keepOrder = false,
+): void {
   const output = ctx.flags.string('output');
   if (output !== '') {
     const format = parseOutputFormat(output, false);
@@ -68,7 +76,9 @@ export function printOutcome(ctx: KubectlContext, obj: AnyObject | Manifest, ope
       ctx.out(`${resourceName(obj as AnyObject)}\n`);
       return;
     }
-    ctx.out(printGeneric(format, obj, { keepOrder, showManagedFields: ctx.flags.bool('show-managed-fields') }));
+    ctx.out(
+      printGeneric(format, obj, { keepOrder, showManagedFields: ctx.flags.bool('show-managed-fields') }),
+    );
     return;
   }
   ctx.out(`${resourceName(obj as AnyObject)} ${operation}${dryRunSuffix(mode)}\n`);
@@ -78,7 +88,11 @@ export function printOutcome(ctx: KubectlContext, obj: AnyObject | Manifest, ope
 export function createObject(ctx: KubectlContext, manifest: Manifest, mode: DryRun): AnyObject {
   const warnings: string[] = [];
   try {
-    return ctx.host.api.create(manifest, { fieldValidation: fieldValidation(ctx), dryRun: mode === 'server', warnings });
+    return ctx.host.api.create(manifest, {
+      fieldValidation: fieldValidation(ctx),
+      dryRun: mode === 'server',
+      warnings,
+    });
   } finally {
     printWarnings(ctx, warnings);
   }
@@ -87,7 +101,11 @@ export function createObject(ctx: KubectlContext, manifest: Manifest, mode: DryR
 export function updateObject(ctx: KubectlContext, manifest: Manifest, mode: DryRun): AnyObject {
   const warnings: string[] = [];
   try {
-    return ctx.host.api.update(manifest, { fieldValidation: fieldValidation(ctx), dryRun: mode === 'server', warnings });
+    return ctx.host.api.update(manifest, {
+      fieldValidation: fieldValidation(ctx),
+      dryRun: mode === 'server',
+      warnings,
+    });
   } finally {
     printWarnings(ctx, warnings);
   }

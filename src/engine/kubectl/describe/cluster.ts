@@ -3,13 +3,31 @@
  * `describeReplicaSet`, `describeDaemonSet`, `describeNamespace`, ConfigMap, `describeSecret`,
  * `describeNode`) and the generic one custom resources get (`printUnstructuredContent`).
  */
-import type { AnyObject, ConfigMap, DaemonSet, Deployment, Event, Namespace, Node, Pod, ReplicaSet, Secret } from '../../api/objects.ts';
+import type {
+  AnyObject,
+  ConfigMap,
+  DaemonSet,
+  Deployment,
+  Event,
+  Namespace,
+  Node,
+  Pod,
+  ReplicaSet,
+  Secret,
+} from '../../api/objects.ts';
 import { formatLabelSelector, formatLabels, fromLabelSelector, selectorString } from '../../api/labels.ts';
 import { isPlainObject } from '../../util/json.ts';
 import { age } from '../printers/duration.ts';
 import { nodeRoles } from '../printers/nodes.ts';
 import { describePodTemplate } from './pod.ts';
-import { controllerOf, PrefixWriter, rfc1123z, writeAnnotations, writeEvents, writeLabels } from './writer.ts';
+import {
+  controllerOf,
+  PrefixWriter,
+  rfc1123z,
+  writeAnnotations,
+  writeEvents,
+  writeLabels,
+} from './writer.ts';
 
 export interface PodCounts {
   running: number;
@@ -41,10 +59,23 @@ function selectorText(ls: Parameters<typeof fromLabelSelector>[0]): string {
 }
 
 function rsList(list: readonly ReplicaSet[]): string {
-  return list.map((rs) => `${rs.metadata.name} (${rs.status?.replicas ?? 0}/${rs.spec?.replicas ?? 0} replicas created)`).join(', ') || '<none>';
+  return (
+    list
+      .map(
+        (rs) =>
+          `${rs.metadata.name} (${rs.status?.replicas ?? 0}/${rs.spec?.replicas ?? 0} replicas created)`,
+      )
+      .join(', ') || '<none>'
+  );
 }
 
-export function describeDeployment(d: Deployment, oldRSs: readonly ReplicaSet[], newRS: ReplicaSet | undefined, events: readonly Event[] | undefined, now: number): string {
+export function describeDeployment(
+  d: Deployment,
+  oldRSs: readonly ReplicaSet[],
+  newRS: ReplicaSet | undefined,
+  events: readonly Event[] | undefined,
+  now: number,
+): string {
   const w = new PrefixWriter();
   const st = d.status ?? {};
   w.write(0, `Name:\t${d.metadata.name}\n`);
@@ -60,7 +91,11 @@ export function describeDeployment(d: Deployment, oldRSs: readonly ReplicaSet[],
   w.write(0, `StrategyType:\t${d.spec?.strategy?.type ?? ''}\n`);
   w.write(0, `MinReadySeconds:\t${d.spec?.minReadySeconds ?? 0}\n`);
   const ru = d.spec?.strategy?.rollingUpdate;
-  if (ru) w.write(0, `RollingUpdateStrategy:\t${String(ru.maxUnavailable ?? '25%')} max unavailable, ${String(ru.maxSurge ?? '25%')} max surge\n`);
+  if (ru)
+    w.write(
+      0,
+      `RollingUpdateStrategy:\t${String(ru.maxUnavailable ?? '25%')} max unavailable, ${String(ru.maxSurge ?? '25%')} max surge\n`,
+    );
   describePodTemplate(w, d.spec?.template);
   if ((st.conditions ?? []).length > 0) {
     w.write(0, 'Conditions:\n  Type\tStatus\tReason\n');
@@ -75,7 +110,12 @@ export function describeDeployment(d: Deployment, oldRSs: readonly ReplicaSet[],
   return w.toString();
 }
 
-export function describeReplicaSet(rs: ReplicaSet, counts: PodCounts, events: readonly Event[] | undefined, now: number): string {
+export function describeReplicaSet(
+  rs: ReplicaSet,
+  counts: PodCounts,
+  events: readonly Event[] | undefined,
+  now: number,
+): string {
   const w = new PrefixWriter();
   w.write(0, `Name:\t${rs.metadata.name}\n`);
   w.write(0, `Namespace:\t${rs.metadata.namespace ?? ''}\n`);
@@ -86,7 +126,10 @@ export function describeReplicaSet(rs: ReplicaSet, counts: PodCounts, events: re
   if (controller) w.write(0, `Controlled By:\t${controller}\n`);
   w.write(0, `Replicas:\t${rs.status?.replicas ?? 0} current / ${rs.spec?.replicas ?? 0} desired\n`);
   w.write(0, 'Pods Status:\t');
-  w.write(0, `${counts.running} Running / ${counts.waiting} Waiting / ${counts.succeeded} Succeeded / ${counts.failed} Failed\n`);
+  w.write(
+    0,
+    `${counts.running} Running / ${counts.waiting} Waiting / ${counts.succeeded} Succeeded / ${counts.failed} Failed\n`,
+  );
   describePodTemplate(w, rs.spec?.template);
   if ((rs.status?.conditions ?? []).length > 0) {
     w.write(0, 'Conditions:\n  Type\tStatus\tReason\n');
@@ -97,7 +140,12 @@ export function describeReplicaSet(rs: ReplicaSet, counts: PodCounts, events: re
   return w.toString();
 }
 
-export function describeDaemonSet(ds: DaemonSet, counts: PodCounts, events: readonly Event[] | undefined, now: number): string {
+export function describeDaemonSet(
+  ds: DaemonSet,
+  counts: PodCounts,
+  events: readonly Event[] | undefined,
+  now: number,
+): string {
   const w = new PrefixWriter();
   const st = ds.status;
   w.write(0, `Name:\t${ds.metadata.name}\n`);
@@ -111,7 +159,10 @@ export function describeDaemonSet(ds: DaemonSet, counts: PodCounts, events: read
   w.write(0, `Number of Nodes Scheduled with Up-to-date Pods: ${st?.updatedNumberScheduled ?? 0}\n`);
   w.write(0, `Number of Nodes Scheduled with Available Pods: ${st?.numberAvailable ?? 0}\n`);
   w.write(0, `Number of Nodes Misscheduled: ${st?.numberMisscheduled ?? 0}\n`);
-  w.write(0, `Pods Status:\t${counts.running} Running / ${counts.waiting} Waiting / ${counts.succeeded} Succeeded / ${counts.failed} Failed\n`);
+  w.write(
+    0,
+    `Pods Status:\t${counts.running} Running / ${counts.waiting} Waiting / ${counts.succeeded} Succeeded / ${counts.failed} Failed\n`,
+  );
   describePodTemplate(w, ds.spec?.template);
   writeEvents(w, events, now);
   return w.toString();
@@ -127,7 +178,11 @@ export function describeNamespace(ns: Namespace): string {
     w.write(0, 'Conditions:\n');
     w.write(1, 'Type\tStatus\tLastTransitionTime\tReason\tMessage\n');
     w.write(1, '----\t------\t------------------\t------\t-------\n');
-    for (const c of ns.status!.conditions!) w.write(1, `${c.type}\t${c.status}\t${rfc1123z(c.lastTransitionTime)}\t${c.reason ?? ''}\t${c.message ?? ''}\n`);
+    for (const c of ns.status!.conditions!)
+      w.write(
+        1,
+        `${c.type}\t${c.status}\t${rfc1123z(c.lastTransitionTime)}\t${c.reason ?? ''}\t${c.message ?? ''}\n`,
+      );
   }
   w.write(0, '\n');
   w.write(0, 'No resource quota.\n');
@@ -149,7 +204,8 @@ export function describeConfigMap(cm: ConfigMap, events: readonly Event[] | unde
     w.write(0, '\n');
   }
   w.write(0, '\nBinaryData\n====\n');
-  for (const k of Object.keys(cm.binaryData ?? {}).sort()) w.write(0, `${k}: ${decodedLength(cm.binaryData![k]!)} bytes\n`);
+  for (const k of Object.keys(cm.binaryData ?? {}).sort())
+    w.write(0, `${k}: ${decodedLength(cm.binaryData![k]!)} bytes\n`);
   w.write(0, '\n');
   writeEvents(w, events, now);
   return w.toString();
@@ -168,7 +224,8 @@ export function describeSecret(s: Secret): string {
   writeAnnotations(w, 'Annotations', s.metadata.annotations);
   w.write(0, `\nType:\t${s.type ?? ''}\n`);
   w.write(0, '\nData\n====\n');
-  for (const k of Object.keys(s.data ?? {}).sort()) w.write(0, `${k}:\t${decodedLength(s.data![k]!)} bytes\n`);
+  for (const k of Object.keys(s.data ?? {}).sort())
+    w.write(0, `${k}:\t${decodedLength(s.data![k]!)} bytes\n`);
   return w.toString();
 }
 
@@ -178,7 +235,17 @@ function parseQuantity(q: unknown): number {
   const m = /^([0-9.]+)(m|k|M|G|T|Ki|Mi|Gi|Ti)?$/.exec(s);
   if (!m) return 0;
   const n = Number(m[1]);
-  const mult: Record<string, number> = { m: 0.001, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 };
+  const mult: Record<string, number> = {
+    m: 0.001,
+    k: 1e3,
+    M: 1e6,
+    G: 1e9,
+    T: 1e12,
+    Ki: 1024,
+    Mi: 1024 ** 2,
+    Gi: 1024 ** 3,
+    Ti: 1024 ** 4,
+  };
   return n * (m[2] ? mult[m[2]]! : 1);
 }
 
@@ -189,7 +256,12 @@ function formatCpu(cores: number): string {
 
 function formatBytes(bytes: number): string {
   if (bytes === 0) return '0';
-  for (const [suffix, size] of [['Ti', 1024 ** 4], ['Gi', 1024 ** 3], ['Mi', 1024 ** 2], ['Ki', 1024]] as const) {
+  for (const [suffix, size] of [
+    ['Ti', 1024 ** 4],
+    ['Gi', 1024 ** 3],
+    ['Mi', 1024 ** 2],
+    ['Ki', 1024],
+  ] as const) {
     if (bytes % size === 0) return `${bytes / size}${suffix}`;
   }
   return String(bytes);
@@ -210,7 +282,12 @@ function pct(part: number, whole: number): number {
   return whole === 0 ? 0 : Math.trunc((part / whole) * 100);
 }
 
-export function describeNode(node: Node, pods: readonly Pod[], events: readonly Event[] | undefined, now: number): string {
+export function describeNode(
+  node: Node,
+  pods: readonly Pod[],
+  events: readonly Event[] | undefined,
+  now: number,
+): string {
   const w = new PrefixWriter();
   const st = node.status ?? {};
   w.write(0, `Name:\t${node.metadata.name}\n`);
@@ -218,7 +295,9 @@ export function describeNode(node: Node, pods: readonly Pod[], events: readonly 
   writeLabels(w, 'Labels', node.metadata.labels);
   writeAnnotations(w, 'Annotations', node.metadata.annotations);
   w.write(0, `CreationTimestamp:\t${rfc1123z(node.metadata.creationTimestamp)}\n`);
-  const taints = [...(node.spec?.taints ?? [])].sort((a, b) => (`${a.effect},${a.key}` < `${b.effect},${b.key}` ? -1 : 1));
+  const taints = [...(node.spec?.taints ?? [])].sort((a, b) =>
+    `${a.effect},${a.key}` < `${b.effect},${b.key}` ? -1 : 1,
+  );
   w.write(0, 'Taints:\t');
   if (taints.length === 0) w.line('<none>');
   taints.forEach((t, i) => {
@@ -235,7 +314,10 @@ export function describeNode(node: Node, pods: readonly Pod[], events: readonly 
     w.write(0, 'Conditions:\n  Type\tStatus\tLastHeartbeatTime\tLastTransitionTime\tReason\tMessage\n');
     w.write(1, '----\t------\t-----------------\t------------------\t------\t-------\n');
     for (const c of st.conditions!) {
-      w.write(1, `${c.type} \t${c.status} \t${rfc1123z(c.lastHeartbeatTime)} \t${rfc1123z(c.lastTransitionTime)} \t${c.reason ?? ''} \t${c.message ?? ''}\n`);
+      w.write(
+        1,
+        `${c.type} \t${c.status} \t${rfc1123z(c.lastHeartbeatTime)} \t${rfc1123z(c.lastTransitionTime)} \t${c.reason ?? ''} \t${c.message ?? ''}\n`,
+      );
     }
   }
   w.write(0, 'Addresses:\n');
@@ -243,11 +325,13 @@ export function describeNode(node: Node, pods: readonly Pod[], events: readonly 
   const resourceOrder = (keys: string[]): string[] => keys.sort();
   if (Object.keys(st.capacity ?? {}).length > 0) {
     w.write(0, 'Capacity:\n');
-    for (const k of resourceOrder(Object.keys(st.capacity!))) w.write(0, `  ${k}:\t${String(st.capacity![k])}\n`);
+    for (const k of resourceOrder(Object.keys(st.capacity!)))
+      w.write(0, `  ${k}:\t${String(st.capacity![k])}\n`);
   }
   if (Object.keys(st.allocatable ?? {}).length > 0) {
     w.write(0, 'Allocatable:\n');
-    for (const k of resourceOrder(Object.keys(st.allocatable!))) w.write(0, `  ${k}:\t${String(st.allocatable![k])}\n`);
+    for (const k of resourceOrder(Object.keys(st.allocatable!)))
+      w.write(0, `  ${k}:\t${String(st.allocatable![k])}\n`);
   }
   const info = st.nodeInfo;
   w.write(0, 'System Info:\n');
@@ -288,10 +372,22 @@ export function describeNode(node: Node, pods: readonly Pod[], events: readonly 
   w.write(0, 'Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n');
   w.write(1, 'Resource\tRequests\tLimits\n');
   w.write(1, '--------\t--------\t------\n');
-  w.write(1, `cpu\t${formatCpu(sum.rc)} (${pct(sum.rc, allocCpu)}%)\t${formatCpu(sum.lc)} (${pct(sum.lc, allocCpu)}%)\n`);
-  w.write(1, `memory\t${formatBytes(sum.rm)} (${pct(sum.rm, allocMem)}%)\t${formatBytes(sum.lm)} (${pct(sum.lm, allocMem)}%)\n`);
-  w.write(1, `ephemeral-storage\t${formatBytes(sum.rs)} (${pct(sum.rs, allocStorage)}%)\t${formatBytes(sum.ls)} (${pct(sum.ls, allocStorage)}%)\n`);
-  for (const k of Object.keys(alloc).filter((k) => k.startsWith('hugepages-')).sort()) w.write(1, `${k}\t0 (0%)\t0 (0%)\n`);
+  w.write(
+    1,
+    `cpu\t${formatCpu(sum.rc)} (${pct(sum.rc, allocCpu)}%)\t${formatCpu(sum.lc)} (${pct(sum.lc, allocCpu)}%)\n`,
+  );
+  w.write(
+    1,
+    `memory\t${formatBytes(sum.rm)} (${pct(sum.rm, allocMem)}%)\t${formatBytes(sum.lm)} (${pct(sum.lm, allocMem)}%)\n`,
+  );
+  w.write(
+    1,
+    `ephemeral-storage\t${formatBytes(sum.rs)} (${pct(sum.rs, allocStorage)}%)\t${formatBytes(sum.ls)} (${pct(sum.ls, allocStorage)}%)\n`,
+  );
+  for (const k of Object.keys(alloc)
+    .filter((k) => k.startsWith('hugepages-'))
+    .sort())
+    w.write(1, `${k}\t0 (0%)\t0 (0%)\n`);
   writeEvents(w, events, now);
   return w.toString();
 }
@@ -301,11 +397,23 @@ export function smartLabel(field: string): string {
   if (/[^A-Za-z-]/.test(field)) return field;
   const parts = field.split(/(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/);
   return parts
-    .map((p) => (['API', 'URL', 'UID', 'GUID'].includes(p.toUpperCase()) ? p.toUpperCase() : p === p.toLowerCase() ? p.charAt(0).toUpperCase() + p.slice(1) : p))
+    .map((p) =>
+      ['API', 'URL', 'UID', 'GUID'].includes(p.toUpperCase())
+        ? p.toUpperCase()
+        : p === p.toLowerCase()
+          ? p.charAt(0).toUpperCase() + p.slice(1)
+          : p,
+    )
     .join(' ');
 }
 
-function writeUnstructured(w: PrefixWriter, level: number, content: Record<string, unknown>, prefix: string, skip: readonly string[]): void {
+function writeUnstructured(
+  w: PrefixWriter,
+  level: number,
+  content: Record<string, unknown>,
+  prefix: string,
+  skip: readonly string[],
+): void {
   for (const field of Object.keys(content).sort()) {
     const value = content[field];
     const path = `${prefix}.${field}`;

@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { makeKubectl } from '../test-helpers.ts';
 
 function withNamespace(k: ReturnType<typeof makeKubectl>, name: string) {
-  k.host.store.create('namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name }, status: { phase: 'Active' } });
+  k.host.store.create('namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name },
+    status: { phase: 'Active' },
+  });
 }
 
 describe('kubectl describe', () => {
@@ -39,7 +44,10 @@ describe('kubectl describe', () => {
       kind: 'EndpointSlice',
       metadata: { name: 'bar-abcde', namespace: 'foo', labels: { 'kubernetes.io/service-name': 'bar' } },
       addressType: 'IPv4',
-      endpoints: ['10.244.0.1', '10.244.0.2', '10.244.0.3'].map((a) => ({ addresses: [a], conditions: { ready: true } })),
+      endpoints: ['10.244.0.1', '10.244.0.2', '10.244.0.3'].map((a) => ({
+        addresses: [a],
+        conditions: { ready: true },
+      })),
       ports: [{ name: 'port-tcp', port: 9527, protocol: 'TCP' }],
     });
     expect(k.run('describe svc bar -n foo').stdout).toBe(`Name:                     bar
@@ -67,7 +75,12 @@ Events:                   <none>
 
   it('skips not-ready endpoints and counts the rest as "+ N more..." (kubernetes-facts §6.3)', () => {
     const k = makeKubectl();
-    k.put({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'bar', namespace: 'default' }, spec: { type: 'ClusterIP', ports: [{ name: 'p', port: 80, protocol: 'TCP', targetPort: 9527 }] } });
+    k.put({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'bar', namespace: 'default' },
+      spec: { type: 'ClusterIP', ports: [{ name: 'p', port: 80, protocol: 'TCP', targetPort: 9527 }] },
+    });
     k.put({
       apiVersion: 'discovery.k8s.io/v1',
       kind: 'EndpointSlice',
@@ -82,7 +95,9 @@ Events:                   <none>
       ],
       ports: [{ name: 'p', port: 9527, protocol: 'TCP' }],
     });
-    expect(k.run('describe service bar').stdout).toContain('Endpoints:         10.244.0.1:9527,10.244.0.2:9527,10.244.0.4:9527 + 1 more...\n');
+    expect(k.run('describe service bar').stdout).toContain(
+      'Endpoints:         10.244.0.1:9527,10.244.0.2:9527,10.244.0.4:9527 + 1 more...\n',
+    );
   });
 
   it('configmap (TestDescribeConfigMap)', () => {
@@ -123,10 +138,18 @@ Events:  <none>
   it('networkpolicy (TestDescribeNetworkPolicies)', () => {
     const k = makeKubectl();
     const peers = [
-      { podSelector: { matchLabels: { id: 'pod1', id2: 'pod2' } }, namespaceSelector: { matchLabels: { id: 'ns1', id2: 'ns2' } } },
+      {
+        podSelector: { matchLabels: { id: 'pod1', id2: 'pod2' } },
+        namespaceSelector: { matchLabels: { id: 'ns1', id2: 'ns2' } },
+      },
       { podSelector: { matchLabels: { id: 'app2', id2: 'app3' } } },
       { namespaceSelector: { matchLabels: { id: 'app2', id2: 'app3' } } },
-      { namespaceSelector: { matchLabels: { id: 'app2', id2: 'app3' }, matchExpressions: [{ key: 'foo', operator: 'In', values: ['bar1', 'bar2'] }] } },
+      {
+        namespaceSelector: {
+          matchLabels: { id: 'app2', id2: 'app3' },
+          matchExpressions: [{ key: 'foo', operator: 'In', values: ['bar1', 'bar2'] }],
+        },
+      },
       { ipBlock: { cidr: '192.168.0.0/16', except: ['192.168.3.0/24', '192.168.4.0/24'] } },
     ];
     const ports = [{ port: 80 }, { port: 82, protocol: 'TCP' }];
@@ -198,14 +221,18 @@ Spec:
 
   it('a name prefix describes every match; several objects drop their Events', () => {
     const k = makeKubectl();
-    for (const n of ['web-1', 'web-2']) k.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: n, namespace: 'default' } });
+    for (const n of ['web-1', 'web-2'])
+      k.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: n, namespace: 'default' } });
     const out = k.run('describe cm web').stdout;
     expect(out.match(/^Name:/gm)?.length).toBe(2);
     expect(out).not.toContain('Events:');
-    expect(k.run('describe cm nope').stderr).toBe('Error from server (NotFound): configmaps "nope" not found\n');
+    expect(k.run('describe cm nope').stderr).toBe(
+      'Error from server (NotFound): configmaps "nope" not found\n',
+    );
     expect(k.run('describe')).toEqual({
       stdout: '',
-      stderr: 'error: You must specify the type of resource to describe. Use "kubectl api-resources" for a complete list of supported resources.\n',
+      stderr:
+        'error: You must specify the type of resource to describe. Use "kubectl api-resources" for a complete list of supported resources.\n',
       exitCode: 1,
     });
   });
@@ -216,7 +243,10 @@ Spec:
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: 'web', namespace: 'default' },
-      spec: { containers: [{ name: 'web', image: 'nginx', ports: [{ containerPort: 80, protocol: 'TCP' }] }], nodeName: 'kind-worker' },
+      spec: {
+        containers: [{ name: 'web', image: 'nginx', ports: [{ containerPort: 80, protocol: 'TCP' }] }],
+        nodeName: 'kind-worker',
+      },
       status: { phase: 'Pending', hostIP: '172.18.0.3' },
     });
     k.put({
@@ -236,8 +266,10 @@ Spec:
     const out = k.run('describe pod web').stdout;
     expect(out).toContain('Node:         kind-worker/172.18.0.3\n');
     expect(out).toContain('    Port:         80/TCP\n    Host Port:    0/TCP\n');
-    expect(out.endsWith(
-      'Events:\n  Type    Reason     Age   From               Message\n  ----    ------     ----  ----               -------\n  Normal  Scheduled  5s    default-scheduler  Successfully assigned default/web to kind-worker\n',
-    )).toBe(true);
+    expect(
+      out.endsWith(
+        'Events:\n  Type    Reason     Age   From               Message\n  ----    ------     ----  ----               -------\n  Normal  Scheduled  5s    default-scheduler  Successfully assigned default/web to kind-worker\n',
+      ),
+    ).toBe(true);
   });
 });

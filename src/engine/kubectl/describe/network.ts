@@ -3,7 +3,16 @@
  * `describeEndpointSliceV1`, `describeNetworkPolicy` with its "Allowing ingress traffic:" layout,
  * `describeIngressV1`, `describeIngressClassV1`).
  */
-import type { EndpointSlice, Endpoints, Event, Ingress, IngressClass, NetworkPolicy, Service, networking } from '../../api/objects.ts';
+import type {
+  EndpointSlice,
+  Endpoints,
+  Event,
+  Ingress,
+  IngressClass,
+  NetworkPolicy,
+  Service,
+  networking,
+} from '../../api/objects.ts';
 import { formatLabelSelector, formatLabels } from '../../api/labels.ts';
 import { loadBalancerStatus } from '../printers/services.ts';
 import { goTimeString, PrefixWriter, writeAnnotations, writeEvents, writeLabels } from './writer.ts';
@@ -40,7 +49,12 @@ export function formatEndpointSlices(slices: readonly EndpointSlice[], portName:
   return more ? `${ret} + ${count - max} more...` : ret;
 }
 
-export function describeService(svc: Service, slices: readonly EndpointSlice[], events: readonly Event[] | undefined, now: number): string {
+export function describeService(
+  svc: Service,
+  slices: readonly EndpointSlice[],
+  events: readonly Event[] | undefined,
+  now: number,
+): string {
   const w = new PrefixWriter();
   const spec = svc.spec ?? {};
   w.write(0, `Name:\t${svc.metadata.name}\n`);
@@ -58,7 +72,9 @@ export function describeService(svc: Service, slices: readonly EndpointSlice[], 
   if (spec.externalName) w.write(0, `External Name:\t${spec.externalName}\n`);
   const ingress = svc.status?.loadBalancer?.ingress ?? [];
   if (ingress.length > 0) {
-    const list = ingress.map((i) => (i.ip ? `${i.ip}${i.ipMode ? ` (${i.ipMode})` : ''}` : (i.hostname ?? ''))).join(', ');
+    const list = ingress
+      .map((i) => (i.ip ? `${i.ip}${i.ipMode ? ` (${i.ipMode})` : ''}` : (i.hostname ?? '')))
+      .join(', ');
     w.write(0, `LoadBalancer Ingress:\t${list}\n`);
   }
   for (const sp of spec.ports ?? []) {
@@ -74,7 +90,8 @@ export function describeService(svc: Service, slices: readonly EndpointSlice[], 
   if (spec.externalTrafficPolicy) w.write(0, `External Traffic Policy:\t${spec.externalTrafficPolicy}\n`);
   if (spec.internalTrafficPolicy) w.write(0, `Internal Traffic Policy:\t${spec.internalTrafficPolicy}\n`);
   if (spec.healthCheckNodePort) w.write(0, `HealthCheck NodePort:\t${spec.healthCheckNodePort}\n`);
-  if ((spec.loadBalancerSourceRanges ?? []).length > 0) w.write(0, `LoadBalancer Source Ranges:\t${spec.loadBalancerSourceRanges!.join(',')}\n`);
+  if ((spec.loadBalancerSourceRanges ?? []).length > 0)
+    w.write(0, `LoadBalancer Source Ranges:\t${spec.loadBalancerSourceRanges!.join(',')}\n`);
   if (spec.trafficDistribution) w.write(0, `Traffic Distribution:\t${spec.trafficDistribution}\n`);
   writeEvents(w, events, now);
   return w.toString();
@@ -89,7 +106,10 @@ export function describeEndpoints(ep: Endpoints, events: readonly Event[] | unde
   w.write(0, 'Subsets:\n');
   for (const ss of ep.subsets ?? []) {
     w.write(1, `Addresses:\t${(ss.addresses ?? []).map((a) => a.ip).join(',') || '<none>'}\n`);
-    w.write(1, `NotReadyAddresses:\t${(ss.notReadyAddresses ?? []).map((a) => a.ip).join(',') || '<none>'}\n`);
+    w.write(
+      1,
+      `NotReadyAddresses:\t${(ss.notReadyAddresses ?? []).map((a) => a.ip).join(',') || '<none>'}\n`,
+    );
     if ((ss.ports ?? []).length > 0) {
       w.write(1, 'Ports:\n');
       w.write(2, 'Name\tPort\tProtocol\n');
@@ -102,7 +122,11 @@ export function describeEndpoints(ep: Endpoints, events: readonly Event[] | unde
   return w.toString();
 }
 
-export function describeEndpointSlice(s: EndpointSlice, events: readonly Event[] | undefined, now: number): string {
+export function describeEndpointSlice(
+  s: EndpointSlice,
+  events: readonly Event[] | undefined,
+  now: number,
+): string {
   const w = new PrefixWriter();
   w.write(0, `Name:\t${s.metadata.name}\n`);
   w.write(0, `Namespace:\t${s.metadata.namespace ?? ''}\n`);
@@ -114,7 +138,8 @@ export function describeEndpointSlice(s: EndpointSlice, events: readonly Event[]
     w.write(0, 'Ports:\n');
     w.write(1, 'Name\tPort\tProtocol\n');
     w.write(1, '----\t----\t--------\n');
-    for (const p of s.ports!) w.write(1, `${p.name || '<unset>'}\t${p.port != null ? p.port : '<unset>'}\t${p.protocol ?? 'TCP'}\n`);
+    for (const p of s.ports!)
+      w.write(1, `${p.name || '<unset>'}\t${p.port != null ? p.port : '<unset>'}\t${p.protocol ?? 'TCP'}\n`);
   }
   if ((s.endpoints ?? []).length === 0) w.write(0, 'Endpoints: <none>\n');
   else {
@@ -149,7 +174,13 @@ function writePorts(w: PrefixWriter, ports: readonly PolicyPort[] | undefined, i
   }
 }
 
-function writePeers(w: PrefixWriter, peers: readonly Peer[] | undefined, indent: string, word: 'From' | 'To', anyText: string): void {
+function writePeers(
+  w: PrefixWriter,
+  peers: readonly Peer[] | undefined,
+  indent: string,
+  word: 'From' | 'To',
+  anyText: string,
+): void {
   if ((peers ?? []).length === 0) {
     w.write(0, `${indent}${word}: <any> (${anyText})\n`);
     return;
@@ -160,7 +191,8 @@ function writePeers(w: PrefixWriter, peers: readonly Peer[] | undefined, indent:
       w.write(1, `${indent}NamespaceSelector: ${formatLabelSelector(p.namespaceSelector)}\n`);
       w.write(1, `${indent}PodSelector: ${formatLabelSelector(p.podSelector)}\n`);
     } else if (p.podSelector) w.write(1, `${indent}PodSelector: ${formatLabelSelector(p.podSelector)}\n`);
-    else if (p.namespaceSelector) w.write(1, `${indent}NamespaceSelector: ${formatLabelSelector(p.namespaceSelector)}\n`);
+    else if (p.namespaceSelector)
+      w.write(1, `${indent}NamespaceSelector: ${formatLabelSelector(p.namespaceSelector)}\n`);
     else if (p.ipBlock) {
       w.write(1, `${indent}IPBlock:\n`);
       w.write(2, `${indent}CIDR: ${p.ipBlock.cidr}\n`);
@@ -188,7 +220,8 @@ export function describeNetworkPolicy(np: NetworkPolicy): string {
   if (types.includes('Ingress')) {
     w.write(1, 'Allowing ingress traffic:\n');
     const rules = spec.ingress ?? [];
-    if (rules.length === 0) w.write(0, `${indent}<none> (Selected pods are isolated for ingress connectivity)\n`);
+    if (rules.length === 0)
+      w.write(0, `${indent}<none> (Selected pods are isolated for ingress connectivity)\n`);
     rules.forEach((r, i) => {
       writePorts(w, r.ports, indent);
       writePeers(w, r.from, indent, 'From', 'traffic not restricted by source');
@@ -198,7 +231,8 @@ export function describeNetworkPolicy(np: NetworkPolicy): string {
   if (types.includes('Egress')) {
     w.write(1, 'Allowing egress traffic:\n');
     const rules = spec.egress ?? [];
-    if (rules.length === 0) w.write(0, `${indent}<none> (Selected pods are isolated for egress connectivity)\n`);
+    if (rules.length === 0)
+      w.write(0, `${indent}<none> (Selected pods are isolated for egress connectivity)\n`);
     rules.forEach((r, i) => {
       writePorts(w, r.ports, indent);
       writePeers(w, r.to, indent, 'To', 'traffic not restricted by destination');
@@ -219,11 +253,17 @@ function backendText(ns: string, b: networking.IngressBackend | undefined, looku
     const port = b.service.port?.number ? String(b.service.port.number) : (b.service.port?.name ?? '');
     return `${b.service.name}:${port} (${lookup.endpointsFor(ns, b.service.name, b.service.port ?? {})})`;
   }
-  if (b?.resource) return `APIGroup: ${b.resource.apiGroup ?? '<none>'}, Kind: ${b.resource.kind}, Name: ${b.resource.name}`;
+  if (b?.resource)
+    return `APIGroup: ${b.resource.apiGroup ?? '<none>'}, Kind: ${b.resource.kind}, Name: ${b.resource.name}`;
   return '';
 }
 
-export function describeIngress(ing: Ingress, events: readonly Event[] | undefined, now: number, lookup: BackendLookup): string {
+export function describeIngress(
+  ing: Ingress,
+  events: readonly Event[] | undefined,
+  now: number,
+  lookup: BackendLookup,
+): string {
   const w = new PrefixWriter();
   const ns = ing.metadata.namespace ?? '';
   w.write(0, `Name:\t${ing.metadata.name}\n`);
@@ -255,7 +295,11 @@ export function describeIngress(ing: Ingress, events: readonly Event[] | undefin
   return w.toString();
 }
 
-export function describeIngressClass(ic: IngressClass, events: readonly Event[] | undefined, now: number): string {
+export function describeIngressClass(
+  ic: IngressClass,
+  events: readonly Event[] | undefined,
+  now: number,
+): string {
   const w = new PrefixWriter();
   w.write(0, `Name:\t${ic.metadata.name}\n`);
   writeLabels(w, 'Labels', ic.metadata.labels);

@@ -4,7 +4,14 @@
  */
 import type { Event, Pod, core } from '../../api/objects.ts';
 import { age } from '../printers/duration.ts';
-import { controllerOf, PrefixWriter, rfc1123z, writeAnnotations, writeEvents, writeLabels } from './writer.ts';
+import {
+  controllerOf,
+  PrefixWriter,
+  rfc1123z,
+  writeAnnotations,
+  writeEvents,
+  writeLabels,
+} from './writer.ts';
 
 type Container = core.Container;
 type ContainerStatus = core.ContainerStatus;
@@ -67,7 +74,12 @@ function describeEnv(w: PrefixWriter, c: Container, pod: Pod | undefined): void 
       const from = e.configMapRef ? 'ConfigMap' : e.secretRef ? 'Secret' : '';
       const name = e.configMapRef?.name ?? e.secretRef?.name ?? '';
       const optional = Boolean(e.configMapRef?.optional ?? e.secretRef?.optional);
-      w.write(3, e.prefix ? `${name}\t${from} with prefix '${e.prefix}'\tOptional: ${optional}\n` : `${name}\t${from}\tOptional: ${optional}\n`);
+      w.write(
+        3,
+        e.prefix
+          ? `${name}\t${from} with prefix '${e.prefix}'\tOptional: ${optional}\n`
+          : `${name}\t${from}\tOptional: ${optional}\n`,
+      );
     }
   }
   const env = c.env ?? [];
@@ -85,9 +97,15 @@ function describeEnv(w: PrefixWriter, c: Container, pod: Pod | undefined): void 
     } else if (vf.resourceFieldRef) {
       w.write(3, `${e.name}:\t${''} (${vf.resourceFieldRef.resource})\n`);
     } else if (vf.secretKeyRef) {
-      w.write(3, `${e.name}:\t<set to the key '${vf.secretKeyRef.key}' in secret '${vf.secretKeyRef.name ?? ''}'>\tOptional: ${Boolean(vf.secretKeyRef.optional)}\n`);
+      w.write(
+        3,
+        `${e.name}:\t<set to the key '${vf.secretKeyRef.key}' in secret '${vf.secretKeyRef.name ?? ''}'>\tOptional: ${Boolean(vf.secretKeyRef.optional)}\n`,
+      );
     } else if (vf.configMapKeyRef) {
-      w.write(3, `${e.name}:\t<set to the key '${vf.configMapKeyRef.key}' of config map '${vf.configMapKeyRef.name ?? ''}'>\tOptional: ${Boolean(vf.configMapKeyRef.optional)}\n`);
+      w.write(
+        3,
+        `${e.name}:\t<set to the key '${vf.configMapKeyRef.key}' of config map '${vf.configMapKeyRef.name ?? ''}'>\tOptional: ${Boolean(vf.configMapKeyRef.optional)}\n`,
+      );
     }
   }
 }
@@ -114,7 +132,9 @@ function fieldValue(pod: Pod, path: string): string {
 }
 
 function describeMounts(w: PrefixWriter, c: Container): void {
-  const mounts = [...(c.volumeMounts ?? [])].sort((a, b) => (a.mountPath < b.mountPath ? -1 : a.mountPath > b.mountPath ? 1 : 0));
+  const mounts = [...(c.volumeMounts ?? [])].sort((a, b) =>
+    a.mountPath < b.mountPath ? -1 : a.mountPath > b.mountPath ? 1 : 0,
+  );
   w.write(2, `Mounts:${mounts.length === 0 ? '\t<none>' : ''}\n`);
   for (const m of mounts) {
     const flags = [m.readOnly ? 'ro' : 'rw', ...(m.subPath ? [`path="${m.subPath}"`] : [])];
@@ -142,7 +162,10 @@ export function describeContainers(
     const ports = portList(c.ports, false);
     w.write(2, ports.includes(',') ? `Ports:\t${ports}\n` : `Port:\t${ports || '<none>'}\n`);
     const hostPorts = portList(c.ports, true);
-    w.write(2, hostPorts.includes(',') ? `Host Ports:\t${hostPorts}\n` : `Host Port:\t${hostPorts || '<none>'}\n`);
+    w.write(
+      2,
+      hostPorts.includes(',') ? `Host Ports:\t${hostPorts}\n` : `Host Port:\t${hostPorts || '<none>'}\n`,
+    );
     if ((c.command ?? []).length > 0) {
       w.write(2, 'Command:\n');
       for (const s of c.command!) for (const part of s.split('\n')) w.write(3, `${part}\n`);
@@ -166,7 +189,11 @@ export function describeContainers(
   }
 }
 
-export function describeVolumes(w: PrefixWriter, volumes: readonly core.Volume[] | undefined, space: string): void {
+export function describeVolumes(
+  w: PrefixWriter,
+  volumes: readonly core.Volume[] | undefined,
+  space: string,
+): void {
   const list = volumes ?? [];
   if (list.length === 0) {
     w.write(0, `${space}Volumes:\t<none>\n`);
@@ -176,32 +203,60 @@ export function describeVolumes(w: PrefixWriter, volumes: readonly core.Volume[]
   for (const v of list) {
     w.write(1, `${space ? ' ' : ''}${v.name}:\n`);
     if (v.hostPath) {
-      w.write(2, `Type:\tHostPath (bare host directory volume)\n    Path:\t${v.hostPath.path}\n    HostPathType:\t${v.hostPath.type ?? '<none>'}\n`);
+      w.write(
+        2,
+        `Type:\tHostPath (bare host directory volume)\n    Path:\t${v.hostPath.path}\n    HostPathType:\t${v.hostPath.type ?? '<none>'}\n`,
+      );
     } else if (v.emptyDir) {
-      w.write(2, `Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n    Medium:\t${v.emptyDir.medium ?? ''}\n    SizeLimit:\t${v.emptyDir.sizeLimit ? String(v.emptyDir.sizeLimit) : '<unset>'}\n`);
+      w.write(
+        2,
+        `Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n    Medium:\t${v.emptyDir.medium ?? ''}\n    SizeLimit:\t${v.emptyDir.sizeLimit ? String(v.emptyDir.sizeLimit) : '<unset>'}\n`,
+      );
     } else if (v.secret) {
-      w.write(2, `Type:\tSecret (a volume populated by a Secret)\n    SecretName:\t${v.secret.secretName ?? ''}\n    Optional:\t${Boolean(v.secret.optional)}\n`);
+      w.write(
+        2,
+        `Type:\tSecret (a volume populated by a Secret)\n    SecretName:\t${v.secret.secretName ?? ''}\n    Optional:\t${Boolean(v.secret.optional)}\n`,
+      );
     } else if (v.configMap) {
-      w.write(2, `Type:\tConfigMap (a volume populated by a ConfigMap)\n    Name:\t${v.configMap.name ?? ''}\n    Optional:\t${Boolean(v.configMap.optional)}\n`);
+      w.write(
+        2,
+        `Type:\tConfigMap (a volume populated by a ConfigMap)\n    Name:\t${v.configMap.name ?? ''}\n    Optional:\t${Boolean(v.configMap.optional)}\n`,
+      );
     } else if (v.projected) {
       w.write(2, 'Type:\tProjected (a volume that contains injected data from multiple sources)\n');
       for (const s of v.projected.sources ?? []) {
-        if (s.secret) w.write(2, `SecretName:\t${s.secret.name ?? ''}\n    Optional:\t${Boolean(s.secret.optional)}\n`);
+        if (s.secret)
+          w.write(2, `SecretName:\t${s.secret.name ?? ''}\n    Optional:\t${Boolean(s.secret.optional)}\n`);
         else if (s.downwardAPI) w.write(2, 'DownwardAPI:\ttrue\n');
-        else if (s.configMap) w.write(2, `ConfigMapName:\t${s.configMap.name ?? ''}\n    Optional:\t${Boolean(s.configMap.optional)}\n`);
-        else if (s.serviceAccountToken) w.write(2, `TokenExpirationSeconds:\t${s.serviceAccountToken.expirationSeconds ?? 3607}\n`);
+        else if (s.configMap)
+          w.write(
+            2,
+            `ConfigMapName:\t${s.configMap.name ?? ''}\n    Optional:\t${Boolean(s.configMap.optional)}\n`,
+          );
+        else if (s.serviceAccountToken)
+          w.write(2, `TokenExpirationSeconds:\t${s.serviceAccountToken.expirationSeconds ?? 3607}\n`);
       }
     } else if (v.persistentVolumeClaim) {
-      w.write(2, `Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)\n    ClaimName:\t${v.persistentVolumeClaim.claimName}\n    ReadOnly:\t${Boolean(v.persistentVolumeClaim.readOnly)}\n`);
+      w.write(
+        2,
+        `Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)\n    ClaimName:\t${v.persistentVolumeClaim.claimName}\n    ReadOnly:\t${Boolean(v.persistentVolumeClaim.readOnly)}\n`,
+      );
     } else {
       w.write(1, '<unknown>\n');
     }
   }
 }
 
-function writeTolerations(w: PrefixWriter, title: string, tolerations: readonly core.Toleration[] | undefined, initialIndent = ''): void {
+function writeTolerations(
+  w: PrefixWriter,
+  title: string,
+  tolerations: readonly core.Toleration[] | undefined,
+  initialIndent = '',
+): void {
   w.write(0, `${initialIndent}${title}:\t`);
-  const list = [...(tolerations ?? [])].sort((a, b) => ((a.key ?? '') < (b.key ?? '') ? -1 : (a.key ?? '') > (b.key ?? '') ? 1 : 0));
+  const list = [...(tolerations ?? [])].sort((a, b) =>
+    (a.key ?? '') < (b.key ?? '') ? -1 : (a.key ?? '') > (b.key ?? '') ? 1 : 0,
+  );
   if (list.length === 0) {
     w.line('<none>');
     return;
@@ -265,7 +320,8 @@ export function describePod(pod: Pod, events: readonly Event[] | undefined, now:
   const controller = controllerOf(pod);
   if (controller) w.write(0, `Controlled By:\t${controller}\n`);
   if (st?.nominatedNodeName) w.write(0, `NominatedNodeName:\t${st.nominatedNodeName}\n`);
-  if ((spec?.initContainers ?? []).length > 0) describeContainers(w, 'Init Containers', spec!.initContainers!, st?.initContainerStatuses ?? [], '', pod);
+  if ((spec?.initContainers ?? []).length > 0)
+    describeContainers(w, 'Init Containers', spec!.initContainers!, st?.initContainerStatuses ?? [], '', pod);
   describeContainers(w, 'Containers', spec?.containers ?? [], st?.containerStatuses ?? [], '', pod);
   if ((spec?.readinessGates ?? []).length > 0) {
     w.write(0, 'Readiness Gates:\n  Type\tStatus\n');
@@ -294,12 +350,16 @@ export function describePodTemplate(w: PrefixWriter, template: core.PodTemplateS
     return;
   }
   writeLabels(w, '  Labels', template.metadata?.labels);
-  if (Object.keys(template.metadata?.annotations ?? {}).length > 0) writeAnnotations(w, '  Annotations', template.metadata?.annotations);
-  if (template.spec?.serviceAccountName) w.write(1, `Service Account:\t${template.spec.serviceAccountName}\n`);
-  if ((template.spec?.initContainers ?? []).length > 0) describeContainers(w, 'Init Containers', template.spec!.initContainers!, undefined, '  ', undefined);
+  if (Object.keys(template.metadata?.annotations ?? {}).length > 0)
+    writeAnnotations(w, '  Annotations', template.metadata?.annotations);
+  if (template.spec?.serviceAccountName)
+    w.write(1, `Service Account:\t${template.spec.serviceAccountName}\n`);
+  if ((template.spec?.initContainers ?? []).length > 0)
+    describeContainers(w, 'Init Containers', template.spec!.initContainers!, undefined, '  ', undefined);
   describeContainers(w, 'Containers', template.spec?.containers ?? [], undefined, '  ', undefined);
   describeVolumes(w, template.spec?.volumes, '  ');
-  if (template.spec?.priorityClassName) w.write(1, `Priority Class Name:\t${template.spec.priorityClassName}\n`);
+  if (template.spec?.priorityClassName)
+    w.write(1, `Priority Class Name:\t${template.spec.priorityClassName}\n`);
   writeLabels(w, '  Node-Selectors', template.spec?.nodeSelector);
   writeTolerations(w, 'Tolerations', template.spec?.tolerations, '  ');
 }

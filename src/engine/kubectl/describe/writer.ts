@@ -53,7 +53,13 @@ function sortedKeys(o: Readonly<Record<string, string>> | undefined): string[] {
 }
 
 /** printLabelsMultilineWithIndent. */
-export function writeLabels(w: PrefixWriter, title: string, labels: Readonly<Record<string, string>> | undefined, initialIndent = '', innerIndent = '\t'): void {
+export function writeLabels(
+  w: PrefixWriter,
+  title: string,
+  labels: Readonly<Record<string, string>> | undefined,
+  initialIndent = '',
+  innerIndent = '\t',
+): void {
   w.write(0, `${initialIndent}${title}:${innerIndent}`);
   const keys = sortedKeys(labels);
   if (keys.length === 0) {
@@ -67,7 +73,11 @@ export function writeLabels(w: PrefixWriter, title: string, labels: Readonly<Rec
 }
 
 /** printAnnotationsMultiline: long or multi-line values on their own lines, cut at 140 characters. */
-export function writeAnnotations(w: PrefixWriter, title: string, annotations: Readonly<Record<string, string>> | undefined): void {
+export function writeAnnotations(
+  w: PrefixWriter,
+  title: string,
+  annotations: Readonly<Record<string, string>> | undefined,
+): void {
   w.write(0, `${title}:\t`);
   const keys = sortedKeys(annotations).filter((k) => !SKIP_ANNOTATIONS.has(k));
   if (keys.length === 0) {
@@ -95,7 +105,9 @@ export function eventsFor(events: readonly Event[], obj: AnyObject): Event[] {
         e.involvedObject?.name === obj.metadata.name &&
         (e.involvedObject?.namespace ?? '') === (obj.metadata.namespace ?? '') &&
         e.involvedObject?.kind === obj.kind &&
-        (!e.involvedObject?.uid || e.involvedObject.uid === obj.metadata.uid || e.involvedObject.uid === obj.metadata.name),
+        (!e.involvedObject?.uid ||
+          e.involvedObject.uid === obj.metadata.uid ||
+          e.involvedObject.uid === obj.metadata.name),
     )
     .map((e, i) => ({ e, i }))
     .sort((a, b) => {

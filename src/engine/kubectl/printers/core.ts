@@ -25,7 +25,12 @@ export const configMapTable: TableDef<ConfigMap> = {
 export const secretTable: TableDef<Secret> = {
   columns: [{ name: 'Name' }, { name: 'Type' }, { name: 'Data' }, { name: 'Age' }],
   row(s, ctx) {
-    return [s.metadata.name, s.type ?? '', Object.keys(s.data ?? {}).length, age(s.metadata.creationTimestamp, ctx.now)];
+    return [
+      s.metadata.name,
+      s.type ?? '',
+      Object.keys(s.data ?? {}).length,
+      age(s.metadata.creationTimestamp, ctx.now),
+    ];
   },
 };
 

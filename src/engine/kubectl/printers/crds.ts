@@ -3,7 +3,14 @@
  * API server): Gateway API (gateway-api `apis/v1` kubebuilder markers) and MetalLB (config/crd). A
  * list value prints as JSON (`["a.example"]`); a missing value prints as an empty cell.
  */
-import type { AnyObject, Gateway, GatewayClass, HTTPRoute, IPAddressPool, L2Advertisement } from '../../api/objects.ts';
+import type {
+  AnyObject,
+  Gateway,
+  GatewayClass,
+  HTTPRoute,
+  IPAddressPool,
+  L2Advertisement,
+} from '../../api/objects.ts';
 import { age } from './duration.ts';
 import type { TableDef } from './table.ts';
 
@@ -20,7 +27,13 @@ function conditionStatus(conds: Conditions, type: string): string | undefined {
 }
 
 export const gatewayClassTable: TableDef<GatewayClass> = {
-  columns: [{ name: 'Name' }, { name: 'Controller' }, { name: 'Accepted' }, { name: 'Age' }, { name: 'Description', wide: true }],
+  columns: [
+    { name: 'Name' },
+    { name: 'Controller' },
+    { name: 'Accepted' },
+    { name: 'Age' },
+    { name: 'Description', wide: true },
+  ],
   row(gc, ctx) {
     return [
       gc.metadata.name,
@@ -33,7 +46,13 @@ export const gatewayClassTable: TableDef<GatewayClass> = {
 };
 
 export const gatewayTable: TableDef<Gateway> = {
-  columns: [{ name: 'Name' }, { name: 'Class' }, { name: 'Address' }, { name: 'Programmed' }, { name: 'Age' }],
+  columns: [
+    { name: 'Name' },
+    { name: 'Class' },
+    { name: 'Address' },
+    { name: 'Programmed' },
+    { name: 'Age' },
+  ],
   row(gw, ctx) {
     const addresses = gw.status?.addresses?.map((a) => a.value) ?? [];
     return [
@@ -56,15 +75,30 @@ export const httpRouteTable: TableDef<HTTPRoute> = {
 export const ipAddressPoolTable: TableDef<IPAddressPool> = {
   columns: [{ name: 'Name' }, { name: 'Auto Assign' }, { name: 'Avoid Buggy IPs' }, { name: 'Addresses' }],
   row(p) {
-    return [p.metadata.name, cell(p.spec?.autoAssign ?? true), cell(p.spec?.avoidBuggyIPs ?? false), cell(p.spec?.addresses)];
+    return [
+      p.metadata.name,
+      cell(p.spec?.autoAssign ?? true),
+      cell(p.spec?.avoidBuggyIPs ?? false),
+      cell(p.spec?.addresses),
+    ];
   },
 };
 
 export const l2AdvertisementTable: TableDef<L2Advertisement> = {
-  columns: [{ name: 'Name' }, { name: 'IPAddressPools' }, { name: 'IPAddressPool Selectors' }, { name: 'Interfaces' }],
+  columns: [
+    { name: 'Name' },
+    { name: 'IPAddressPools' },
+    { name: 'IPAddressPool Selectors' },
+    { name: 'Interfaces' },
+  ],
   row(a) {
     const spec = a.spec as (L2Advertisement['spec'] & { ipAddressPoolSelectors?: unknown }) | undefined;
-    return [a.metadata.name, cell(spec?.ipAddressPools), cell(spec?.ipAddressPoolSelectors), cell(spec?.interfaces)];
+    return [
+      a.metadata.name,
+      cell(spec?.ipAddressPools),
+      cell(spec?.ipAddressPoolSelectors),
+      cell(spec?.interfaces),
+    ];
   },
 };
 

@@ -68,8 +68,20 @@ export const endpointsTable: TableDef<Endpoints> = {
 };
 
 export const endpointSliceTable: TableDef<EndpointSlice> = {
-  columns: [{ name: 'Name' }, { name: 'AddressType' }, { name: 'Ports' }, { name: 'Endpoints' }, { name: 'Age' }],
+  columns: [
+    { name: 'Name' },
+    { name: 'AddressType' },
+    { name: 'Ports' },
+    { name: 'Endpoints' },
+    { name: 'Age' },
+  ],
   row(s, ctx) {
-    return [s.metadata.name, s.addressType ?? '', formatDiscoveryPorts(s), formatDiscoveryEndpoints(s), age(s.metadata.creationTimestamp, ctx.now)];
+    return [
+      s.metadata.name,
+      s.addressType ?? '',
+      formatDiscoveryPorts(s),
+      formatDiscoveryEndpoints(s),
+      age(s.metadata.creationTimestamp, ctx.now),
+    ];
   },
 };

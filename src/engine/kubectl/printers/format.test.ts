@@ -49,7 +49,9 @@ describe('tabwriter (kubectl: minwidth 6, padding 3)', () => {
   it('pads short columns to the minimum width of 6 (padding included) and never pads the last cell', () => {
     expect(tabwrite('A\tB\nx\ty\n')).toBe('A     B\nx     y\n');
     // kubectl get cm: `DATA` is 4 wide, so its column is 4 + 3.
-    expect(tabwrite('NAME\tDATA\tAGE\nkube-root-ca.crt\t1\t23d\n')).toBe('NAME               DATA   AGE\nkube-root-ca.crt   1      23d\n');
+    expect(tabwrite('NAME\tDATA\tAGE\nkube-root-ca.crt\t1\t23d\n')).toBe(
+      'NAME               DATA   AGE\nkube-root-ca.crt   1      23d\n',
+    );
   });
 
   it('a line without tabs ends the column block (Go flushes there)', () => {
@@ -57,7 +59,9 @@ describe('tabwriter (kubectl: minwidth 6, padding 3)', () => {
   });
 
   it('describe uses two spaces of padding and no minimum', () => {
-    expect(tabwrite('Name:\tweb\nNamespace:\tdefault\n', DESCRIBE_OPTIONS)).toBe('Name:       web\nNamespace:  default\n');
+    expect(tabwrite('Name:\tweb\nNamespace:\tdefault\n', DESCRIBE_OPTIONS)).toBe(
+      'Name:       web\nNamespace:  default\n',
+    );
   });
 });
 
@@ -95,8 +99,14 @@ describe('JSONPath (kubectl.io jsonpath reference examples)', () => {
     ['{.items[*].metadata.name}', '127.0.0.1 127.0.0.2'],
     ['{.users[?(@.name=="e2e")].user.password}', 'secret'],
     ['{.items[0].status.capacity}', '{"cpu":"4"}'],
-    ['{range .items[*]}[{.metadata.name}, {.status.capacity}] {end}', '[127.0.0.1, {"cpu":"4"}] [127.0.0.2, {"cpu":"8"}] '],
-    ['{range .items[*]}{.metadata.name}{"\\t"}{.status.addresses[0].address}{"\\n"}{end}', '127.0.0.1\t127.0.0.1\n127.0.0.2\t127.0.0.2\n'],
+    [
+      '{range .items[*]}[{.metadata.name}, {.status.capacity}] {end}',
+      '[127.0.0.1, {"cpu":"4"}] [127.0.0.2, {"cpu":"8"}] ',
+    ],
+    [
+      '{range .items[*]}{.metadata.name}{"\\t"}{.status.addresses[0].address}{"\\n"}{end}',
+      '127.0.0.1\t127.0.0.1\n127.0.0.2\t127.0.0.2\n',
+    ],
     ['{.items[*].status.addresses[?(@.type=="another")].address}', '127.0.0.3'],
     ['{.missing}', ''],
   ])('%s', (template, want) => {

@@ -23,7 +23,10 @@ type Step =
   | { kind: 'root' }
   | { kind: 'current' };
 
-type IndexSpec = { kind: 'one'; i: number } | { kind: 'slice'; start?: number; end?: number; step?: number } | { kind: 'key'; key: string };
+type IndexSpec =
+  | { kind: 'one'; i: number }
+  | { kind: 'slice'; start?: number; end?: number; step?: number }
+  | { kind: 'key'; key: string };
 type Literal = { lit: string | number | boolean | null };
 
 type Node =
@@ -65,7 +68,11 @@ export function parseJsonPath(template: string): Node[] {
       continue;
     }
     if (text.startsWith('range ') || text === 'range') {
-      const node: Extract<Node, { kind: 'range' }> = { kind: 'range', steps: parseSteps(text.slice(5).trim()), body: [] };
+      const node: Extract<Node, { kind: 'range' }> = {
+        kind: 'range',
+        steps: parseSteps(text.slice(5).trim()),
+        body: [],
+      };
       top.push(node);
       rangeStack.push(node);
       stack.push(node.body);
@@ -96,7 +103,10 @@ function findClose(s: string, from: number): number {
 }
 
 function unescapeGo(s: string): string {
-  return s.replace(/\\(.)/g, (_m, c: string) => ({ n: '\n', t: '\t', r: '\r', '"': '"', '\\': '\\' })[c] ?? `\\${c}`);
+  return s.replace(
+    /\\(.)/g,
+    (_m, c: string) => ({ n: '\n', t: '\t', r: '\r', '"': '"', '\\': '\\' })[c] ?? `\\${c}`,
+  );
 }
 
 function parseSteps(text: string): Step[] {
@@ -132,7 +142,10 @@ function parseSteps(text: string): Step[] {
       i++;
     } else {
       const name = ident();
-      if (name === '') throw new JsonPathError(`unrecognized character in action: U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} '${c}'`);
+      if (name === '')
+        throw new JsonPathError(
+          `unrecognized character in action: U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} '${c}'`,
+        );
       steps.push({ kind: 'field', name });
     }
   }
@@ -178,7 +191,8 @@ function parseBracket(inner: string): Step {
     if (key) return { kind: 'key', key: key[2]! };
     if (part.includes(':')) {
       const [a, b, c] = part.split(':').map((x) => (x.trim() === '' ? undefined : Number(x)));
-      if ([a, b, c].some((x) => x !== undefined && !Number.isInteger(x))) throw new JsonPathError(`invalid array index ${part}`);
+      if ([a, b, c].some((x) => x !== undefined && !Number.isInteger(x)))
+        throw new JsonPathError(`invalid array index ${part}`);
       return { kind: 'slice', start: a, end: b, step: c };
     }
     if (!/^-?\d+$/.test(part)) throw new JsonPathError(`invalid array index ${part}`);
@@ -204,11 +218,19 @@ function applyStep(v: unknown, step: Step, root: unknown): unknown[] {
     case 'current':
       return [v];
     case 'field':
-      if (isPlainObject(v) && Object.prototype.hasOwnProperty.call(v, step.name) && v[step.name] !== undefined) return [v[step.name]];
+      if (
+        isPlainObject(v) &&
+        Object.prototype.hasOwnProperty.call(v, step.name) &&
+        v[step.name] !== undefined
+      )
+        return [v[step.name]];
       return [];
     case 'wildcard':
       if (Array.isArray(v)) return v;
-      if (isPlainObject(v)) return Object.keys(v).sort().map((k) => v[k]);
+      if (isPlainObject(v))
+        return Object.keys(v)
+          .sort()
+          .map((k) => v[k]);
       return [];
     case 'recursive': {
       const out: unknown[] = [];
@@ -232,11 +254,13 @@ function applyStep(v: unknown, step: Step, root: unknown): unknown[] {
         if (!Array.isArray(v)) continue;
         if (idx.kind === 'one') {
           const i = idx.i < 0 ? v.length + idx.i : idx.i;
-          if (i < 0 || i >= v.length) throw new JsonPathError(`array index out of bounds: index ${idx.i}, length ${v.length}`);
+          if (i < 0 || i >= v.length)
+            throw new JsonPathError(`array index out of bounds: index ${idx.i}, length ${v.length}`);
           out.push(v[i]);
         } else {
           const len = v.length;
-          const norm = (x: number | undefined, d: number): number => (x === undefined ? d : x < 0 ? Math.max(0, len + x) : Math.min(len, x));
+          const norm = (x: number | undefined, d: number): number =>
+            x === undefined ? d : x < 0 ? Math.max(0, len + x) : Math.min(len, x);
           const start = norm(idx.start, 0);
           const end = norm(idx.end, len);
           const stepBy = idx.step ?? 1;
@@ -250,7 +274,11 @@ function applyStep(v: unknown, step: Step, root: unknown): unknown[] {
       return items.filter((item) => {
         const left = walk([item], step.left, root);
         if (!step.op) return left.length > 0;
-        const right = Array.isArray(step.right) ? walk([item], step.right, root) : step.right ? [step.right.lit] : [];
+        const right = Array.isArray(step.right)
+          ? walk([item], step.right, root)
+          : step.right
+            ? [step.right.lit]
+            : [];
         if (left.length === 0 || right.length === 0) return false;
         return compare(left[0], step.op, right[0]);
       });
@@ -293,7 +321,12 @@ export function formatValue(v: unknown): string {
 /** Go's json.Marshal of a map sorts its keys. */
 function sortedKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortedKeys);
-  if (isPlainObject(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortedKeys(v[k])]));
+  if (isPlainObject(v))
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortedKeys(v[k])]),
+    );
   return v;
 }
 
@@ -329,7 +362,8 @@ export function evaluateJsonPath(nodes: readonly Node[], data: unknown): unknown
   const out: unknown[] = [];
   for (const node of nodes) {
     if (node.kind === 'expr') out.push(...walk([data], node.steps, data));
-    else if (node.kind === 'range') for (const v of walk([data], node.steps, data)) out.push(...evaluateJsonPath(node.body, v));
+    else if (node.kind === 'range')
+      for (const v of walk([data], node.steps, data)) out.push(...evaluateJsonPath(node.body, v));
     else out.push(node.text);
   }
   return out;

@@ -12,7 +12,11 @@ import type { TableDef } from './table.ts';
 export const networkPolicyTable: TableDef<NetworkPolicy> = {
   columns: [{ name: 'Name' }, { name: 'Pod-Selector' }, { name: 'Age' }],
   row(np, ctx) {
-    return [np.metadata.name, formatLabelSelector(np.spec?.podSelector ?? {}), age(np.metadata.creationTimestamp, ctx.now)];
+    return [
+      np.metadata.name,
+      formatLabelSelector(np.spec?.podSelector ?? {}),
+      age(np.metadata.creationTimestamp, ctx.now),
+    ];
   },
 };
 
@@ -29,7 +33,14 @@ export function formatIngressHosts(ing: Ingress): string {
 }
 
 export const ingressTable: TableDef<Ingress> = {
-  columns: [{ name: 'Name' }, { name: 'Class' }, { name: 'Hosts' }, { name: 'Address' }, { name: 'Ports' }, { name: 'Age' }],
+  columns: [
+    { name: 'Name' },
+    { name: 'Class' },
+    { name: 'Hosts' },
+    { name: 'Address' },
+    { name: 'Ports' },
+    { name: 'Age' },
+  ],
   row(ing, ctx) {
     return [
       ing.metadata.name,
@@ -47,6 +58,11 @@ export const ingressClassTable: TableDef<IngressClass> = {
   row(ic, ctx) {
     const p = ic.spec?.parameters;
     const parameters = p ? `${p.kind}${p.apiGroup ? `.${p.apiGroup}` : ''}/${p.name}` : '<none>';
-    return [ic.metadata.name, ic.spec?.controller ?? '', parameters, age(ic.metadata.creationTimestamp, ctx.now)];
+    return [
+      ic.metadata.name,
+      ic.spec?.controller ?? '',
+      parameters,
+      age(ic.metadata.creationTimestamp, ctx.now),
+    ];
   },
 };

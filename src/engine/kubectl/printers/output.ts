@@ -10,7 +10,14 @@ import type { AnyObject } from '../../api/objects.ts';
 import { resourceForKind } from '../../api/resources.ts';
 import { isPlainObject } from '../../util/json.ts';
 import { cmdError } from '../errors.ts';
-import { evaluateJsonPath, executeJsonPath, formatValue, JsonPathError, parseJsonPath, relaxedJsonPath } from './jsonpath.ts';
+import {
+  evaluateJsonPath,
+  executeJsonPath,
+  formatValue,
+  JsonPathError,
+  parseJsonPath,
+  relaxedJsonPath,
+} from './jsonpath.ts';
 import { tabwrite } from './tabwriter.ts';
 
 export type OutputFormat =
@@ -21,7 +28,8 @@ export type OutputFormat =
   | { kind: 'jsonpath'; template: string; asJson: boolean }
   | { kind: 'custom-columns'; spec: string };
 
-const GENERIC_FORMATS = 'go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,yaml';
+const GENERIC_FORMATS =
+  'go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,yaml';
 
 /**
  * Parses `-o`. `tables` says whether the command can print tables (get) or only generic formats
@@ -45,8 +53,12 @@ export function parseOutputFormat(value: string, tables: boolean): OutputFormat 
     return { kind: 'custom-columns', spec: arg };
   }
   // NoCompatiblePrinterError sorts the list, so `wide` lands before `yaml`.
-  const allowed = tables ? ['custom-columns', 'custom-columns-file', ...GENERIC_FORMATS.split(','), 'wide'].sort().join(',') : GENERIC_FORMATS;
-  throw cmdError(`unable to match a printer suitable for the output format "${value}", allowed formats are: ${allowed}`);
+  const allowed = tables
+    ? ['custom-columns', 'custom-columns-file', ...GENERIC_FORMATS.split(','), 'wide'].sort().join(',')
+    : GENERIC_FORMATS;
+  throw cmdError(
+    `unable to match a printer suitable for the output format "${value}", allowed formats are: ${allowed}`,
+  );
 }
 
 /** Recursively sorts mapping keys (Go's encoding of map[string]interface{}). */
@@ -61,7 +73,8 @@ export function sortKeys(v: unknown): unknown {
 }
 
 export function stripManagedFields<T>(obj: T): T {
-  if (!isPlainObject(obj) || !isPlainObject(obj.metadata) || obj.metadata.managedFields === undefined) return obj;
+  if (!isPlainObject(obj) || !isPlainObject(obj.metadata) || obj.metadata.managedFields === undefined)
+    return obj;
   const { managedFields: _drop, ...metadata } = obj.metadata;
   return { ...obj, metadata } as T;
 }
@@ -73,13 +86,18 @@ export function toYaml(v: unknown): string {
 
 /** Go's json.MarshalIndent with four-space indent (kubectl's JSON printer), keys sorted unless `keepOrder`. */
 export function toJson(v: unknown, keepOrder = false): string {
-  return `${JSON.stringify(keepOrder ? v : sortKeys(v), null, 4)
-    .replace(/[\u2028\u2029<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-}\n`;
+  return `${JSON.stringify(keepOrder ? v : sortKeys(v), null, 4).replace(
+    /[\u2028\u2029<>&]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )}\n`;
 }
 
 /** `kind.group/name` as `-o name` prints it: `pod/web`, `deployment.apps/web`. */
-export function resourceName(obj: { apiVersion?: unknown; kind?: unknown; metadata?: { name?: string } }): string {
+export function resourceName(obj: {
+  apiVersion?: unknown;
+  kind?: unknown;
+  metadata?: { name?: string };
+}): string {
   const kind = String(obj.kind ?? '');
   const apiVersion = String(obj.apiVersion ?? '');
   const info = resourceForKind(apiVersion, kind);
@@ -99,7 +117,11 @@ export interface GenericPrintOptions {
 }
 
 /** Prints one object (or a List) in a generic format. */
-export function printGeneric(format: Exclude<OutputFormat, { kind: 'table' } | { kind: 'custom-columns' }>, obj: unknown, opts: GenericPrintOptions = {}): string {
+export function printGeneric(
+  format: Exclude<OutputFormat, { kind: 'table' } | { kind: 'custom-columns' }>,
+  obj: unknown,
+  opts: GenericPrintOptions = {},
+): string {
   const data = opts.showManagedFields ? obj : stripDeep(obj);
   switch (format.kind) {
     case 'yaml':
@@ -135,7 +157,10 @@ function runJsonPath(template: string, data: unknown, asJson: boolean): string {
     if (asJson) return `${JSON.stringify(evaluateJsonPath(nodes, data), null, 4)}\n`;
     return executeJsonPath(nodes, data);
   } catch (e) {
-    if (e instanceof JsonPathError) throw cmdError(`error executing jsonpath ${JSON.stringify(template)}: Error executing template: ${e.message}. Printing more information for debugging the template:\n\ttemplate was:\n\t\t${template}\n\tobject given to jsonpath engine was:\n\t\t${JSON.stringify(data)}\n\n`);
+    if (e instanceof JsonPathError)
+      throw cmdError(
+        `error executing jsonpath ${JSON.stringify(template)}: Error executing template: ${e.message}. Printing more information for debugging the template:\n\ttemplate was:\n\t\t${template}\n\tobject given to jsonpath engine was:\n\t\t${JSON.stringify(data)}\n\n`,
+      );
     throw e;
   }
 }
@@ -144,13 +169,16 @@ function runJsonPath(template: string, data: unknown, asJson: boolean): string {
 export function printCustomColumns(spec: string, objects: readonly unknown[], noHeaders: boolean): string {
   const columns = spec.split(',').map((part) => {
     const colon = part.indexOf(':');
-    if (colon < 0) throw cmdError(`unexpected custom-columns spec: ${part}, expected <header>:<json-path-expr>`);
+    if (colon < 0)
+      throw cmdError(`unexpected custom-columns spec: ${part}, expected <header>:<json-path-expr>`);
     const header = part.slice(0, colon);
     let nodes;
     try {
       nodes = parseJsonPath(relaxedJsonPath(part.slice(colon + 1)));
     } catch (e) {
-      throw cmdError(`unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'`);
+      throw cmdError(
+        `unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'`,
+      );
     }
     return { header, nodes };
   });

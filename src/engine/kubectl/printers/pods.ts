@@ -64,7 +64,11 @@ export function podSummary(pod: Pod, now: number): PodSummary {
       continue;
     }
     if (term) {
-      reason = term.reason ? `Init:${term.reason}` : term.signal ? `Init:Signal:${term.signal}` : `Init:ExitCode:${term.exitCode}`;
+      reason = term.reason
+        ? `Init:${term.reason}`
+        : term.signal
+          ? `Init:Signal:${term.signal}`
+          : `Init:ExitCode:${term.exitCode}`;
     } else if (wait && wait.reason && wait.reason !== 'PodInitializing') {
       reason = `Init:${wait.reason}`;
     } else {
@@ -74,7 +78,9 @@ export function podSummary(pod: Pod, now: number): PodSummary {
     break;
   }
 
-  const initializedTrue = (status.conditions ?? []).some((c) => c.type === 'Initialized' && c.status === 'True');
+  const initializedTrue = (status.conditions ?? []).some(
+    (c) => c.type === 'Initialized' && c.status === 'True',
+  );
   if (!initializing || initializedTrue) {
     restarts = sidecarRestarts;
     lastRestart = lastSidecarRestart;
@@ -101,9 +107,13 @@ export function podSummary(pod: Pod, now: number): PodSummary {
   }
 
   if (pod.metadata.deletionTimestamp && status.reason === NODE_UNREACHABLE) reason = 'Unknown';
-  else if (pod.metadata.deletionTimestamp && phase !== 'Succeeded' && phase !== 'Failed') reason = 'Terminating';
+  else if (pod.metadata.deletionTimestamp && phase !== 'Succeeded' && phase !== 'Failed')
+    reason = 'Terminating';
 
-  const restartsText = restarts !== 0 && lastRestart !== 0 ? `${restarts} (${humanDuration(now - lastRestart)} ago)` : String(restarts);
+  const restartsText =
+    restarts !== 0 && lastRestart !== 0
+      ? `${restarts} (${humanDuration(now - lastRestart)} ago)`
+      : String(restarts);
   return { ready: `${ready}/${total}`, status: reason, restarts: restartsText };
 }
 
@@ -125,7 +135,9 @@ export const podTable: TableDef<Pod> = {
     let readinessGates = '<none>';
     if (gates.length > 0) {
       const conds = pod.status?.conditions ?? [];
-      const trueCount = gates.filter((g) => conds.find((c) => c.type === g.conditionType)?.status === 'True').length;
+      const trueCount = gates.filter(
+        (g) => conds.find((c) => c.type === g.conditionType)?.status === 'True',
+      ).length;
       readinessGates = `${trueCount}/${gates.length}`;
     }
     return [

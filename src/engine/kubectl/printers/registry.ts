@@ -1,7 +1,14 @@
 /** Which table printer each resource uses. */
 import type { AnyObject, ResourceKey } from '../../api/objects.ts';
 import { configMapTable, eventTable, namespaceTable, secretTable, serviceAccountTable } from './core.ts';
-import { defaultTable, gatewayClassTable, gatewayTable, httpRouteTable, ipAddressPoolTable, l2AdvertisementTable } from './crds.ts';
+import {
+  defaultTable,
+  gatewayClassTable,
+  gatewayTable,
+  httpRouteTable,
+  ipAddressPoolTable,
+  l2AdvertisementTable,
+} from './crds.ts';
 import { endpointSliceTable, endpointsTable } from './endpoints.ts';
 import { ingressClassTable, ingressTable, networkPolicyTable } from './networking.ts';
 import { nodeTable } from './nodes.ts';

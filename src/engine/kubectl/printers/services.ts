@@ -12,7 +12,10 @@ import type { TableDef } from './table.ts';
 const LOAD_BALANCER_WIDTH = 16;
 
 /** `loadBalancerStatusStringer`: distinct IPs or hostnames, sorted, clipped unless wide. */
-export function loadBalancerStatus(ingress: readonly { ip?: string; hostname?: string }[] | undefined, wide: boolean): string {
+export function loadBalancerStatus(
+  ingress: readonly { ip?: string; hostname?: string }[] | undefined,
+  wide: boolean,
+): string {
   const set = new Set<string>();
   for (const i of ingress ?? []) {
     if (i.ip) set.add(i.ip);
@@ -41,7 +44,9 @@ export function serviceExternalIP(svc: Service, wide: boolean): string {
 
 export function makePortString(ports: readonly core.ServicePort[] | undefined): string {
   return (ports ?? [])
-    .map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? 'TCP'}` : `${p.port}/${p.protocol ?? 'TCP'}`))
+    .map((p) =>
+      p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? 'TCP'}` : `${p.port}/${p.protocol ?? 'TCP'}`,
+    )
     .join(',');
 }
 

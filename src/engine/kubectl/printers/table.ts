@@ -45,7 +45,12 @@ function cellText(v: string | number | boolean | undefined): string {
 }
 
 /** Header and rows as tab-separated lines (no trailing tabwriter pass). */
-export function tableLines<T extends AnyObject>(def: TableDef<T>, objects: readonly T[], opts: TableOptions, ctx: PrintContext): string[] {
+export function tableLines<T extends AnyObject>(
+  def: TableDef<T>,
+  objects: readonly T[],
+  opts: TableOptions,
+  ctx: PrintContext,
+): string[] {
   const visible = def.columns.map((c, i) => ({ c, i })).filter(({ c }) => opts.wide || !c.wide);
   const lines: string[] = [];
   if (!opts.noHeaders && objects.length > 0) {
