@@ -56,7 +56,10 @@ export class EventRecorder {
         this.api.update(next as unknown as AnyObject);
         return;
       }
-      const nanos = BigInt(this.clock.now()) * 1_000_000n + BigInt(this.rng.int(1_000_000));
+      // Real names carry the Unix time in nanoseconds; the store's revision gives the sub-millisecond
+      // part, so names are unique and sort in recording order, and replay identically.
+      const nanos =
+        BigInt(this.clock.now()) * 1_000_000n + BigInt(this.api.store.resourceVersion % 1_000_000);
       this.api.create({
         apiVersion: 'v1',
         kind: 'Event',

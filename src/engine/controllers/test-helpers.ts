@@ -9,12 +9,19 @@ import { defaultClusterConfig, parseClusterConfig, type ClusterConfig } from '..
 import type { AnyObject, Pod } from '../api/objects.ts';
 
 export function makeCluster(config?: ClusterConfig | string, seed: number | string = 1): Cluster {
-  return createCluster(typeof config === 'string' ? parseClusterConfig(config) : (config ?? defaultClusterConfig()), { seed });
+  return createCluster(
+    typeof config === 'string' ? parseClusterConfig(config) : (config ?? defaultClusterConfig()),
+    { seed },
+  );
 }
 
 type Mutate<T> = (obj: T) => void;
 
-export function deployment(name: string, replicas: number, mutate?: Mutate<Record<string, any>>): Record<string, any> {
+export function deployment(
+  name: string,
+  replicas: number,
+  mutate?: Mutate<Record<string, any>>,
+): Record<string, any> {
   const d: Record<string, any> = {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -22,14 +29,21 @@ export function deployment(name: string, replicas: number, mutate?: Mutate<Recor
     spec: {
       replicas,
       selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'nginx', image: 'nginx' }] } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'nginx', image: 'nginx' }] },
+      },
     },
   };
   mutate?.(d);
   return d;
 }
 
-export function pod(name: string, containers: Record<string, unknown>[], mutate?: Mutate<Record<string, any>>): Record<string, any> {
+export function pod(
+  name: string,
+  containers: Record<string, unknown>[],
+  mutate?: Mutate<Record<string, any>>,
+): Record<string, any> {
   const p: Record<string, any> = {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -40,8 +54,17 @@ export function pod(name: string, containers: Record<string, unknown>[], mutate?
   return p;
 }
 
-export function service(name: string, selector: Record<string, string>, ports: Record<string, unknown>[]): Record<string, any> {
-  return { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'default' }, spec: { selector, ports } };
+export function service(
+  name: string,
+  selector: Record<string, string>,
+  ports: Record<string, unknown>[],
+): Record<string, any> {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, namespace: 'default' },
+    spec: { selector, ports },
+  };
 }
 
 export function getPod(c: Cluster, name: string, ns = 'default'): Pod {
@@ -54,11 +77,20 @@ export function podsOf(c: Cluster, prefix: string, ns = 'default'): Pod[] {
   return c.api.list('pods', ns).filter((p) => p.metadata.name.startsWith(prefix));
 }
 
-export function eventsFor(c: Cluster, obj: AnyObject | Pod): { reason: string; message: string; type: string; count: number; fieldPath?: string }[] {
+export function eventsFor(
+  c: Cluster,
+  obj: AnyObject | Pod,
+): { reason: string; message: string; type: string; count: number; fieldPath?: string }[] {
   return c.api
     .list('events', obj.metadata.namespace ?? 'default')
     .filter((e) => e.involvedObject.uid === obj.metadata.uid)
-    .map((e) => ({ reason: e.reason ?? '', message: e.message ?? '', type: e.type ?? '', count: e.count ?? 1, ...(e.involvedObject.fieldPath ? { fieldPath: e.involvedObject.fieldPath } : {}) }));
+    .map((e) => ({
+      reason: e.reason ?? '',
+      message: e.message ?? '',
+      type: e.type ?? '',
+      count: e.count ?? 1,
+      ...(e.involvedObject.fieldPath ? { fieldPath: e.involvedObject.fieldPath } : {}),
+    }));
 }
 
 /** Runs the cluster forward `ms` of simulated time. */

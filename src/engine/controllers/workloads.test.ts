@@ -16,35 +16,59 @@ describe('Deployment → ReplicaSet → Pod', () => {
     const hash = rs!.metadata.labels!['pod-template-hash'];
     expect(rs!.metadata.name).toBe(`web-${hash}`);
     expect(rs!.metadata.ownerReferences).toEqual([
-      expect.objectContaining({ kind: 'Deployment', name: 'web', controller: true, blockOwnerDeletion: true }),
+      expect.objectContaining({
+        kind: 'Deployment',
+        name: 'web',
+        controller: true,
+        blockOwnerDeletion: true,
+      }),
     ]);
     const pods = podsOf(c, 'web-');
     expect(pods).toHaveLength(3);
     for (const p of pods) {
       expect(p.metadata.name).toMatch(new RegExp(`^${rs!.metadata.name}-${suffix}$`));
-      expect(p.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'ReplicaSet', name: rs!.metadata.name, controller: true });
+      expect(p.metadata.ownerReferences?.[0]).toMatchObject({
+        kind: 'ReplicaSet',
+        name: rs!.metadata.name,
+        controller: true,
+      });
       expect(p.status?.phase).toBe('Running');
     }
     const d = c.api.get('deployments.apps', 'default', 'web')!;
     expect(d.metadata.annotations?.['deployment.kubernetes.io/revision']).toBe('1');
-    expect(d.status).toMatchObject({ replicas: 3, updatedReplicas: 3, readyReplicas: 3, availableReplicas: 3, observedGeneration: 1 });
+    expect(d.status).toMatchObject({
+      replicas: 3,
+      updatedReplicas: 3,
+      readyReplicas: 3,
+      availableReplicas: 3,
+      observedGeneration: 1,
+    });
     expect(d.status?.conditions?.map((x) => [x.type, x.status, x.reason, x.message])).toEqual([
       ['Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.'],
-      ['Progressing', 'True', 'NewReplicaSetAvailable', `ReplicaSet "${rs!.metadata.name}" has successfully progressed.`],
+      [
+        'Progressing',
+        'True',
+        'NewReplicaSetAvailable',
+        `ReplicaSet "${rs!.metadata.name}" has successfully progressed.`,
+      ],
     ]);
     expect(eventsFor(c, d as unknown as AnyObject).map((e) => e.message)).toEqual([
       `Scaled up replica set ${rs!.metadata.name} from 0 to 3`,
     ]);
-    expect(eventsFor(c, rs as unknown as AnyObject).map((e) => e.message).sort()).toEqual(
-      pods.map((p) => `Created pod: ${p.metadata.name}`).sort(),
-    );
+    expect(
+      eventsFor(c, rs as unknown as AnyObject)
+        .map((e) => e.message)
+        .sort(),
+    ).toEqual(pods.map((p) => `Created pod: ${p.metadata.name}`).sort());
   });
 
   it('spreads replicas over the workers, never on the tainted control plane', () => {
     const c = makeCluster();
     c.api.create(deployment('web', 4));
     advance(c, 2000);
-    const nodes = podsOf(c, 'web-').map((p) => p.spec?.nodeName).sort();
+    const nodes = podsOf(c, 'web-')
+      .map((p) => p.spec?.nodeName)
+      .sort();
     expect(nodes).toEqual(['kind-worker', 'kind-worker', 'kind-worker2', 'kind-worker2']);
   });
 
@@ -61,8 +85,14 @@ describe('Deployment → ReplicaSet → Pod', () => {
     for (let i = 0; i < 30; i++) {
       c.tick(1000);
       const sets = c.api.list('replicasets.apps', 'default');
-      maxTotal = Math.max(maxTotal, sets.reduce((s, r) => s + (r.spec?.replicas ?? 0), 0));
-      minAvailable = Math.min(minAvailable, sets.reduce((s, r) => s + (r.status?.availableReplicas ?? 0), 0));
+      maxTotal = Math.max(
+        maxTotal,
+        sets.reduce((s, r) => s + (r.spec?.replicas ?? 0), 0),
+      );
+      minAvailable = Math.min(
+        minAvailable,
+        sets.reduce((s, r) => s + (r.status?.availableReplicas ?? 0), 0),
+      );
     }
     // 25% of 4: maxSurge 1, maxUnavailable 1.
     expect(maxTotal).toBe(5);
@@ -71,8 +101,16 @@ describe('Deployment → ReplicaSet → Pod', () => {
     expect(sets).toHaveLength(2);
     const fresh = sets.find((r) => r.spec?.replicas === 4)!;
     expect(fresh.metadata.annotations?.['deployment.kubernetes.io/revision']).toBe('2');
-    expect(c.api.get('deployments.apps', 'default', 'web')!.metadata.annotations?.['deployment.kubernetes.io/revision']).toBe('2');
-    expect(podsOf(c, 'web-').every((p) => p.metadata.labels?.['pod-template-hash'] === fresh.metadata.labels?.['pod-template-hash'])).toBe(true);
+    expect(
+      c.api.get('deployments.apps', 'default', 'web')!.metadata.annotations?.[
+        'deployment.kubernetes.io/revision'
+      ],
+    ).toBe('2');
+    expect(
+      podsOf(c, 'web-').every(
+        (p) => p.metadata.labels?.['pod-template-hash'] === fresh.metadata.labels?.['pod-template-hash'],
+      ),
+    ).toBe(true);
   });
 
   it('replaces a deleted pod and scales down the least valuable pods first', () => {
@@ -107,7 +145,10 @@ describe('DaemonSet', () => {
       metadata: { name: 'agent', namespace: 'default' },
       spec: {
         selector: { matchLabels: { app: 'agent' } },
-        template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'a', image: 'busybox', command: ['sleep', 'infinity'] }] } },
+        template: {
+          metadata: { labels: { app: 'agent' } },
+          spec: { containers: [{ name: 'a', image: 'busybox', command: ['sleep', 'infinity'] }] },
+        },
       },
     });
     advance(c, 10_000);

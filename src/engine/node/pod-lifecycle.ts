@@ -97,6 +97,16 @@ export function planContainers(env: PlanEnv): PodPlan {
       prev.get(e.c.name) ?? waitingStatus(e.c, e.init || hasInit ? 'PodInitializing' : 'ContainerCreating'),
     );
   }
+  /** The pod as this plan has it so far: probes must see containers started within the plan. */
+  const currentPod = (): Pod =>
+    ({
+      ...pod,
+      status: {
+        ...pod.status,
+        initContainerStatuses: entries.filter((e) => e.init).map((e) => statuses.get(e.c.name)!),
+        containerStatuses: entries.filter((e) => !e.init).map((e) => statuses.get(e.c.name)!),
+      },
+    }) as Pod;
   const fieldPath = (e: Entry) => `${e.init ? 'spec.initContainers' : 'spec.containers'}{${e.c.name}}`;
   const ev = (
     e: Entry,
@@ -161,9 +171,13 @@ export function planContainers(env: PlanEnv): PodPlan {
       pulledMsg = `Container image "${image}" already present on machine and can be accessed by the pod`;
     } else {
       // A cached image still costs a manifest round trip; a missing one is downloaded (once per node).
-      const done = present
-        ? gate + 300 + (fnv32a(`${uid}/${e.c.name}/${gate}`) % 600)
-        : env.pullDoneAt(name, gate, resolved.profile.pullMs);
+      // A restart re-checks the cached image within the kubelet's sync, on the back-off boundary.
+      const done =
+        previous && present
+          ? gate
+          : present
+            ? gate + 300 + (fnv32a(`${uid}/${e.c.name}/${gate}`) % 600)
+            : env.pullDoneAt(name, gate, resolved.profile.pullMs);
       ready = sec(done);
       const d = goDuration(done - gate);
       pulledMsg = `Successfully pulled image "${image}" in ${d} (${d} including waiting). Image size: ${size} bytes.`;
@@ -287,13 +301,14 @@ export function planContainers(env: PlanEnv): PodPlan {
     let end = natural ? { at: sec(startedMs + natural.afterMs), code: natural.code } : undefined;
     const probe = e.c.livenessProbe;
     if (probe) {
+      const view = currentPod();
       const settled = startedMs + programSettleMs(prog.program);
       const st = probeState(
         probe,
         'Liveness',
         startedMs,
         now,
-        (t) => runProbe(probe, pod, e.c, s, t),
+        (t) => runProbe(probe, view, e.c, s, t),
         settled,
       );
       probeEvents(e, 'Liveness', st);
@@ -366,6 +381,7 @@ export function planContainers(env: PlanEnv): PodPlan {
       if (!e.init || e.sidecar) if (everStarted(statuses.get(e.c.name))) steady(e, initialDone);
 
   // 3. Readiness and start-up probes decide `ready` and `started` of running containers.
+  const view = currentPod();
   for (const e of entries) {
     const s = statuses.get(e.c.name)!;
     const startedAt = s.state?.running?.startedAt;
@@ -382,7 +398,7 @@ export function planContainers(env: PlanEnv): PodPlan {
         'Startup',
         startedMs,
         now,
-        (t) => runProbe(probe, pod, e.c, s, t),
+        (t) => runProbe(probe, view, e.c, s, t),
         settled,
       );
       probeEvents(e, 'Startup', st);
@@ -393,7 +409,7 @@ export function planContainers(env: PlanEnv): PodPlan {
     let ready = started;
     if (started && e.c.readinessProbe && !e.init) {
       const probe = e.c.readinessProbe;
-      const st = probeState(probe, 'Readiness', from, now, (t) => runProbe(probe, pod, e.c, s, t), settled);
+      const st = probeState(probe, 'Readiness', from, now, (t) => runProbe(probe, view, e.c, s, t), settled);
       probeEvents(e, 'Readiness', st);
       ready = st.value;
       if (st.next !== undefined && (!ready || now < settled || st.lastFailureAt !== undefined))
