@@ -192,9 +192,10 @@ function commandSteps(argv: string[], state: BuildState, main: boolean): Step[] 
     case 'ash':
     case 'bash':
     case 'zsh': {
-      const c = args.indexOf('-c');
-      if (c >= 0 && args[c + 1] !== undefined) {
-        return compileScript(args[c + 1]!, {
+      const c = args.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a));
+      const script = args[c + 1] === '--' ? args[c + 2] : args[c + 1];
+      if (c >= 0 && script !== undefined) {
+        return compileScript(script, {
           env: ctx.env,
           hostname: ctx.podName,
           command: (inner) => commandSteps(inner, state, false),
