@@ -2,16 +2,21 @@
  * `kubectl run NAME --image=…` (pkg/cmd/run): a Pod labelled `run=NAME` (or `--labels`), container
  * named after the pod, `args` after `--` (or `command` with `--command`), `--port`, `--env`,
  * `--restart`, `--expose` (a ClusterIP Service as well). With `-i`/`-t` it waits on the simulated clock
- * for the pod to run, then opens a shell session (interactive prompt and no command) or runs the
- * command in the container, and `--rm` deletes the pod afterwards.
+ * for the pod to run, then opens a shell session (interactive prompt, shell or no command) or shows
+ * what an attached client sees, the container's output, until it exits; `--rm` then deletes the pod.
  */
 import type { AnyObject, Manifest, Pod } from '../../api/objects.ts';
 import { resolveResource } from '../../api/resources.ts';
 import type { KubectlContext } from '../context.ts';
-import { cmdError, usageError } from '../errors.ts';
+import { cmdError, errorText, usageError } from '../errors.ts';
 import { requireFlags } from './create.ts';
 import { DELETE_WAIT_CAP_MS } from './delete.ts';
-import { isInteractiveShell, notFoundInPath, runInContainer } from './exec.ts';
+
+/** Simulated time an attached `kubectl run` follows a container that keeps running. */
+export const ATTACH_WAIT_CAP_MS = 5 * 60 * 1000;
+import { isInteractiveShell } from './exec.ts';
+import { containerLogs as runtimeLogs } from '../../node/container-runtime.ts';
+import { StatusError } from '../../api/errors.ts';
 import { createObject, dryRunMode, printOutcome } from './write.ts';
 
 function parseLabels(text: string): Record<string, string> {
@@ -140,25 +145,41 @@ function attachToPod(ctx: KubectlContext, created: Pod, command: readonly string
     };
     return 0;
   }
-  let exitCode = 0;
-  if (argv.length > 0) {
-    try {
-      const r = runInContainer(ctx, pod, name, argv, f.bool('stdin') ? ctx.io.stdin : '');
-      ctx.out(r.stdout);
-      ctx.err(r.stderr);
-      exitCode = r.exitCode;
-    } catch (e) {
-      void notFoundInPath;
-      ctx.err(`${(e as Error).message}\n`);
-      exitCode = 1;
-    }
+  // Attached without a terminal session, kubectl streams the container's stdout: its log. Wait (on the
+  // simulated clock, capped) for the main process to end, as the real one waits until it exits.
+  const finished = (): boolean => {
+    const p = current();
+    const phase = p?.status?.phase;
+    return (
+      !p ||
+      phase === 'Succeeded' ||
+      phase === 'Failed' ||
+      Boolean(p.status?.containerStatuses?.[0]?.state?.terminated)
+    );
+  };
+  ctx.host.waitFor(finished, ATTACH_WAIT_CAP_MS, 1000);
+  const done = current() ?? pod;
+  try {
+    ctx.out(containerOutput(ctx, done, name));
+  } catch (e) {
+    ctx.err(`${errorText(e)}\n`);
   }
-  if (f.bool('rm')) removePod(ctx, pod);
+  const exitCode = done.status?.containerStatuses?.[0]?.state?.terminated?.exitCode ?? 0;
+  if (f.bool('rm')) removePod(ctx, done);
   if (exitCode !== 0) {
     ctx.err(`pod ${ns}/${name} terminated (Error)\n`);
     return 1;
   }
   return 0;
+}
+
+/** The container's log, from the hook or the runtime (what an attached kubectl would have streamed). */
+function containerOutput(ctx: KubectlContext, pod: Pod, container: string): string {
+  const hooked = ctx.hooks.containerLogs?.(pod, container, { previous: false });
+  if (hooked !== undefined) return hooked;
+  const r = runtimeLogs(pod, container, { previous: false, now: ctx.now() });
+  if (!r.ok) throw new StatusError('BadRequest', r.error);
+  return r.lines.map((l) => `${l.text}\n`).join('');
 }
 
 function removePod(ctx: KubectlContext, pod: AnyObject | Pod): void {

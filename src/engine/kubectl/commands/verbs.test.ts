@@ -272,34 +272,64 @@ describe('kubectl exec / logs / run / port-forward', () => {
     );
   });
 
-  it('run -i --rm waits for the pod, runs the command, deletes the pod', () => {
+  it('run -i --rm waits for the pod, shows its output until it exits, deletes the pod', () => {
+    // Stand-in for the kubelet: the pod starts, then its main process (`echo hi`) exits.
     const k = makeKubectl({
-      hooks,
+      hooks: { containerLogs: () => 'hi\n' },
       onTick: (_now, store) => {
         const p = store.get('pods', 'default', 't');
-        if (p && p.status?.phase !== 'Running') {
-          const next = deepClone(p) as Pod;
-          next.status = {
-            phase: 'Running',
-            containerStatuses: [
-              {
-                name: 't',
-                ready: true,
-                restartCount: 0,
-                image: 'busybox',
-                imageID: '',
-                state: { running: {} },
-              },
-            ],
-          };
-          store.update('pods', next as unknown as AnyObject);
-        }
+        if (!p || p.status?.phase === 'Succeeded') return;
+        const next = deepClone(p) as Pod;
+        next.status =
+          p.status?.phase === 'Running'
+            ? {
+                phase: 'Succeeded',
+                containerStatuses: [
+                  {
+                    name: 't',
+                    ready: false,
+                    restartCount: 0,
+                    image: 'busybox',
+                    imageID: '',
+                    state: { terminated: { exitCode: 0, reason: 'Completed' } },
+                  },
+                ],
+              }
+            : {
+                phase: 'Running',
+                containerStatuses: [
+                  {
+                    name: 't',
+                    ready: true,
+                    restartCount: 0,
+                    image: 'busybox',
+                    imageID: '',
+                    state: { running: {} },
+                  },
+                ],
+              };
+        store.update('pods', next as unknown as AnyObject);
       },
     });
     const r = k.run('run t --image=busybox -i --rm --restart=Never -- echo hi');
-    expect(r.stdout).toBe('hi [t/t]\npod "t" deleted from default namespace\n');
+    expect(r).toEqual({ stdout: 'hi\npod "t" deleted from default namespace\n', stderr: '', exitCode: 0 });
     // Not bound to a node, so the API server removes it at once.
     expect(k.host.store.get('pods', 'default', 't')).toBeUndefined();
+  });
+
+  it('run -it at an interactive prompt opens a session in the new pod', () => {
+    const k = makeKubectl({
+      onTick: (_now, store) => {
+        const p = store.get('pods', 'default', 'sh');
+        if (!p || p.status?.phase === 'Running') return;
+        const next = deepClone(p) as Pod;
+        next.status = { phase: 'Running' };
+        store.update('pods', next as unknown as AnyObject);
+      },
+    });
+    const r = k.run('run sh --image=busybox -it --rm --restart=Never -- sh', { interactive: true });
+    expect(r.stderr).toBe("If you don't see a command prompt, try pressing enter.\n");
+    expect(r.enter).toMatchObject({ kind: 'pod', namespace: 'default', pod: 'sh', container: 'sh' });
   });
 
   it('port-forward registers a forward to one pod, translating the Service port', () => {
