@@ -52,18 +52,3 @@ export function applyIptablesRestore(rs: IptablesRuleset, restore: IptablesResto
     }
   }
 }
-
-/** Removes jump rules to `chains` from every chain of the table, then deletes the chains. */
-export function deleteChains(
-  rs: IptablesRuleset,
-  table: IptablesTableName,
-  chains: (name: string) => boolean,
-): void {
-  const t = rs.tables.get(table);
-  if (!t) return;
-  for (const c of t.chains.values()) {
-    c.rules = c.rules.filter((r) => !(r.target?.kind === 'jump' && chains(r.target.chain)));
-  }
-  for (const name of [...t.chains.keys()])
-    if (chains(name) && !t.chains.get(name)?.policy) t.chains.delete(name);
-}

@@ -1,0 +1,372 @@
+/**
+ * kube-proxy, one instance per node, as a controller (`cmd/kube-proxy/app/server.go` +
+ * `pkg/proxy/{iptables,nftables,ipvs}/proxier.go`): it watches Services, EndpointSlices, Nodes, its
+ * ConfigMap and its own pods, and keeps one rendered ruleset per node — the whole ruleset every sync,
+ * the previous one kept for creation order. It writes nothing through the API except the IPVS
+ * deprecation Warning event.
+ *
+ * The configuration (mode, scheduler, clusterCIDR) is read when a node's kube-proxy pod starts, as
+ * the real binary reads `config.conf` once: editing the ConfigMap changes nothing until the pods are
+ * restarted (`kubectl -n kube-system rollout restart ds kube-proxy`). A restart into another mode runs
+ * `platformCleanup` (see cleanup.ts). Without a kube-proxy DaemonSet (k3s runs kube-proxy inside the
+ * k3s process) the ConfigMap, or the cluster definition, applies at once. With `kubeProxyMode: none`
+ * (Cilium's kube-proxy replacement) nothing is rendered.
+ */
+import type {
+  ConfigMap,
+  EndpointSlice,
+  Node,
+  Pod,
+  Service,
+  ResourceKey,
+  ResourceTypes,
+  AnyObject,
+} from '../../api/objects.ts';
+import type { WatchHandler } from '../../api/store.ts';
+import type { Controller } from '../../cluster/controller.ts';
+import type { ClusterConfig } from '../../cluster/config.ts';
+import type { SimClock } from '../../util/clock.ts';
+import type { Rng } from '../../util/rng.ts';
+import type { EventRecorder } from '../../controllers/event-recorder.ts';
+import { iptablesSave as printIptablesSave, iptablesListRules } from '../netfilter/iptables-save.ts';
+import { applyIptablesRestore } from '../netfilter/iptables-restore.ts';
+import { emptyRuleset, type IptablesRuleset } from '../netfilter/ruleset.ts';
+import type { IptablesTableName } from '../netfilter/rule.ts';
+import type { NftTable } from '../netfilter/nft-model.ts';
+import { nftListTable as printNftTable } from '../netfilter/nft-list.ts';
+import { ConntrackTable } from '../netfilter/conntrack.ts';
+import type { Packet } from '../netfilter/packet.ts';
+import { cleanupIpvsIptables, cleanupIptablesLeftovers } from './cleanup.ts';
+import { buildEndpointsMap } from './endpoints-map.ts';
+import { syncIptablesRules } from './iptables/sync-proxy-rules.ts';
+import { ipvsadmList as printIpvsadm } from './ipvs/ipvsadm.ts';
+import { IpvsState } from './ipvs/schedulers.ts';
+import { virtualServerKey } from './ipvs/ipvs-model.ts';
+import { renderIpvs, type IpvsRuleset } from './ipvs/sync-proxy-rules.ts';
+import { IPVS_DEPRECATION_EVENT, proxierStartupLog, type KubeProxyLogLine } from './ipvs/deprecation.ts';
+import { parseKubeProxyConfiguration, type KubeProxySettings, type ProxyMode } from './kube-proxy-config.ts';
+import { renderNftables } from './nftables/sync-proxy-rules.ts';
+import type { ProxyInput, ProxyNode } from './proxy-input.ts';
+import { buildServicePortMap, ServiceChangeTracker } from './service-port-map.ts';
+import { routePacket, type ProxyRoute } from './route.ts';
+import type { NftSetState } from '../netfilter/nft-trace.ts';
+import type { RecentTable } from '../netfilter/trace-packet.ts';
+
+/** The API surface kube-proxy needs; `ApiServer` (and `ApiStore`) provide it. */
+export interface KubeProxyApi {
+  get<K extends ResourceKey>(
+    resource: K,
+    namespace: string | undefined,
+    name: string,
+  ): ResourceTypes[K] | undefined;
+  list<K extends ResourceKey>(resource: K, namespace?: string): ResourceTypes[K][];
+  watch(resource: ResourceKey | '*', handler: WatchHandler): () => void;
+}
+
+export interface KubeProxyContext {
+  readonly api: KubeProxyApi;
+  readonly clock: SimClock;
+  readonly config: ClusterConfig;
+  readonly recorder?: EventRecorder;
+}
+
+/** One node's kernel state as kube-proxy left it, plus the per-connection state of the packet path. */
+export interface NodeProxyState {
+  running?: { readonly settings: KubeProxySettings; readonly instance: string };
+  /** The last kube-proxy process that tried to start here (it may have failed on a bad config). */
+  attempted?: string;
+  readonly iptables: IptablesRuleset;
+  nftables?: NftTable;
+  ipvs?: IpvsRuleset;
+  readonly ipvsState: IpvsState;
+  readonly conntrack: ConntrackTable;
+  readonly recent: RecentTable;
+  readonly nftSets: NftSetState;
+  log: KubeProxyLogLine[];
+}
+
+export type NodeMode = ProxyMode | 'none' | 'not-running';
+
+const CONFIGMAP = { namespace: 'kube-system', name: 'kube-proxy' };
+
+export class KubeProxy implements Controller {
+  readonly name = 'kube-proxy';
+  private readonly ctx: KubeProxyContext;
+  private readonly nodes = new Map<string, NodeProxyState>();
+  private readonly serviceChanges = new ServiceChangeTracker();
+  private dirty = true;
+  private readonly pendingEvents: string[] = [];
+  private unsubscribe: (() => void)[] = [];
+
+  constructor(ctx: KubeProxyContext) {
+    this.ctx = ctx;
+  }
+
+  start(): void {
+    for (const u of this.unsubscribe) u();
+    const mark: WatchHandler = () => {
+      this.dirty = true;
+    };
+    this.unsubscribe = [
+      this.ctx.api.watch('services', (e) => {
+        const prev = e.type === 'ADDED' ? undefined : (e.oldObject as unknown as Service | undefined);
+        const cur = e.type === 'DELETED' ? undefined : (e.object as unknown as Service);
+        if (this.serviceChanges.update(prev, cur)) this.dirty = true;
+      }),
+      this.ctx.api.watch('endpointslices.discovery.k8s.io', mark),
+      this.ctx.api.watch('nodes', mark),
+      this.ctx.api.watch('configmaps', (e) => {
+        if (isConfigMap(e.object)) this.dirty = true;
+      }),
+      this.ctx.api.watch('pods', (e) => {
+        if (
+          e.object.metadata.namespace === 'kube-system' &&
+          e.object.metadata.labels?.['k8s-app'] === 'kube-proxy'
+        )
+          this.dirty = true;
+      }),
+      this.ctx.api.watch('daemonsets.apps', mark),
+    ];
+    this.dirty = true;
+  }
+
+  sync(): boolean {
+    let wrote = false;
+    if (this.dirty) {
+      this.dirty = false;
+      this.serviceChanges.checkout();
+      this.syncAll();
+    }
+    while (this.pendingEvents.length > 0) {
+      const nodeName = this.pendingEvents.shift() ?? '';
+      const node = this.ctx.api.get('nodes', undefined, nodeName);
+      if (node && this.ctx.recorder) {
+        this.ctx.recorder.event(
+          node as unknown as AnyObject,
+          IPVS_DEPRECATION_EVENT.type,
+          IPVS_DEPRECATION_EVENT.reason,
+          IPVS_DEPRECATION_EVENT.message,
+          {
+            component: 'kube-proxy',
+            host: nodeName,
+          },
+        );
+        wrote = true;
+      }
+    }
+    return wrote;
+  }
+
+  /** The mode the cluster is configured for (ConfigMap, else the cluster definition). */
+  mode(): ProxyMode | 'none' {
+    if (this.ctx.config.kubeProxyMode === 'none') return 'none';
+    const s = this.desiredSettings();
+    return s.ok ? s.settings.mode : 'iptables';
+  }
+
+  /** The mode kube-proxy is running in on one node (it may lag the ConfigMap until a restart). */
+  nodeMode(node: string): NodeMode {
+    if (this.ctx.config.kubeProxyMode === 'none') return 'none';
+    return this.nodes.get(node)?.running?.settings.mode ?? 'not-running';
+  }
+
+  rulesetFor(node: string): NodeProxyState | undefined {
+    return this.nodes.get(node);
+  }
+
+  /** `iptables-save [-t TABLE]` on the node (kube-proxy's chains; empty when none exist). */
+  iptablesSave(node: string, table?: IptablesTableName): string {
+    const st = this.nodes.get(node);
+    if (!st) return '';
+    return printIptablesSave(st.iptables, {
+      ...(table ? { table } : {}),
+      header: { nowMs: this.ctx.clock.now() },
+    });
+  }
+
+  /** `iptables [-t TABLE] -S`. */
+  iptablesRules(node: string, table: IptablesTableName = 'filter'): string {
+    const st = this.nodes.get(node);
+    return st ? iptablesListRules(st.iptables, table) : '';
+  }
+
+  /** `ipvsadm -Ln`: the header alone when IPVS has no virtual servers. */
+  ipvsadmList(node: string): string {
+    const st = this.nodes.get(node);
+    return printIpvsadm(st?.ipvs?.virtualServers ?? [], st?.ipvsState.counters);
+  }
+
+  /** `nft list table ip kube-proxy`, or undefined when the table does not exist on the node. */
+  nftListTable(node: string): string | undefined {
+    const t = this.nodes.get(node)?.nftables;
+    return t ? printNftTable(t) : undefined;
+  }
+
+  /** kube-proxy's start-up log lines on the node (mode selection, the IPVS deprecation, config errors). */
+  startupLog(node: string): readonly KubeProxyLogLine[] {
+    return this.nodes.get(node)?.log ?? [];
+  }
+
+  /** Routes a packet on `node` through the rules of the mode running there, with conntrack. */
+  route(node: string, packet: Packet, rng: Rng): ProxyRoute {
+    const st = this.nodes.get(node);
+    const info = this.nodeInfo().find((n) => n.name === node);
+    return routePacket(st, this.nodeMode(node), packet, {
+      rng,
+      nowMs: this.ctx.clock.now(),
+      nodeIP: info?.ip ?? '',
+    });
+  }
+
+  /** The connection got its reply: conntrack ESTABLISHED, and an IPVS active connection. */
+  connectionEstablished(node: string, route: ProxyRoute): void {
+    const st = this.nodes.get(node);
+    if (!st || !route.conntrack) return;
+    st.conntrack.replied(route.conntrack, this.ctx.clock.now());
+    const pair = this.ipvsPair(st, route);
+    if (pair && route.conntrack.protocol === 'tcp') st.ipvsState.connect(pair.vs, pair.rs);
+  }
+
+  /** The connection closed: conntrack TIME_WAIT, and the IPVS connection becomes inactive. */
+  connectionClosed(node: string, route: ProxyRoute): void {
+    const st = this.nodes.get(node);
+    if (!st || !route.conntrack) return;
+    st.conntrack.close(route.conntrack, this.ctx.clock.now());
+    const pair = this.ipvsPair(st, route);
+    if (pair && route.conntrack.protocol === 'tcp') st.ipvsState.close(pair.vs, pair.rs);
+  }
+
+  private ipvsPair(st: NodeProxyState, route: ProxyRoute) {
+    const tag = route.conntrack?.tag;
+    const vs = tag ? st.ipvs?.virtualServers.find((v) => virtualServerKey(v) === tag) : undefined;
+    const rs = vs?.realServers.find((r) => `${r.address}:${r.port}` === route.dnatTo);
+    return vs && rs ? { vs, rs } : undefined;
+  }
+
+  private desiredSettings() {
+    const cm = this.ctx.api.get('configmaps', CONFIGMAP.namespace, CONFIGMAP.name) as ConfigMap | undefined;
+    const text = cm?.data?.['config.conf'];
+    if (text !== undefined) return parseKubeProxyConfiguration(text);
+    const c = this.ctx.config;
+    const mode = c.kubeProxyMode === 'none' ? 'iptables' : c.kubeProxyMode;
+    return parseKubeProxyConfiguration(`mode: ${mode}\nclusterCIDR: ${c.podSubnet}\n`);
+  }
+
+  private syncAll(): void {
+    if (this.ctx.config.kubeProxyMode === 'none') return;
+    const desired = this.desiredSettings();
+    const daemonSet = this.ctx.api.get('daemonsets.apps', 'kube-system', 'kube-proxy');
+    const pods = this.ctx.api
+      .list('pods', 'kube-system')
+      .filter((p) => p.metadata.labels?.['k8s-app'] === 'kube-proxy');
+    const services = buildServicePortMap(this.ctx.api.list('services') as Service[]);
+    const slices = this.ctx.api.list('endpointslices.discovery.k8s.io') as EndpointSlice[];
+    const serviceCIDRs = [this.ctx.config.serviceSubnet];
+    for (const node of this.nodeInfo()) {
+      const st = this.stateOf(node.name);
+      // A kube-proxy process starts: with a DaemonSet, when its pod on this node (re)starts.
+      // Without one (k3s), kube-proxy runs in-process and a configuration change takes effect at once.
+      const instance = daemonSet ? runningInstance(pods, node.name) : `in-process ${JSON.stringify(desired)}`;
+      if (instance && instance !== st.attempted) {
+        st.attempted = instance;
+        this.startOn(node.name, st, instance, desired);
+      }
+      if (!st.running) continue;
+      const input: ProxyInput = {
+        node,
+        servicePorts: services,
+        endpoints: buildEndpointsMap(slices, node.name),
+        ...(st.running.settings.clusterCIDR ? { clusterCIDR: st.running.settings.clusterCIDR } : {}),
+        serviceCIDRs,
+        masqueradeAll: st.running.settings.masqueradeAll,
+      };
+      this.render(st, input);
+    }
+  }
+
+  private startOn(
+    node: string,
+    st: NodeProxyState,
+    instance: string,
+    desired: ReturnType<typeof parseKubeProxyConfiguration>,
+  ): void {
+    if (!desired.ok) {
+      // The new process exits; the rules of the previous one stay in the kernel.
+      st.log = [
+        {
+          severity: 'E',
+          source: 'run.go:72',
+          message: `"command failed" err="invalid configuration: ${desired.error}"`,
+        },
+      ];
+      return;
+    }
+    const settings = desired.settings;
+    if (settings.mode === 'nftables') {
+      cleanupIptablesLeftovers(st.iptables);
+      cleanupIpvsIptables(st.iptables);
+      st.ipvs = undefined;
+    } else {
+      st.nftables = undefined;
+    }
+    st.running = { settings, instance };
+    st.log = proxierStartupLog(settings.mode, settings.scheduler);
+    if (settings.mode === 'ipvs') this.pendingEvents.push(node);
+  }
+
+  private render(st: NodeProxyState, input: ProxyInput): void {
+    const settings = st.running?.settings;
+    if (!settings) return;
+    if (settings.mode === 'iptables') applyIptablesRestore(st.iptables, syncIptablesRules(input));
+    else if (settings.mode === 'nftables') st.nftables = renderNftables(input, st.nftables);
+    else {
+      st.ipvs = renderIpvs(input, { scheduler: settings.scheduler });
+      applyIptablesRestore(st.iptables, st.ipvs.iptables);
+    }
+  }
+
+  private stateOf(node: string): NodeProxyState {
+    let st = this.nodes.get(node);
+    if (!st) {
+      st = {
+        iptables: emptyRuleset(),
+        ipvsState: new IpvsState(),
+        conntrack: new ConntrackTable(),
+        recent: new Map(),
+        nftSets: new Map(),
+        log: [],
+      };
+      this.nodes.set(node, st);
+    }
+    return st;
+  }
+
+  /** Nodes from the API when registered, else from the cluster definition. */
+  private nodeInfo(): ProxyNode[] {
+    const api = this.ctx.api.list('nodes') as Node[];
+    if (api.length > 0) {
+      return api
+        .map((n) => ({
+          name: n.metadata.name,
+          ip: n.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '',
+          labels: n.metadata.labels ?? {},
+        }))
+        .sort((a, b) => (a.name < b.name ? -1 : 1));
+    }
+    return this.ctx.config.nodes.map((n) => ({ name: n.name, ip: n.internalIP, labels: n.labels }));
+  }
+}
+
+function isConfigMap(o: AnyObject): boolean {
+  return o.metadata.namespace === CONFIGMAP.namespace && o.metadata.name === CONFIGMAP.name;
+}
+
+/** The running kube-proxy pod on a node, identified by uid and restart count. */
+function runningInstance(pods: Pod[], node: string): string | undefined {
+  const pod = pods.find(
+    (p) => p.spec?.nodeName === node && p.status?.phase === 'Running' && !p.metadata.deletionTimestamp,
+  );
+  if (!pod) return undefined;
+  const restarts = pod.status?.containerStatuses?.[0]?.restartCount ?? 0;
+  return `${pod.metadata.uid}/${restarts}`;
+}
