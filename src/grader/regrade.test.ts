@@ -113,6 +113,18 @@ describe('regradeReport', () => {
     ]);
   });
 
+  it('notes a report from another engine build instead of flagging its snapshot', () => {
+    const r = roundTrip(solvedReport());
+    expect(r.engine?.startState).toMatch(/^sha256:[0-9a-f]{64}$/);
+    (r.submission.snapshot as { clock: number }).clock += 1;
+    r.engine = { startState: 'sha256:another-engine' };
+    const g = regradeReport(lab, r, { engine: fakeEngine });
+    expect(g.flags).toEqual([]);
+    expect(g.notes).toEqual([
+      "the learner's simulator built a different start state (another engine version): snapshot not compared",
+    ]);
+  });
+
   it('refuses a report for another version or other content of the lab', () => {
     const r = roundTrip(solvedReport());
     expect(() =>

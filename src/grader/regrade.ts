@@ -10,7 +10,7 @@ import { evaluateChecks } from './evaluate.ts';
 import { applyStep, historyOf, solutionJournal, startLab, type JournalStep } from './lab-runtime.ts';
 import type { LoadedLab } from './lab-schema.ts';
 import type { TrafficProbes } from './probes.ts';
-import { assertReportForLab, ReportError, type GradeReport } from './report.ts';
+import { assertReportForLab, ReportError, startStateHash, type GradeReport } from './report.ts';
 import { score, type CheckResult, type Score } from './result.ts';
 
 export type RegradeFlag =
@@ -23,6 +23,8 @@ export interface Regrade {
   readonly results: CheckResult[];
   readonly score: Score;
   readonly flags: RegradeFlag[];
+  /** Worth knowing, not evidence of tampering (e.g. the learner's engine built a different start state). */
+  readonly notes: string[];
 }
 
 export interface RegradeOptions {
@@ -30,6 +32,8 @@ export interface RegradeOptions {
   readonly probes?: TrafficProbes;
   /** A fresh cluster in the lab's start state; `createStarter` makes a fast one. */
   readonly start?: () => GradableCluster;
+  /** `startStateHash` of this engine's start state for the lab (computed when left out). */
+  readonly startState?: string;
 }
 
 /** One line per flag, for the CLI (instructor-facing, English). */
@@ -75,6 +79,15 @@ function compareFiles(
 export function regradeReport(loaded: LoadedLab, report: GradeReport, opts: RegradeOptions): Regrade {
   assertReportForLab(report, loaded);
   const cluster = opts.start ? opts.start() : startLab(loaded, opts.engine);
+  const notes: string[] = [];
+  const recordedStart = report.engine?.startState;
+  // A different start state means a different simulator build: its snapshots cannot be compared with ours.
+  const sameEngine =
+    recordedStart === undefined || recordedStart === (opts.startState ?? startStateHash(cluster));
+  if (!sameEngine)
+    notes.push(
+      "the learner's simulator built a different start state (another engine version): snapshot not compared",
+    );
   const journal = report.submission.journal as readonly JournalStep[];
   replay(cluster, journal);
   const results = evaluateChecks(
@@ -96,9 +109,10 @@ export function regradeReport(loaded: LoadedLab, report: GradeReport, opts: Regr
   if (differing.length > 0) flags.push({ kind: 'results', checks: differing });
   const files = compareFiles(report.submission.files, cluster.files.toJSON());
   if (files.length > 0) flags.push({ kind: 'files', paths: files });
-  if (canonicalJson(report.submission.snapshot) !== canonicalJson(cluster.snapshot()))
+  if (sameEngine && canonicalJson(report.submission.snapshot) !== canonicalJson(cluster.snapshot())) {
     flags.push({ kind: 'snapshot' });
-  return { results, score: s, flags };
+  }
+  return { results, score: s, flags, notes };
 }
 
 /**
@@ -110,20 +124,22 @@ export function regradeReport(loaded: LoadedLab, report: GradeReport, opts: Regr
 export function createStarter(
   loaded: LoadedLab,
   engine: LabEngine,
-): { start: () => GradableCluster; restores: boolean } {
+): { start: () => GradableCluster; restores: boolean; startState: string } {
   const fresh = (): GradableCluster => startLab(loaded, engine);
+  const first = fresh();
+  const startState = startStateHash(first);
   try {
-    const startSnapshot = fresh().snapshot();
+    const startSnapshot = first.snapshot();
     const a = fresh();
     const b = engine.restoreCluster(startSnapshot);
     const steps = solutionJournal(loaded);
     replay(a, steps);
     replay(b, steps);
     if (canonicalJson(a.snapshot()) === canonicalJson(b.snapshot())) {
-      return { start: () => engine.restoreCluster(startSnapshot), restores: true };
+      return { start: () => engine.restoreCluster(startSnapshot), restores: true, startState };
     }
   } catch {
     // Fall back to fresh starts; the replay itself reports any failure per report.
   }
-  return { start: fresh, restores: false };
+  return { start: fresh, restores: false, startState };
 }

@@ -5,7 +5,7 @@
  * The instructor CLI trusts none of the recorded outcomes: it replays the journal and compares.
  */
 import { z } from 'zod';
-import { labContentHash } from './content-hash.ts';
+import { canonicalJson, labContentHash, sha256Hex } from './content-hash.ts';
 import type { GradableCluster } from './engine-api.ts';
 import type { JournalStep } from './lab-runtime.ts';
 import { LOCALES, type Locale, type LoadedLab } from './lab-schema.ts';
@@ -58,7 +58,7 @@ export const GradeReportSchema = z
       .object({ id: z.string().max(63), version: z.number().int(), contentHash: z.string().max(100) })
       .strict(),
     engine: z
-      .object({ version: z.string().max(50) })
+      .object({ version: z.string().max(50).optional(), startState: z.string().max(100).optional() })
       .strict()
       .optional(),
     locale: z.enum(LOCALES),
@@ -92,6 +92,13 @@ export interface ReportInput {
   readonly startedAt: string;
   readonly submittedAt: string;
   readonly engineVersion?: string;
+  /** `startStateHash` of the lab's start cluster in the learner's engine: tells the re-grade whether the engines agree. */
+  readonly startState?: string;
+}
+
+/** A fingerprint of a cluster state: engines that build the same start state for a lab replay it the same way. */
+export function startStateHash(cluster: GradableCluster): string {
+  return `sha256:${sha256Hex(canonicalJson(cluster.snapshot()))}`;
 }
 
 export function buildReport(input: ReportInput): GradeReport {
@@ -102,7 +109,14 @@ export function buildReport(input: ReportInput): GradeReport {
     format: REPORT_FORMAT,
     version: REPORT_VERSION,
     lab: { id: loaded.lab.id, version: loaded.lab.version, contentHash: labContentHash(loaded) },
-    ...(input.engineVersion ? { engine: { version: input.engineVersion } } : {}),
+    ...(input.engineVersion || input.startState
+      ? {
+          engine: {
+            ...(input.engineVersion ? { version: input.engineVersion } : {}),
+            ...(input.startState ? { startState: input.startState } : {}),
+          },
+        }
+      : {}),
     locale: input.locale,
     ...(learner ? { learner } : {}),
     startedAt: input.startedAt,

@@ -9,7 +9,7 @@ import { evaluateChecks } from './evaluate.ts';
 import { applySolution, applyStep, historyOf, startLab, type JournalStep } from './lab-runtime.ts';
 import type { Locale, LoadedLab } from './lab-schema.ts';
 import type { TrafficProbes } from './probes.ts';
-import { buildReport, type GradeReport } from './report.ts';
+import { buildReport, startStateHash, type GradeReport } from './report.ts';
 import type { CheckResult } from './result.ts';
 
 export interface SessionOptions {
@@ -23,12 +23,15 @@ export class LabSession<C extends GradableCluster = GradableCluster> {
   private readonly probes: TrafficProbes | undefined;
   private readonly steps: JournalStep[] = [];
   private readonly answers: Record<string, string[]> = {};
+  /** Fingerprint of the start state, recorded in reports (see `startStateHash`). */
+  readonly startState: string;
 
   constructor(loaded: LoadedLab, engine: LabEngine<C>, opts: SessionOptions = {}) {
     this.loaded = loaded;
     this.engine = engine;
     this.probes = opts.probes;
     this.cluster = startLab(loaded, engine);
+    this.startState = startStateHash(this.cluster);
   }
 
   /** Rebuilds a session from a saved journal (after a reload), by replaying it. */
@@ -109,6 +112,7 @@ export class LabSession<C extends GradableCluster = GradableCluster> {
       journal: this.steps,
       results: this.evaluate(),
       quizAnswers: this.answers,
+      startState: this.startState,
       ...meta,
     });
   }

@@ -88,7 +88,7 @@ function reportFiles(inputs: readonly string[], cwd: string): { path: string; la
 function gradeOne(
   loaded: LoadedLab,
   file: { path: string; label: string },
-  start: () => ReturnType<typeof engine.createCluster>,
+  starter: ReturnType<typeof createStarter>,
   journals: Map<string, string>,
 ): GradedRow {
   const invalid = (problem: string): GradedRow => ({
@@ -114,7 +114,7 @@ function gradeOne(
   }
   try {
     const report = parseReport(text);
-    const g = regradeReport(loaded, report, { engine, start });
+    const g = regradeReport(loaded, report, { engine, start: starter.start, startState: starter.startState });
     journals.set(file.label, canonicalJson(report.submission.journal));
     const problems = g.flags.map(flagText);
     return {
@@ -126,7 +126,7 @@ function gradeOne(
       recordedPercent: report.score.percent,
       results: g.results,
       problems,
-      notes: [],
+      notes: g.notes,
     };
   } catch (e) {
     return invalid((e as Error).message.split('\n')[0]!);
@@ -170,7 +170,7 @@ export function runGrade(argv: readonly string[], io: CliIO = processIO): number
   }
   const journals = new Map<string, string>();
   const rows = noteDuplicates(
-    files.map((f) => gradeOne(loaded, f, starter.start, journals)),
+    files.map((f) => gradeOne(loaded, f, starter, journals)),
     journals,
   );
   for (const r of rows) {
