@@ -43,7 +43,9 @@ export interface TestKubectl {
   /** Runs `kubectl <line>`. */
   run(line: string, opts?: { stdin?: string; interactive?: boolean }): CommandResult;
   /** Stores an object as given (status included), bypassing admission. */
-  put(obj: Manifest & { metadata: { name: string; namespace?: string } }): AnyObject;
+  put(
+    obj: Manifest & { metadata: { name: string; namespace?: string; [field: string]: unknown } },
+  ): AnyObject;
   advance(ms: number): void;
 }
 

@@ -162,7 +162,7 @@ describe('kubectl scale / expose / rollout', () => {
         const d = store.get('deployments.apps', 'default', 'web');
         if (!d) return;
         step++;
-        const next = deepClone(d) as Deployment;
+        const next = deepClone(d) as { -readonly [K in keyof Deployment]: Deployment[K] };
         const available = Math.min(3, Math.floor(step / 2));
         next.status = {
           observedGeneration: d.metadata.generation,
@@ -279,7 +279,7 @@ describe('kubectl exec / logs / run / port-forward', () => {
       onTick: (_now, store) => {
         const p = store.get('pods', 'default', 't');
         if (!p || p.status?.phase === 'Succeeded') return;
-        const next = deepClone(p) as Pod;
+        const next = deepClone(p) as { -readonly [K in keyof Pod]: Pod[K] };
         next.status =
           p.status?.phase === 'Running'
             ? {
@@ -322,7 +322,7 @@ describe('kubectl exec / logs / run / port-forward', () => {
       onTick: (_now, store) => {
         const p = store.get('pods', 'default', 'sh');
         if (!p || p.status?.phase === 'Running') return;
-        const next = deepClone(p) as Pod;
+        const next = deepClone(p) as { -readonly [K in keyof Pod]: Pod[K] };
         next.status = { phase: 'Running' };
         store.update('pods', next as unknown as AnyObject);
       },
@@ -407,7 +407,7 @@ describe('informational commands', () => {
       onTick: (_now, store) => {
         for (const p of store.list('pods', 'default')) {
           if (p.status?.phase === 'Running') continue;
-          const next = deepClone(p) as Pod;
+          const next = deepClone(p) as { -readonly [K in keyof Pod]: Pod[K] };
           next.status = { phase: 'Running' };
           store.update('pods', next as unknown as AnyObject);
         }
