@@ -41,7 +41,8 @@ export function applyIptablesRestore(rs: IptablesRuleset, restore: IptablesResto
   for (const e of restore.ensureChains) ensureChain(rs, e.table, e.chain);
   const written = new Set<string>();
   for (const w of restore.chains) {
-    ensureChain(rs, w.table, w.chain).rules = [...w.rules];
+    // The restore input is built fresh on every sync, so its arrays can be adopted as they are.
+    ensureChain(rs, w.table, w.chain).rules = w.rules as IptablesRule[];
     written.add(`${w.table}/${w.chain}`);
   }
   const stale = restore.deleteStale;

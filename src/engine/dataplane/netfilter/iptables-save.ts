@@ -101,7 +101,7 @@ function formatMatch(m: Match): string {
       return s;
     }
     case 'statistic':
-      return `-m statistic --mode random --probability ${iptablesSaveProbability(m.probability)}`;
+      return `-m statistic --mode random --probability ${savedProbability(m.probability)}`;
     case 'recent': {
       let s = `-m recent --${m.mode}`;
       if (m.seconds !== undefined) s += ` --seconds ${m.seconds}`;
@@ -138,6 +138,14 @@ function formatTarget(t: Target): string {
   }
 }
 
+const probabilities = new Map<string, string>();
+
+function savedProbability(text: string): string {
+  let p = probabilities.get(text);
+  if (p === undefined) probabilities.set(text, (p = iptablesSaveProbability(text)));
+  return p;
+}
+
 const NO_QUOTE = /^[_\-0-9a-zA-Z]+$/;
 
 /** libxtables `xtables_save_string`: bare if only `_-0-9a-zA-Z`, else double-quoted with `"\'` escaped. */
@@ -146,14 +154,23 @@ export function saveString(value: string): string {
   return ` "${value.replace(/["\\']/g, (c) => `\\${c}`)}"`;
 }
 
+const cidrCache = new Map<string, string>();
+
 /** `-s 10.0.0.1` is stored as 10.0.0.1/32; a CIDR's host bits are cleared. */
 export function canonicalCidr(text: string): string {
-  if (!text.includes('/')) {
-    const ip = parseIPv4(text);
-    return ip === undefined ? text : `${formatIPv4(ip)}/32`;
+  let out = cidrCache.get(text);
+  if (out === undefined) {
+    if (!text.includes('/')) {
+      const ip = parseIPv4(text);
+      out = ip === undefined ? text : `${formatIPv4(ip)}/32`;
+    } else {
+      const c = parseCidr(text);
+      out = c ? formatCidr(c) : text;
+    }
+    if (cidrCache.size > 100_000) cidrCache.clear();
+    cidrCache.set(text, out);
   }
-  const c = parseCidr(text);
-  return c ? formatCidr(c) : text;
+  return out;
 }
 
 const CT_STATE_ORDER = ['INVALID', 'NEW', 'RELATED', 'ESTABLISHED', 'UNTRACKED', 'SNAT', 'DNAT'];

@@ -38,7 +38,19 @@ export function utf8(text: string): Uint8Array {
   return Uint8Array.from(out);
 }
 
-/** base32(sha256(utf8(text))), the 56-character string kube-proxy truncates. */
+const cache = new Map<string, string>();
+const CACHE_LIMIT = 200_000;
+
+/**
+ * base32(sha256(utf8(text))), the 56-character string kube-proxy truncates. Memoised: every sync
+ * re-derives the same chain names, and hashing dominated a 1,000-Service rendering.
+ */
 export function sha256Base32(text: string): string {
-  return base32Encode(sha256(utf8(text)));
+  let h = cache.get(text);
+  if (h === undefined) {
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    h = base32Encode(sha256(utf8(text)));
+    cache.set(text, h);
+  }
+  return h;
 }

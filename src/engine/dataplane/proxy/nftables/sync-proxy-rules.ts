@@ -20,7 +20,7 @@ import { nftServiceRules } from './service-rules.ts';
 
 export function renderNftables(input: ProxyInput, previous?: NftTable): NftTable {
   const { chains, sets } = setupNftables(input.node.ip, input.serviceCIDRs);
-  const elements = new Map<string, NftElement[]>();
+  const elements = new Map<string, { list: NftElement[]; keys: Set<string> }>();
   const affinitySets: NftSet[] = [];
   const ctx = {
     ...(input.clusterCIDR ? { clusterCIDR: input.clusterCIDR } : {}),
@@ -41,14 +41,21 @@ export function renderNftables(input: ProxyInput, previous?: NftTable): NftTable
       else chains.set(name, rules);
     }
     for (const [map, list] of f.elements) {
-      const acc = elements.get(map) ?? [];
-      for (const e of list) if (!acc.some((x) => x.key.join(' . ') === e.key.join(' . '))) acc.push(e);
-      elements.set(map, acc);
+      let acc = elements.get(map);
+      if (!acc) elements.set(map, (acc = { list: [], keys: new Set() }));
+      // Two services can share an element key (the same externalIP and port): the first one wins.
+      for (const e of list) {
+        const k = e.key.join(' . ');
+        if (!acc.keys.has(k)) {
+          acc.keys.add(k);
+          acc.list.push(e);
+        }
+      }
     }
     affinitySets.push(...f.affinitySets);
   }
   const allSets: NftSet[] = [
-    ...sets.map((s) => ({ ...s, elements: [...s.elements, ...(elements.get(s.name) ?? [])] })),
+    ...sets.map((s) => ({ ...s, elements: [...s.elements, ...(elements.get(s.name)?.list ?? [])] })),
     ...affinitySets,
   ];
   return {
