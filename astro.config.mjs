@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
+import { headersFor, loadHeadersFile } from './src/runtime/headers/headers-file.mjs';
 
 const contentDir = fileURLToPath(new URL('./content/', import.meta.url));
 
@@ -116,8 +117,50 @@ function focusableCodeBlocks() {
   };
 }
 
+/**
+ * The lab's dev-server headers: `public/_headers` (cross-origin isolation on lab pages only) applied
+ * by `astro dev` as the static host applies it. Module and worker requests get COEP too, as /_astro/*
+ * does in production. (`astro preview` ignores Vite plugins, so preview pages are not isolated.)
+ */
+function labHeaders() {
+  const file = fileURLToPath(new URL('./public/_headers', import.meta.url));
+  return {
+    name: 'packet-path-lab-headers',
+    /** @param {import('vite').ViteDevServer} server */
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const path = new URL(req.url ?? '/', 'http://x').pathname;
+        const headers = headersFor(loadHeadersFile(file), path);
+        if (/\.[a-z0-9]+$/i.test(path) || path.startsWith('/@') || path.startsWith('/src/') || path.startsWith('/node_modules/')) {
+          headers['Cross-Origin-Embedder-Policy'] = 'require-corp';
+          headers['Cross-Origin-Resource-Policy'] = 'same-origin';
+        }
+        for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+        next();
+      });
+    },
+  };
+}
+
 export default defineConfig({
   redirects: { '/': '/pt-br/' },
+  // The lab (src/components/Lab.astro): Monaco's ≥0.56 entry points, monaco-yaml's worker shim,
+  // module workers (the engine worker code-splits per lab), and the dev headers above.
+  vite: {
+    plugins: [labHeaders()],
+    worker: { format: 'es' },
+    resolve: {
+      alias: [
+        {
+          find: /^monaco-worker-manager\/worker$/,
+          replacement: fileURLToPath(new URL('./src/components/lab/monaco/worker-manager-shim.js', import.meta.url)),
+        },
+      ],
+    },
+    optimizeDeps: {
+      include: ['monaco-yaml', 'monaco-yaml/yaml.worker.js', '@xterm/xterm', '@xterm/addon-fit'],
+    },
+  },
   integrations: [
     starlight({
       title: { 'pt-BR': 'Caminho do Pacote', en: 'Packet Path' },

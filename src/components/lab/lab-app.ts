@@ -1,0 +1,785 @@
+/**
+ * The lab app, loaded by `<pp-lab>` when the lab nears the viewport. It wires the server-rendered
+ * skeleton (Lab.astro) to a host (the Web Worker by default, a WebContainer on request), the xterm
+ * terminal with our readline, Monaco (loaded after the prompt is up), the checks panel, the buttons,
+ * and saved progress in IndexedDB.
+ */
+import { createTerminal, isDark, type LabTerminal } from './terminal';
+import { Readline } from './readline';
+import { HostClient } from './host-client';
+import { connectWorkerHost } from '../../runtime/worker/connect';
+import {
+  ProgressStore,
+  PROGRESS_VERSION,
+  buildExport,
+  classify,
+  parseExport,
+  type LabProgress,
+  type Stored,
+} from './progress';
+import { inlineMarkdown } from './inline-markdown';
+import type { LabEditor } from './monaco/editor';
+import type {
+  CheckSummary,
+  HostKind,
+  JournalStep,
+  LabInfo,
+  LoadResult,
+  LoadStart,
+} from '../../runtime/protocol';
+import { webContainerOffered } from './webcontainer-support';
+
+type Strings = Record<string, string>;
+
+const fmt = (text: string, params: Record<string, string | number> = {}) =>
+  text.replace(/\{(\w+)\}/g, (all, k: string) => (k in params ? String(params[k]) : all));
+
+function $(root: ParentNode, selector: string): HTMLElement {
+  const el = root.querySelector<HTMLElement>(selector);
+  if (!el) throw new Error(`lab skeleton: ${selector} missing`);
+  return el;
+}
+
+function download(name: string, data: unknown): void {
+  const blob = new Blob([JSON.stringify(data, null, 2) + '\n'], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+export class LabApp {
+  readonly labId: string;
+  readonly lang: 'pt-BR' | 'en';
+  private readonly s: Strings;
+  private readonly status: HTMLElement;
+  private readonly notice: HTMLElement;
+  private readonly editorBox: HTMLElement;
+  private readonly tabs: HTMLElement;
+  private readonly panes: HTMLElement;
+  private client!: HostClient;
+  private host: HostKind = 'worker';
+  private terminal!: LabTerminal;
+  private readline!: Readline;
+  private editor: LabEditor | undefined;
+  private lab: LabInfo | undefined;
+  private files = new Map<string, string>();
+  private current: string | undefined;
+  private checks: CheckSummary | null = null;
+  private hintLevel = 0;
+  private readonly store = new ProgressStore();
+  private storageOk = true;
+  /** While the learner decides what to do with an old record, nothing overwrites it. */
+  private saveSuspended = false;
+  private pendingWrites = new Map<string, string>();
+  private timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private salvage: { journal: JournalStep[]; history: string[] } | undefined;
+
+  constructor(private readonly root: HTMLElement) {
+    this.labId = root.dataset.lab ?? '';
+    this.lang = root.dataset.lang === 'en' ? 'en' : 'pt-BR';
+    this.s = JSON.parse(root.dataset.strings ?? '{}') as Strings;
+    this.status = $(root, '[data-status]');
+    this.notice = $(root, '[data-notice]');
+    this.editorBox = $(root, '[data-editor]');
+    this.tabs = $(root, '[data-tabs]');
+    this.panes = $(root, '[data-panes]');
+  }
+
+  private t(key: string, params?: Record<string, string | number>): string {
+    return fmt(this.s[key] ?? key, params);
+  }
+
+  private say(text: string): void {
+    this.status.textContent = text;
+  }
+
+  private debounce(key: string, ms: number, fn: () => void): void {
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        fn();
+      }, ms),
+    );
+  }
+
+  // ---- start ------------------------------------------------------------------------------------
+
+  async start(): Promise<void> {
+    this.say(this.t('lab.loading'));
+    this.root.dataset.state = 'loading';
+    $(this.root, '[data-terminal-pane]').hidden = false;
+    $(this.root, '[data-splitter]').hidden = false;
+    this.terminal = createTerminal($(this.root, '[data-terminal]'), {
+      promptLabel: this.t('lab.terminalInput'),
+      tooMuchOutput: this.t('lab.tooMuchOutput'),
+    });
+    this.readline = new Readline(this.terminal.term, {
+      complete: (line, cursor) => this.client.request('complete', { line, cursor }),
+      incomplete: (text) => this.client.request('incomplete', { text }),
+      run: (text, signal) => this.run(text, signal),
+      historyChanged: () => this.scheduleSave(),
+    });
+    this.connect(new HostClient(connectWorkerHost()), 'worker');
+
+    const stored = await this.readStored();
+    let result: LoadResult;
+    try {
+      result = await this.loadFrom(stored);
+    } catch (e) {
+      this.root.dataset.state = 'failed';
+      this.say(this.t('lab.engineFailed', { reason: e instanceof Error ? e.message : String(e) }));
+      throw e;
+    }
+    this.apply(result, stored.kind === 'ok' ? stored.progress : undefined);
+    this.readline.start();
+    performance.mark('pp-lab:prompt');
+    this.root.dataset.state = 'ready';
+    this.say(stored.kind === 'ok' ? this.t('lab.restored') : this.t('lab.ready'));
+    $(this.root, '[data-toolbar]').hidden = false;
+    this.wireToolbar();
+    this.wireSplitter();
+    this.watchTheme();
+    this.showHost();
+    addEventListener('pagehide', () => void this.save());
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'hidden') void this.save();
+    });
+    if (stored.kind === 'ok' && stored.progress.checks) this.renderChecks(stored.progress.checks);
+    void this.loadEditor();
+  }
+
+  private connect(client: HostClient, kind: HostKind): void {
+    this.client = client;
+    this.host = kind;
+    client.onEvent((event) => {
+      if (event.type === 'file') this.fileChanged(event.path, event.content);
+      else if (event.type === 'pty-output') this.terminal.term.write(event.data);
+      else if (event.type === 'fatal') this.say(this.t('lab.engineFailed', { reason: event.error.message }));
+    });
+  }
+
+  private async readStored(): Promise<Stored> {
+    try {
+      return classify(await this.store.get(this.labId), this.labId);
+    } catch {
+      this.storageOk = false;
+      this.showNotice(this.t('lab.storageOff'));
+      return { kind: 'none' };
+    }
+  }
+
+  /** Loads the lab from what was stored; an unreadable record never leaves the lab blank. */
+  private async loadFrom(stored: Stored): Promise<LoadResult> {
+    const load = (start: LoadStart) => this.client.request('load', { labId: this.labId, start });
+    if (stored.kind === 'ok') {
+      try {
+        return await load({ kind: 'state', state: stored.progress.state });
+      } catch (e) {
+        this.offerRecovery(e instanceof Error ? e.message : String(e), {
+          journal: [...stored.progress.state.journal],
+          history: [...stored.progress.history],
+        });
+        return load({ kind: 'fresh' });
+      }
+    }
+    if (stored.kind === 'old')
+      this.offerRecovery(stored.reason, { journal: stored.journal, history: stored.history });
+    if (stored.kind === 'corrupt') this.showNotice(this.t('lab.savedCorrupt', { reason: stored.reason }));
+    return load({ kind: 'fresh' });
+  }
+
+  private apply(result: LoadResult, progress?: LabProgress): void {
+    this.lab = result.lab;
+    this.files = new Map(Object.entries(result.files));
+    this.readline.editor.history = [...(progress?.history ?? result.history)];
+    this.readline.editor.reset();
+    this.readline.setPrompt(result.prompt);
+    this.hintLevel = Math.min(progress?.hintLevel ?? 0, result.lab.hints.length);
+    this.current = progress?.openFile && this.files.has(progress.openFile) ? progress.openFile : undefined;
+    this.renderHints();
+    this.editor?.setFiles(result.files);
+    this.renderTabs();
+  }
+
+  // ---- notices ----------------------------------------------------------------------------------
+
+  private showNotice(text: string, actions: { label: string; run: () => void }[] = []): void {
+    this.notice.replaceChildren();
+    const p = document.createElement('p');
+    p.textContent = text;
+    this.notice.append(p);
+    for (const a of actions) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = a.label;
+      b.addEventListener('click', () => {
+        this.notice.hidden = true;
+        a.run();
+      });
+      this.notice.append(b);
+    }
+    this.notice.hidden = false;
+  }
+
+  private offerRecovery(reason: string, salvage: { journal: JournalStep[]; history: string[] }): void {
+    this.salvage = salvage;
+    this.saveSuspended = true;
+    this.showNotice(this.t('lab.savedOld', { reason }), [
+      { label: this.t('lab.migrate'), run: () => void this.recover() },
+      {
+        label: this.t('lab.startOver'),
+        run: () => {
+          this.saveSuspended = false;
+          this.salvage = undefined;
+          void this.store.delete(this.labId).catch(() => {});
+          this.scheduleSave();
+        },
+      },
+    ]);
+  }
+
+  private async recover(): Promise<void> {
+    const salvage = this.salvage;
+    if (!salvage) return;
+    const result = await this.client.request('load', {
+      labId: this.labId,
+      start: { kind: 'replay', journal: salvage.journal },
+    });
+    this.apply(result);
+    if (salvage.history.length > 0) this.readline.editor.history = [...salvage.history];
+    this.saveSuspended = false;
+    this.salvage = undefined;
+    this.terminal.term.reset();
+    this.readline.start();
+    this.say(this.t('lab.migrated'));
+    await this.runChecks(false);
+    await this.save();
+  }
+
+  // ---- terminal ---------------------------------------------------------------------------------
+
+  private async run(text: string, signal: AbortSignal): Promise<void> {
+    await this.flushWrites();
+    const r = await this.client.request('exec', { line: text }, { signal });
+    if (r.clear) this.terminal.term.write('\x1b[H\x1b[2J\x1b[3J');
+    this.readline.print(r.stdout);
+    this.readline.print(r.stderr);
+    this.readline.setPrompt(r.prompt);
+    void this.runChecks(false);
+    this.scheduleSave();
+  }
+
+  // ---- files and editor -------------------------------------------------------------------------
+
+  private fileChanged(path: string, content: string | null): void {
+    const known = this.files.has(path);
+    if (content === null) {
+      this.files.delete(path);
+      this.editor?.remove(path);
+      if (this.current === path) this.current = undefined;
+    } else {
+      this.files.set(path, content);
+      this.editor?.setContent(path, content);
+      this.scheduleValidate(path);
+    }
+    if (known !== (content !== null)) this.renderTabs();
+    this.scheduleSave();
+  }
+
+  private async flushWrites(): Promise<void> {
+    const writes = [...this.pendingWrites];
+    this.pendingWrites.clear();
+    clearTimeout(this.timers.get('writes'));
+    await Promise.all(writes.map(([path, content]) => this.client.request('writeFile', { path, content })));
+  }
+
+  private editorChanged(path: string, content: string): void {
+    this.files.set(path, content);
+    this.pendingWrites.set(path, content);
+    this.debounce('writes', 150, () => void this.flushWrites());
+    this.scheduleValidate(path);
+    this.scheduleSave();
+  }
+
+  private scheduleValidate(path: string): void {
+    if (!this.editor || !/\.ya?ml$/.test(path)) return;
+    this.debounce(`validate:${path}`, 500, () => void this.validate(path));
+  }
+
+  private async validate(path: string): Promise<void> {
+    await this.flushWrites();
+    try {
+      const diagnostics = await this.client.request('validate', { path });
+      this.editor?.setDiagnostics(path, diagnostics);
+    } catch {
+      // validation is best effort (a pty host may not offer it)
+    }
+  }
+
+  private async loadEditor(): Promise<void> {
+    const loading = document.createElement('p');
+    loading.className = 'pp-lab__editor-loading';
+    loading.textContent = this.t('lab.editorLoading');
+    this.editorBox.prepend(loading);
+    try {
+      const { loadEditorModule } = await import('./editor-loader');
+      const { LabEditor } = await loadEditorModule(this.lang);
+      const host = document.createElement('div');
+      host.className = 'pp-lab__monaco';
+      host.id = `${this.root.dataset.lab}-editor`;
+      this.editorBox.append(host);
+      $(this.root, '[data-static]').hidden = true;
+      this.editor = new LabEditor(host, {
+        labId: this.labId,
+        dark: isDark(),
+        ariaLabel: (file) => this.t('lab.editorLabel', { file }),
+        onChange: (path, content) => this.editorChanged(path, content),
+      });
+      this.editor.setFiles(Object.fromEntries(this.files));
+      this.renderTabs();
+      $(this.root, '[data-editor-help]').hidden = false;
+      performance.mark('pp-lab:editor');
+      this.root.dataset.editor = 'ready';
+      for (const path of this.files.keys()) this.scheduleValidate(path);
+    } finally {
+      loading.remove();
+    }
+  }
+
+  private renderTabs(): void {
+    const paths = [...this.files.keys()].sort();
+    if (!this.current || !this.files.has(this.current))
+      this.current = paths.find((p) => /\.ya?ml$/.test(p)) ?? paths[0];
+    this.tabs.replaceChildren();
+    if (!this.editor) return;
+    this.tabs.hidden = paths.length === 0;
+    const panelId = `${this.labId}-editor`;
+    for (const path of paths) {
+      const tab = document.createElement('button');
+      tab.type = 'button';
+      tab.role = 'tab';
+      tab.textContent = path;
+      tab.dataset.file = path;
+      tab.id = `${this.labId}-tab-${path.replace(/[^\w-]/g, '_')}`;
+      tab.setAttribute('aria-controls', panelId);
+      const selected = path === this.current;
+      tab.setAttribute('aria-selected', String(selected));
+      tab.tabIndex = selected ? 0 : -1;
+      tab.addEventListener('click', () => this.openFile(path));
+      tab.addEventListener('keydown', (e) => {
+        const i = paths.indexOf(path);
+        const next =
+          e.key === 'ArrowRight'
+            ? paths[(i + 1) % paths.length]
+            : e.key === 'ArrowLeft'
+              ? paths[(i - 1 + paths.length) % paths.length]
+              : undefined;
+        if (next) {
+          e.preventDefault();
+          this.openFile(next);
+          this.tabs.querySelector<HTMLElement>(`[data-file="${CSS.escape(next)}"]`)?.focus();
+        }
+      });
+      this.tabs.append(tab);
+    }
+    const panel = document.getElementById(panelId);
+    if (panel) {
+      panel.setAttribute('role', 'tabpanel');
+      const active = this.tabs.querySelector('[aria-selected="true"]');
+      if (active) panel.setAttribute('aria-labelledby', active.id);
+    }
+    if (this.current) this.editor.open(this.current);
+  }
+
+  private openFile(path: string): void {
+    this.current = path;
+    this.renderTabs();
+    this.scheduleSave();
+  }
+
+  // ---- checks, hints, solution ------------------------------------------------------------------
+
+  private async runChecks(announce: boolean): Promise<void> {
+    try {
+      const summary = await this.client.request('check', {});
+      this.renderChecks(summary);
+      if (announce) {
+        this.say(
+          summary.passed === summary.total
+            ? this.t('lab.checkAllPassed')
+            : this.t('lab.checkSummary', { passed: summary.passed, total: summary.total }),
+        );
+      }
+      this.scheduleSave();
+    } catch {
+      // checks are re-run after the next command
+    }
+  }
+
+  private renderChecks(summary: CheckSummary): void {
+    this.checks = summary;
+    const list = $(this.root, '[data-check-list]');
+    list.replaceChildren();
+    for (const r of summary.results) {
+      const li = document.createElement('li');
+      li.dataset.check = r.id;
+      const passed = r.status === 'pass';
+      li.dataset.state = passed ? 'passed' : 'failed';
+      const title = document.createElement('span');
+      title.className = 'pp-lab__check-title';
+      title.textContent = r.title[this.lang];
+      const state = document.createElement('span');
+      state.className = 'pp-lab__check-state';
+      state.textContent = passed ? this.t('lab.checkPassed') : this.t('lab.checkFailed');
+      li.append(title, state);
+      if (!passed) {
+        const why = document.createElement('span');
+        why.className = 'pp-lab__check-message';
+        why.textContent = [r.observed[this.lang], r.hop?.[this.lang]].filter(Boolean).join(' — ');
+        li.append(why);
+      }
+      list.append(li);
+    }
+    $(this.root, '[data-check-summary]').textContent = this.t('lab.checkSummary', {
+      passed: summary.passed,
+      total: summary.total,
+    });
+  }
+
+  private renderHints(): void {
+    const box = $(this.root, '[data-hints]');
+    const list = $(this.root, '[data-hint-list]');
+    const hints = this.lab?.hints ?? [];
+    list.replaceChildren();
+    hints.slice(0, this.hintLevel).forEach((hint, i) => {
+      const li = document.createElement('li');
+      const label = document.createElement('strong');
+      label.textContent = `${this.t('lab.hintN', { n: i + 1, total: hints.length })}: `;
+      const text = document.createElement('span');
+      text.innerHTML = inlineMarkdown(hint[this.lang]);
+      li.append(label, text);
+      list.append(li);
+    });
+    box.hidden = this.hintLevel === 0;
+  }
+
+  private nextHint(): void {
+    const total = this.lab?.hints.length ?? 0;
+    if (this.hintLevel >= total) {
+      this.say(this.t('lab.noMoreHints'));
+      return;
+    }
+    this.hintLevel++;
+    this.renderHints();
+    const last = this.lab?.hints[this.hintLevel - 1];
+    if (last)
+      this.say(`${this.t('lab.hintN', { n: this.hintLevel, total })}: ${last[this.lang].replace(/`/g, '')}`);
+    this.scheduleSave();
+  }
+
+  private confirm(text: string): Promise<boolean> {
+    const dialog = $(this.root, '[data-dialog]') as HTMLDialogElement;
+    $(dialog, '[data-dialog-text]').textContent = text;
+    dialog.returnValue = '';
+    return new Promise((resolve) => {
+      dialog.addEventListener('close', () => resolve(dialog.returnValue === 'yes'), { once: true });
+      dialog.showModal();
+    });
+  }
+
+  private showSolution(): void {
+    const lab = this.lab;
+    if (!lab) return;
+    const box = $(this.root, '[data-solution]');
+    box.replaceChildren();
+    const h = document.createElement('h3');
+    h.textContent = this.t('lab.solutionHeading');
+    const pre = document.createElement('pre');
+    pre.tabIndex = 0;
+    pre.textContent = lab.solution.commands.join('\n');
+    box.append(h);
+    const files = Object.keys(lab.solution.files);
+    if (files.length > 0) {
+      const p = document.createElement('p');
+      p.textContent = `${this.t('lab.solutionFiles')} ${files.join(', ')}`;
+      box.append(p);
+    }
+    const run = document.createElement('button');
+    run.type = 'button';
+    run.textContent = this.t('lab.solutionRun');
+    run.addEventListener('click', () => void this.runSolution());
+    box.append(pre, run);
+    box.hidden = false;
+    h.tabIndex = -1;
+    h.focus();
+  }
+
+  private async runSolution(): Promise<void> {
+    const lab = this.lab;
+    if (!lab) return;
+    for (const [path, content] of Object.entries(lab.solution.files)) {
+      await this.client.request('writeFile', { path, content });
+      this.fileChanged(path, content);
+    }
+    for (const line of lab.solution.commands) await this.readline.submit(line);
+    this.terminal.term.focus();
+  }
+
+  private async reset(): Promise<void> {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    this.pendingWrites.clear();
+    const result = await this.client.request('load', { labId: this.labId, start: { kind: 'fresh' } });
+    this.apply({ ...result, history: [] });
+    this.readline.editor.history = [];
+    this.hintLevel = 0;
+    this.renderHints();
+    $(this.root, '[data-solution]').hidden = true;
+    this.terminal.term.reset();
+    this.readline.start();
+    this.saveSuspended = false;
+    this.notice.hidden = true;
+    await this.runChecks(false);
+    await this.save();
+    this.say(this.t('lab.resetDone'));
+  }
+
+  // ---- saving, export, import -------------------------------------------------------------------
+
+  private scheduleSave(): void {
+    this.debounce('save', 400, () => void this.save());
+  }
+
+  async save(): Promise<void> {
+    if (!this.storageOk || this.saveSuspended || !this.lab) return;
+    try {
+      await this.flushWrites();
+      const state = await this.client.request('state', {});
+      const record: LabProgress = {
+        version: PROGRESS_VERSION,
+        labId: this.labId,
+        labVersion: this.lab.version,
+        files: Object.fromEntries(this.files),
+        state,
+        history: [...this.readline.editor.history],
+        checks: this.checks,
+        hintLevel: this.hintLevel,
+        openFile: this.current,
+        updatedAt: new Date().toISOString(),
+      };
+      await this.store.put(record);
+      this.root.dataset.saved = record.updatedAt;
+    } catch {
+      // the next change tries again
+    }
+  }
+
+  private async exportAll(): Promise<void> {
+    await this.save();
+    const records = this.storageOk ? await this.store.all() : [];
+    download(`packetpath-progress-${today()}.json`, buildExport(records));
+  }
+
+  private async importFile(file: File): Promise<void> {
+    try {
+      const entries = parseExport(await file.text());
+      for (const { record } of entries) await this.store.put(record as Record<string, unknown>);
+      this.say(this.t('lab.imported', { count: entries.length }));
+      const mine = entries.find((e) => e.labId === this.labId);
+      if (mine) {
+        const stored = classify(mine.record, this.labId);
+        const result = await this.loadFrom(stored);
+        this.apply(result, stored.kind === 'ok' ? stored.progress : undefined);
+        this.terminal.term.reset();
+        this.readline.start();
+        if (stored.kind === 'ok' && stored.progress.checks) this.renderChecks(stored.progress.checks);
+      }
+    } catch (e) {
+      this.say(this.t('lab.importFailed', { reason: e instanceof Error ? e.message : String(e) }));
+    }
+  }
+
+  // ---- hosts ------------------------------------------------------------------------------------
+
+  private showHost(): void {
+    const label = $(this.root, '[data-host]');
+    label.textContent =
+      this.host === 'webcontainer' ? this.t('lab.hostWebContainer') : this.t('lab.hostWorker');
+    label.hidden = false;
+    const button = $(this.root, '[data-action="host"]');
+    button.hidden = this.host === 'worker' && !webContainerOffered();
+    button.textContent =
+      this.host === 'webcontainer' ? this.t('lab.useWorker') : this.t('lab.useWebContainer');
+  }
+
+  /** Moves the lab to the other host, carrying the state as an engine snapshot. */
+  private async switchHost(): Promise<void> {
+    await this.flushWrites();
+    const state = await this.client.request('state', {});
+    const start: LoadStart = { kind: 'state', state };
+    if (this.host === 'webcontainer') {
+      const next = new HostClient(connectWorkerHost());
+      const result = await next.request('load', { labId: this.labId, start });
+      this.client.close();
+      this.connect(next, 'worker');
+      this.readline.setPassthrough(undefined);
+      this.terminal.term.reset();
+      this.apply(result);
+      this.readline.start();
+      this.showHost();
+      return;
+    }
+    this.say(this.t('lab.wcBooting', { percent: 0 }));
+    const { connectWebContainerHost } = await import('../../runtime/webcontainer/connect');
+    const next = new HostClient(
+      connectWebContainerHost({
+        timeoutMs: Number(localStorage.getItem('packetpath.webcontainer.timeout')) || 30_000,
+      }),
+    );
+    next.onEvent((event) => {
+      if (event.type === 'progress')
+        this.say(this.t('lab.wcBooting', { percent: Math.round(event.ratio * 100) }));
+    });
+    try {
+      await next.request('load', { labId: this.labId, start });
+    } catch (e) {
+      next.close();
+      this.showNotice(this.t('lab.wcFailed', { reason: e instanceof Error ? e.message : String(e) }));
+      this.say(this.t('lab.wcFailed', { reason: e instanceof Error ? e.message : String(e) }));
+      this.root.dataset.host = 'worker';
+      return;
+    }
+    this.client.close();
+    this.connect(next, 'webcontainer');
+    this.terminal.term.reset();
+    this.readline.setPassthrough((data) => void next.request('ptyInput', { data }).catch(() => {}));
+    const { cols, rows } = this.terminal.term;
+    void next.request('ptyResize', { cols, rows }).catch(() => {});
+    this.terminal.term.onResize(({ cols: c, rows: r }) => {
+      if (this.host === 'webcontainer')
+        void this.client.request('ptyResize', { cols: c, rows: r }).catch(() => {});
+    });
+    this.root.dataset.host = 'webcontainer';
+    this.say(this.t('lab.wcReady'));
+    this.showHost();
+  }
+
+  // ---- layout -----------------------------------------------------------------------------------
+
+  private wireToolbar(): void {
+    const toolbar = $(this.root, '[data-toolbar]');
+    const fileInput = $(this.root, '[data-import-file]') as HTMLInputElement;
+    fileInput.addEventListener('change', () => {
+      const file = fileInput.files?.[0];
+      if (file) void this.importFile(file);
+      fileInput.value = '';
+    });
+    toolbar.addEventListener('click', (event) => {
+      const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-action]');
+      if (!button) return;
+      switch (button.dataset.action) {
+        case 'check':
+          void this.runChecks(true);
+          break;
+        case 'hint':
+          this.nextHint();
+          break;
+        case 'reset':
+          void this.confirm(this.t('lab.resetConfirm')).then((yes) => yes && this.reset());
+          break;
+        case 'solution':
+          void this.confirm(this.t('lab.solutionConfirm')).then((yes) => yes && this.showSolution());
+          break;
+        case 'report':
+          void this.client
+            .request('report', { locale: this.lang, submittedAt: new Date().toISOString() })
+            .then((report) => download(`packetpath-report-${this.labId}-${today()}.json`, report));
+          break;
+        case 'export':
+          void this.exportAll();
+          break;
+        case 'import':
+          fileInput.click();
+          break;
+        case 'host':
+          void this.switchHost();
+          break;
+        case 'maximize': {
+          const on = !this.root.classList.contains('pp-lab--max');
+          this.root.classList.toggle('pp-lab--max', on);
+          document.documentElement.classList.toggle('pp-lab-open', on);
+          button.setAttribute('aria-pressed', String(on));
+          requestAnimationFrame(() => {
+            this.terminal.fit();
+            this.editor?.layout();
+          });
+          break;
+        }
+      }
+    });
+  }
+
+  private wireSplitter(): void {
+    const splitter = $(this.root, '[data-splitter]');
+    const set = (pct: number) => {
+      const v = Math.max(20, Math.min(80, Math.round(pct)));
+      this.panes.style.setProperty('--pp-split', `${v}%`);
+      splitter.setAttribute('aria-valuenow', String(v));
+      this.terminal.fit();
+    };
+    splitter.addEventListener('keydown', (e) => {
+      const now = Number(splitter.getAttribute('aria-valuenow'));
+      const step =
+        e.key === 'ArrowUp'
+          ? -5
+          : e.key === 'ArrowDown'
+            ? 5
+            : e.key === 'Home'
+              ? -100
+              : e.key === 'End'
+                ? 100
+                : 0;
+      if (step !== 0) {
+        e.preventDefault();
+        set(now + step);
+      }
+    });
+    splitter.addEventListener('pointerdown', (e) => {
+      splitter.setPointerCapture(e.pointerId);
+      const move = (ev: PointerEvent) => {
+        const rect = this.panes.getBoundingClientRect();
+        set(((ev.clientY - rect.top) / rect.height) * 100);
+      };
+      const up = () => {
+        splitter.removeEventListener('pointermove', move);
+        splitter.removeEventListener('pointerup', up);
+      };
+      splitter.addEventListener('pointermove', move);
+      splitter.addEventListener('pointerup', up);
+    });
+  }
+
+  private watchTheme(): void {
+    new MutationObserver(() => {
+      const dark = isDark();
+      this.terminal.setDark(dark);
+      this.editor?.setTheme(dark);
+    }).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+  }
+}
+
+export async function mountLab(root: HTMLElement): Promise<LabApp> {
+  const app = new LabApp(root);
+  (root as HTMLElement & { labApp?: LabApp }).labApp = app;
+  await app.start();
+  return app;
+}

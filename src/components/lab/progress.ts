@@ -1,0 +1,191 @@
+/**
+ * Saved progress: one versioned record per lab in IndexedDB (files, the engine's cluster snapshot,
+ * terminal history, check results, hints shown), an export/import format for all of them, and the
+ * rules that decide what a stored record is: current, older (migrate), or unreadable (offer a reset).
+ * The record checks are pure and unit-tested; the IndexedDB part is a tiny promise wrapper.
+ */
+import type { CheckSummary, HostState, JournalStep } from '../../runtime/protocol';
+
+export const PROGRESS_VERSION = 1;
+export const EXPORT_FORMAT = 'packetpath-progress';
+
+export interface LabProgress {
+  readonly version: typeof PROGRESS_VERSION;
+  readonly labId: string;
+  readonly labVersion: number;
+  readonly files: Readonly<Record<string, string>>;
+  /** The host's state: engine snapshot (opaque to the UI; the host checks it on load) and journal. */
+  readonly state: HostState;
+  /** The terminal's history (Up/Down), which may hold lines the journal does not (blank, repeats). */
+  readonly history: readonly string[];
+  readonly checks: CheckSummary | null;
+  readonly hintLevel: number;
+  readonly openFile?: string | undefined;
+  readonly updatedAt: string;
+}
+
+/** What a stored record turned out to be. */
+export type Stored =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'ok'; readonly progress: LabProgress }
+  /** Readable in part (older record, or a snapshot the engine refuses): its journal can be replayed. */
+  | {
+      readonly kind: 'old';
+      readonly reason: string;
+      readonly journal: JournalStep[];
+      readonly history: string[];
+    }
+  | { readonly kind: 'corrupt'; readonly reason: string };
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStringMap = (v: unknown): v is Record<string, string> =>
+  isRecord(v) && Object.values(v).every((x) => typeof x === 'string');
+const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+function isStep(v: unknown): v is JournalStep {
+  if (!isRecord(v)) return false;
+  if (typeof v.run === 'string') return true;
+  if (typeof v.write === 'string') return typeof v.content === 'string';
+  if (typeof v.remove === 'string') return true;
+  return typeof v.wait === 'number';
+}
+
+/**
+ * A replayable journal salvaged from any record shape (or a damaged one): the record's own journal
+ * when it has one, otherwise its files written over the start files and its command lines run again.
+ */
+export function salvage(
+  raw: Record<string, unknown>,
+): { journal: JournalStep[]; history: string[] } | undefined {
+  const state = isRecord(raw.state) ? raw.state : undefined;
+  const history = isStringList(raw.history) ? raw.history : isStringList(raw.commands) ? raw.commands : [];
+  if (state && Array.isArray(state.journal) && state.journal.every(isStep)) {
+    return { journal: state.journal, history };
+  }
+  const files = isStringMap(raw.files) ? raw.files : {};
+  if (Object.keys(files).length === 0 && history.length === 0) return undefined;
+  const journal: JournalStep[] = [
+    ...Object.entries(files).map(([write, content]) => ({ write, content })),
+    ...history.map((run) => ({ run })),
+  ];
+  return { journal, history };
+}
+
+/** Classifies a record read from storage for `labId`. */
+export function classify(raw: unknown, labId: string): Stored {
+  if (raw === undefined || raw === null) return { kind: 'none' };
+  if (!isRecord(raw)) return { kind: 'corrupt', reason: 'not an object' };
+  const version = raw.version;
+  if (typeof version !== 'number') {
+    const s = salvage(raw);
+    return s
+      ? { kind: 'old', reason: 'record without a version', ...s }
+      : { kind: 'corrupt', reason: 'no version' };
+  }
+  if (version > PROGRESS_VERSION) return { kind: 'corrupt', reason: `saved by a newer version (${version})` };
+  if (version < PROGRESS_VERSION) {
+    const s = salvage(raw);
+    return s
+      ? { kind: 'old', reason: `version ${version}`, ...s }
+      : { kind: 'corrupt', reason: `version ${version}` };
+  }
+  const problems: string[] = [];
+  if (raw.labId !== labId) problems.push('labId');
+  if (typeof raw.labVersion !== 'number') problems.push('labVersion');
+  if (!isStringMap(raw.files)) problems.push('files');
+  if (!isStringList(raw.history)) problems.push('history');
+  if (!isRecord(raw.state) || !isRecord(raw.state.snapshot) || !Array.isArray(raw.state.journal))
+    problems.push('state');
+  if (typeof raw.hintLevel !== 'number') problems.push('hintLevel');
+  if (problems.length > 0) {
+    const s = salvage(raw);
+    const reason = `damaged fields: ${problems.join(', ')}`;
+    return s ? { kind: 'old', reason, ...s } : { kind: 'corrupt', reason };
+  }
+  return { kind: 'ok', progress: raw as unknown as LabProgress };
+}
+
+export interface ExportFile {
+  readonly format: typeof EXPORT_FORMAT;
+  readonly version: typeof PROGRESS_VERSION;
+  readonly exportedAt: string;
+  readonly labs: readonly unknown[];
+}
+
+export function buildExport(records: readonly unknown[], now = new Date()): ExportFile {
+  return { format: EXPORT_FORMAT, version: PROGRESS_VERSION, exportedAt: now.toISOString(), labs: records };
+}
+
+/** Reads an export file; throws a plain message when it is not one. Records are classified on load. */
+export function parseExport(text: string): { labId: string; record: unknown }[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new Error('not JSON');
+  }
+  if (!isRecord(data) || data.format !== EXPORT_FORMAT || !Array.isArray(data.labs))
+    throw new Error('not a progress file');
+  if (typeof data.version !== 'number' || data.version > PROGRESS_VERSION)
+    throw new Error('made by a newer version');
+  return data.labs
+    .filter(isRecord)
+    .filter((r): r is Record<string, unknown> & { labId: string } => typeof r.labId === 'string')
+    .map((record) => ({ labId: record.labId, record }));
+}
+
+// ---- IndexedDB ------------------------------------------------------------------------------------
+
+const DB_NAME = 'packet-path';
+const STORE = 'progress';
+
+function promised<T>(request: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error ?? new Error('IndexedDB request failed'));
+  });
+}
+
+export class ProgressStore {
+  private db: Promise<IDBDatabase> | undefined;
+
+  private open(): Promise<IDBDatabase> {
+    this.db ??= new Promise<IDBDatabase>((resolve, reject) => {
+      if (typeof indexedDB === 'undefined') {
+        reject(new Error('IndexedDB is not available'));
+        return;
+      }
+      const request = indexedDB.open(DB_NAME, 1);
+      request.onupgradeneeded = () => {
+        if (!request.result.objectStoreNames.contains(STORE))
+          request.result.createObjectStore(STORE, { keyPath: 'labId' });
+      };
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error ?? new Error('IndexedDB open failed'));
+      request.onblocked = () => reject(new Error('IndexedDB is blocked by another tab'));
+    });
+    return this.db;
+  }
+
+  private async store(mode: IDBTransactionMode): Promise<IDBObjectStore> {
+    return (await this.open()).transaction(STORE, mode).objectStore(STORE);
+  }
+
+  /** The raw stored record (classify it with `classify`). */
+  async get(labId: string): Promise<unknown> {
+    return promised((await this.store('readonly')).get(labId));
+  }
+
+  async put(record: LabProgress | Record<string, unknown>): Promise<void> {
+    await promised((await this.store('readwrite')).put(record));
+  }
+
+  async delete(labId: string): Promise<void> {
+    await promised((await this.store('readwrite')).delete(labId));
+  }
+
+  async all(): Promise<unknown[]> {
+    return promised((await this.store('readonly')).getAll());
+  }
+}

@@ -1,0 +1,262 @@
+/**
+ * One lab running on one engine instance: what every host does with the engine, whatever carries
+ * its messages (a Web Worker, the WebContainer's Node program, a test). Requests map one to one to
+ * the protocol's; this is where the engine, the grader and the lab data meet.
+ *
+ * Like the grader's own LabSession, every learner action goes through a journal step (`run`,
+ * `write`, `remove`), so the cluster stays a pure function of (lab, journal) and a grade report can be
+ * replayed by an instructor. Unlike it, a session can also resume from a snapshot (fast reloads and
+ * host switches) with its journal alongside.
+ */
+import { needsMoreInput, restoreCluster, type Cluster } from '../engine/index.ts';
+import {
+  applyStep,
+  buildReport,
+  checkTitle,
+  evaluateChecks,
+  formatMessage,
+  historyOf,
+  score,
+  startLab,
+  type CheckResult,
+  type LoadedLab,
+  type Message,
+} from '../grader/index.ts';
+import { diagnosticsFor } from './diagnostics.ts';
+import type {
+  CheckSummary,
+  CheckView,
+  Completion,
+  Diagnostic,
+  ExecOutput,
+  HostState,
+  JournalStep,
+  LabInfo,
+  Localized,
+  LoadResult,
+  LoadStart,
+} from './protocol.ts';
+
+export class SessionError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = 'SessionError';
+    this.code = code;
+  }
+}
+
+export type FileListener = (path: string, content: string | null) => void;
+
+export function labInfo(loaded: LoadedLab): LabInfo {
+  const { lab } = loaded;
+  return {
+    id: lab.id,
+    version: lab.version,
+    title: lab.title,
+    summary: lab.summary,
+    steps: lab.steps,
+    hints: lab.hints,
+    solution: { commands: lab.solution.commands, files: loaded.solutionFiles },
+    startFiles: loaded.startFiles,
+    checks: lab.checks.map((c) => ({
+      id: c.id,
+      title: { 'pt-BR': checkTitle(c, 'pt-BR'), en: checkTitle(c, 'en') },
+      hidden: c.hidden,
+    })),
+  };
+}
+
+/** Quotes a word for the engine's shell when it needs it. */
+export function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+const localize = (m: Message): Localized => ({
+  'pt-BR': formatMessage('pt-BR', m),
+  en: formatMessage('en', m),
+});
+
+function checkView(loaded: LoadedLab, r: CheckResult): CheckView {
+  const check = loaded.lab.checks.find((c) => c.id === r.id);
+  return {
+    id: r.id,
+    status: r.status,
+    hidden: r.hidden,
+    title: check
+      ? { 'pt-BR': checkTitle(check, 'pt-BR'), en: checkTitle(check, 'en') }
+      : { 'pt-BR': r.id, en: r.id },
+    expected: localize(r.expected),
+    observed: localize(r.observed),
+    ...(r.hop ? { hop: localize(r.hop) } : {}),
+  };
+}
+
+export class LabSession {
+  private cluster: Cluster | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private journal: JournalStep[] = [];
+  private quizAnswers: Record<string, string[]> = {};
+  private startedAt = '';
+  /** Set while a journal step the UI asked for runs: its file changes are not echoed back. */
+  private quiet = false;
+  /** A scratch copy of the cluster for dry runs, rebuilt when the real one has moved on. */
+  private scratch: { cluster: Cluster; version: number } | undefined;
+
+  constructor(
+    readonly loaded: LoadedLab,
+    private readonly onFile: FileListener = () => {},
+    private readonly now: () => string = () => new Date().toISOString(),
+  ) {}
+
+  private get live(): Cluster {
+    if (!this.cluster) throw new SessionError('no-lab', 'no lab loaded');
+    return this.cluster;
+  }
+
+  async load(start: LoadStart): Promise<LoadResult> {
+    this.unsubscribe?.();
+    this.scratch = undefined;
+    let cluster: Cluster;
+    let journal: JournalStep[] = [];
+    let quizAnswers: Record<string, string[]> = {};
+    let startedAt = this.now();
+    if (start.kind === 'state') {
+      try {
+        cluster = restoreCluster(start.state.snapshot);
+      } catch (e) {
+        throw new SessionError('snapshot-invalid', e instanceof Error ? e.message : String(e));
+      }
+      if (!Array.isArray(start.state.journal))
+        throw new SessionError('snapshot-invalid', 'state without a journal');
+      journal = [...start.state.journal];
+      quizAnswers = Object.fromEntries(
+        Object.entries(start.state.quizAnswers ?? {}).map(([k, v]) => [k, [...v]]),
+      );
+      startedAt = start.state.startedAt || startedAt;
+    } else {
+      cluster = startLab(this.loaded);
+      if (start.kind === 'replay') {
+        for (const step of start.journal) applyStep(cluster, step);
+        journal = [...start.journal];
+        startedAt = start.startedAt ?? startedAt;
+      }
+    }
+    this.cluster = cluster;
+    this.journal = journal;
+    this.quizAnswers = quizAnswers;
+    this.startedAt = startedAt;
+    this.unsubscribe = cluster.files.changes.on('change', ({ path, content }) => {
+      if (!this.quiet) this.onFile(path, content ?? null);
+    });
+    return {
+      lab: labInfo(this.loaded),
+      files: cluster.files.toJSON(),
+      prompt: cluster.shell.prompt(),
+      history: historyOf(journal),
+    };
+  }
+
+  private record(step: JournalStep, quiet: boolean) {
+    // Consecutive saves of one file collapse into the last: nothing ran in between to observe them.
+    const last = this.journal[this.journal.length - 1];
+    if ('write' in step && last && 'write' in last && last.write === step.write) this.journal.pop();
+    this.journal.push(step);
+    this.quiet = quiet;
+    try {
+      return applyStep(this.live, step);
+    } finally {
+      this.quiet = false;
+    }
+  }
+
+  exec(line: string): ExecOutput {
+    const r = this.record({ run: line }, false)!;
+    return {
+      stdout: r.stdout,
+      stderr: r.stderr,
+      exitCode: r.exitCode,
+      ...(r.clear ? { clear: true } : {}),
+      ...(r.logout ? { logout: true } : {}),
+      prompt: this.live.shell.prompt(),
+    };
+  }
+
+  complete(line: string, cursor: number): Completion {
+    const c = this.live.shell.completions(line, cursor);
+    return { candidates: [...c.candidates], from: c.start, to: c.end };
+  }
+
+  needsMoreInput(text: string): boolean {
+    return needsMoreInput(text);
+  }
+
+  writeFile(path: string, content: string): void {
+    if (this.live.files.read(path) === content) return;
+    this.record({ write: path, content }, true);
+    const now = this.live.files.read(path);
+    if (now !== content) throw new SessionError('file', `${path}: could not be written`);
+  }
+
+  removeFile(path: string): void {
+    this.record({ remove: path }, true);
+  }
+
+  state(): HostState {
+    return {
+      snapshot: this.live.snapshot(),
+      journal: [...this.journal],
+      quizAnswers: { ...this.quizAnswers },
+      startedAt: this.startedAt,
+    };
+  }
+
+  files(): Record<string, string> {
+    return this.live.files.toJSON();
+  }
+
+  history(): string[] {
+    return historyOf(this.journal);
+  }
+
+  /** `kubectl apply --dry-run=server -f PATH` on a scratch copy, so the real cluster (clock, RNG) never moves. */
+  validate(path: string): Diagnostic[] {
+    const live = this.live;
+    const text = live.files.read(path);
+    if (text === undefined) return [];
+    const version = live.store.resourceVersion;
+    if (!this.scratch || this.scratch.version !== version) {
+      this.scratch = { cluster: restoreCluster(live.snapshot()), version };
+    }
+    const scratch = this.scratch.cluster;
+    scratch.files.write(path, text);
+    const r = scratch.shell.run(`kubectl apply --dry-run=server -f ${shellQuote(path)}`, {
+      interactive: false,
+    });
+    if (r.exitCode === 0) return [];
+    return diagnosticsFor(text, r.stderr);
+  }
+
+  private evaluate(): CheckResult[] {
+    return evaluateChecks(this.loaded, this.live, { history: this.history(), quizAnswers: this.quizAnswers });
+  }
+
+  check(): CheckSummary {
+    const results = this.evaluate();
+    const s = score(results);
+    return { results: results.map((r) => checkView(this.loaded, r)), passed: s.passed, total: s.total };
+  }
+
+  report(locale: 'pt-BR' | 'en', submittedAt: string): unknown {
+    return buildReport({
+      loaded: this.loaded,
+      cluster: this.live,
+      journal: this.journal,
+      results: this.evaluate(),
+      quizAnswers: this.quizAnswers,
+      locale,
+      startedAt: this.startedAt,
+      submittedAt,
+    });
+  }
+}
