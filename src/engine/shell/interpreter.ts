@@ -332,7 +332,8 @@ export class Interpreter {
       env,
       context: frame.context,
       interactive,
-      tty: io.out.kind === 'buffer' && io.out.buffer === this.host.terminalOut,
+      // Only an interactive terminal is a tty; `run(line, {interactive: false})` is like `bash -c` into a pipe.
+      tty: interactive && io.out.kind === 'buffer' && io.out.buffer === this.host.terminalOut,
       files: bindFiles(frame.fs, frame.cwd, frame.home),
       run: (args, stdin) => this.runCaptured(rt, stdin, (sub, subIo) => this.execArgv(args, sub, subIo)),
     };

@@ -100,6 +100,25 @@ function childNames(dir: string, paths: Iterable<string>): string[] {
 }
 
 /**
+ * A LabFiles that keeps real directories (the Node CLI's working directory on disk). The host
+ * filesystem asks it directly instead of deriving directories from file paths. Paths are relative.
+ */
+export interface DirectoryAwareFiles {
+  isDirectory(rel: string): boolean;
+  /** Names directly inside a directory, sorted; undefined when it is not a directory. */
+  entries(rel: string): readonly string[] | undefined;
+  makeDirectory(rel: string): FileError | undefined;
+  removeDirectory(rel: string): FileError | undefined;
+}
+
+function directoryAware(files: LabFiles): DirectoryAwareFiles | undefined {
+  const f = files as unknown as Partial<DirectoryAwareFiles>;
+  return typeof f.isDirectory === 'function' && typeof f.entries === 'function'
+    ? (f as DirectoryAwareFiles)
+    : undefined;
+}
+
+/**
  * The learner's workstation: LabFiles under `home` (relative LabFiles paths), the directories that
  * lead to it, and the directories `mkdir` made (kept by the shell, since LabFiles stores files only).
  * Everything outside the home directory is out of bounds for writes (`Permission denied`).
@@ -108,11 +127,13 @@ export class LabFilesystem implements Filesystem {
   private readonly files: LabFiles;
   private readonly home: string;
   private readonly dirs: Set<string>;
+  private readonly disk: DirectoryAwareFiles | undefined;
 
   constructor(files: LabFiles, home: string, dirs: Set<string>) {
     this.files = files;
     this.home = home;
     this.dirs = dirs;
+    this.disk = directoryAware(files);
   }
 
   private rel(path: string): string | undefined {
@@ -126,6 +147,7 @@ export class LabFilesystem implements Filesystem {
     if (rel === undefined) return undefined;
     if (rel === '') return 'dir';
     if (this.files.has(rel)) return 'file';
+    if (this.disk) return this.disk.isDirectory(rel) ? 'dir' : undefined;
     if (this.dirs.has(rel) || this.files.list().some((f) => f.startsWith(`${rel}/`))) return 'dir';
     return undefined;
   }
@@ -153,6 +175,7 @@ export class LabFilesystem implements Filesystem {
     if (kind === 'dir') {
       const rel = this.rel(path);
       if (rel === undefined || rel === '') return 'EACCES';
+      if (this.disk) return this.disk.removeDirectory(rel);
       if (this.files.list().some((f) => f.startsWith(`${rel}/`))) return 'ENOTEMPTY';
       this.dirs.delete(rel);
       return undefined;
@@ -167,6 +190,7 @@ export class LabFilesystem implements Filesystem {
     const rel = this.rel(path);
     if (this.stat(parentOf(path)) !== 'dir') return 'ENOENT';
     if (rel === undefined) return 'EACCES';
+    if (this.disk) return this.disk.makeDirectory(rel);
     this.dirs.add(rel);
     return undefined;
   }
@@ -177,6 +201,7 @@ export class LabFilesystem implements Filesystem {
     if (kind === 'file') return 'ENOTDIR';
     const rel = this.rel(path);
     if (rel === undefined) return childNames(path, [this.home]);
+    if (this.disk) return this.disk.entries(rel) ?? 'ENOTDIR';
     const all = [...this.files.list(), ...this.dirs].map((p) => `${this.home}/${p}`);
     return childNames(path, all);
   }

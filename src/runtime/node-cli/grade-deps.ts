@@ -6,6 +6,7 @@ export {
   labContentHash,
   parseReport,
   regradeReport,
+  ReplayCache,
   validateLab,
   type LoadedLab,
   type Locale,

@@ -17,6 +17,7 @@ import {
   labContentHash,
   parseReport,
   regradeReport,
+  ReplayCache,
   type LoadedLab,
   type Locale,
 } from './grade-deps.ts';
@@ -89,6 +90,7 @@ function gradeOne(
   loaded: LoadedLab,
   file: { path: string; label: string },
   starter: ReturnType<typeof createStarter>,
+  cache: ReplayCache,
   journals: Map<string, string>,
 ): GradedRow {
   const invalid = (problem: string): GradedRow => ({
@@ -114,7 +116,12 @@ function gradeOne(
   }
   try {
     const report = parseReport(text);
-    const g = regradeReport(loaded, report, { engine, start: starter.start, startState: starter.startState });
+    const g = regradeReport(loaded, report, {
+      engine,
+      start: starter.start,
+      startState: starter.startState,
+      cache,
+    });
     journals.set(file.label, canonicalJson(report.submission.journal));
     const problems = g.flags.map(flagText);
     return {
@@ -169,8 +176,9 @@ export function runGrade(argv: readonly string[], io: CliIO = processIO): number
     return 2;
   }
   const journals = new Map<string, string>();
+  const cache = new ReplayCache();
   const rows = noteDuplicates(
-    files.map((f) => gradeOne(loaded, f, starter, journals)),
+    files.map((f) => gradeOne(loaded, f, starter, cache, journals)),
     journals,
   );
   for (const r of rows) {

@@ -1,0 +1,212 @@
+/**
+ * `packetpath`, the simulated cluster on the command line (bin/packetpath.mjs → main()).
+ *
+ *   packetpath shell [--cluster FILE] [--lab ID] [--seed N]   an interactive prompt (readline)
+ *   packetpath exec --state FILE [--cluster FILE] [--seed N] -- 'LINE'
+ *
+ * `exec` keeps the cluster in FILE (a cluster snapshot as JSON): created from the cluster definition
+ * on first use, restored and saved around each line, so separate invocations act on one cluster.
+ * Files are the real working directory (see disk-files.ts). Usage errors exit 2; unreadable state or
+ * cluster files exit 1 with `packetpath: cannot read …`; nothing ends in a stack trace.
+ */
+import { readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import {
+  createCluster,
+  needsMoreInput,
+  parseClusterConfig,
+  restoreCluster,
+  type Cluster,
+  type ClusterConfig,
+} from '../../engine/index.ts';
+import { DiskLabFiles } from './disk-files.ts';
+import { parseArgs, parseSeed, UsageError, type ParsedArgs } from './args.ts';
+import { runGrade } from './grade.ts';
+import { runLab } from './lab.ts';
+
+export interface CliIO {
+  readonly cwd: string;
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  /** stdin is a terminal: show prompts and offer line editing. */
+  readonly isTTY: boolean;
+}
+
+export const USAGE = `Packet Path: a simulated Kubernetes cluster for learning cluster networking.
+
+Usage:
+  packetpath shell [--cluster FILE] [--lab ID] [--seed N]
+  packetpath exec --state FILE [--cluster FILE] [--seed N] -- 'LINE'
+  packetpath help
+
+Commands:
+  shell   Open an interactive prompt on a new cluster (Tab completes, Ctrl+D leaves).
+  exec    Run one shell line against the cluster kept in --state FILE (created on first use),
+          print its output and exit with its exit code.
+
+Flags:
+  --cluster FILE   kind Cluster definition (YAML, with an optional packetpath: block)
+  --lab ID         start from a lab's cluster and files
+  --seed N         seed for the cluster's random choices (default 1): same seed, same cluster
+  --state FILE     where exec keeps the cluster between invocations
+
+Files: relative paths (kubectl apply -f, cat, ls, >) are the current directory.
+`;
+
+class CliFailure extends Error {}
+
+/** Labs arrive with issue 6; this is the one place that will look them up. */
+export function findLab(
+  id: string,
+): { readonly cluster?: string; readonly files?: Record<string, string> } | undefined {
+  void id;
+  return undefined;
+}
+
+function readClusterConfig(file: string | undefined, cwd: string): ClusterConfig | undefined {
+  if (file === undefined) return undefined;
+  try {
+    return parseClusterConfig(readFileSync(resolvePath(cwd, file), 'utf8'));
+  } catch (e) {
+    throw new CliFailure(`cannot read cluster file ${file}: ${reason(e)}`);
+  }
+}
+
+function reason(e: unknown): string {
+  const err = e as { code?: string; message?: string };
+  if (err.code === 'ENOENT') return 'no such file or directory';
+  if (err.code === 'EACCES') return 'permission denied';
+  if (err.code === 'EISDIR') return 'is a directory';
+  return (err.message ?? String(e)).replace(/\s+/g, ' ').trim();
+}
+
+function newCluster(args: ParsedArgs, io: CliIO): Cluster {
+  const lab = args.flags.get('lab');
+  if (lab !== undefined && !findLab(lab)) throw new CliFailure(`no lab named ${lab}`);
+  const config = readClusterConfig(args.flags.get('cluster'), io.cwd);
+  return createCluster(config, {
+    seed: parseSeed(args.flags.get('seed')) ?? 1,
+    files: new DiskLabFiles(io.cwd),
+  });
+}
+
+async function runExec(args: ParsedArgs, io: CliIO): Promise<number> {
+  const stateFile = args.flags.get('state');
+  if (stateFile === undefined) throw new UsageError('exec needs --state FILE');
+  if (args.rest.length === 0)
+    throw new UsageError("exec needs a line to run: packetpath exec --state FILE -- 'LINE'");
+  parseSeed(args.flags.get('seed'));
+  const path = resolvePath(io.cwd, stateFile);
+  let cluster: Cluster;
+  if (existsSync(path)) {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (e) {
+      throw new CliFailure(`cannot read state file ${stateFile}: ${reason(e)}`);
+    }
+    try {
+      cluster = restoreCluster(text, { files: new DiskLabFiles(io.cwd) });
+    } catch (e) {
+      throw new CliFailure(`cannot read state file ${stateFile}: ${reason(e)}`);
+    }
+  } else cluster = newCluster(args, io);
+  const result = cluster.execSync(args.rest.join(' '), { interactive: false });
+  try {
+    const tmp = `${path}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(cluster.snapshot())}\n`);
+    renameSync(tmp, path);
+  } catch (e) {
+    throw new CliFailure(`cannot write state file ${stateFile}: ${reason(e)}`);
+  }
+  io.stdout.write(result.stdout);
+  io.stderr.write(result.stderr);
+  return result.exitCode;
+}
+
+function runShell(args: ParsedArgs, io: CliIO): Promise<number> {
+  if (args.rest.length > 0) throw new UsageError(`shell takes no arguments (got "${args.rest[0]}")`);
+  const cluster = newCluster(args, io);
+  return new Promise((resolve) => {
+    let pending = '';
+    let status = 0;
+    const rl = createInterface({
+      input: io.stdin,
+      output: io.isTTY ? io.stdout : undefined,
+      terminal: io.isTTY,
+      historySize: 1000,
+      prompt: cluster.shell.prompt(),
+      completer: (line: string): [string[], string] => {
+        const c = cluster.shell.completions(line, line.length);
+        return [[...c.candidates], line.slice(c.start, c.end)];
+      },
+    });
+    const prompt = () => {
+      rl.setPrompt(pending === '' ? cluster.shell.prompt() : cluster.shell.continuationPrompt());
+      if (io.isTTY) rl.prompt();
+    };
+    rl.on('line', (line) => {
+      pending = pending === '' ? line : `${pending}\n${line}`;
+      if (needsMoreInput(pending)) return prompt();
+      const text = pending;
+      pending = '';
+      const r = cluster.execSync(text, { interactive: true });
+      if (r.clear && io.isTTY) io.stdout.write('\x1b[H\x1b[2J\x1b[3J');
+      io.stdout.write(r.stdout);
+      io.stderr.write(r.stderr);
+      status = r.exitCode;
+      if (r.logout) return rl.close();
+      prompt();
+    });
+    rl.on('close', () => {
+      if (pending !== '') {
+        const r = cluster.execSync(pending, { interactive: true });
+        io.stdout.write(r.stdout);
+        io.stderr.write(r.stderr);
+        status = r.exitCode;
+      }
+      if (io.isTTY) io.stdout.write('\n');
+      resolve(status);
+    });
+    prompt();
+  });
+}
+
+export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+  // `grade` and `lab` (issue 6, src/runtime/node-cli/grade.ts, lab.ts) parse their own flags.
+  const subIO = {
+    cwd: io.cwd,
+    out: (t: string) => void io.stdout.write(t),
+    err: (t: string) => void io.stderr.write(t),
+  };
+  if (argv[0] === 'grade') return runGrade(argv.slice(1), subIO);
+  if (argv[0] === 'lab') return runLab(argv.slice(1), subIO);
+  try {
+    const args = parseArgs(argv);
+    if (args.help || args.command === 'help' || (args.command === undefined && argv.length === 0)) {
+      if (args.command === undefined && argv.length === 0) {
+        io.stderr.write(USAGE);
+        return 2;
+      }
+      io.stdout.write(USAGE);
+      return 0;
+    }
+    if (args.command === 'exec') return await runExec(args, io);
+    if (args.command === 'shell') return await runShell(args, io);
+    throw new UsageError(`missing command`);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr.write(`packetpath: ${e.message}\nRun 'packetpath --help' for usage.\n`);
+      return 2;
+    }
+    if (e instanceof CliFailure) {
+      io.stderr.write(`packetpath: ${e.message}\n`);
+      return 1;
+    }
+    io.stderr.write(`packetpath: internal error: ${reason(e)}\n`);
+    return 1;
+  }
+}
