@@ -57,7 +57,9 @@ export class GarbageCollector implements Controller {
       if (live.length === refs.length) continue;
       try {
         if (live.length === 0) {
-          if (!obj.metadata.deletionTimestamp) api.delete(key, obj.metadata.namespace, obj.metadata.name);
+          // Already being deleted gracefully (a terminating pod): nothing more to do.
+          if (obj.metadata.deletionTimestamp) continue;
+          api.delete(key, obj.metadata.namespace, obj.metadata.name);
         } else {
           const next = deepClone(obj);
           next.metadata.ownerReferences = live;

@@ -73,7 +73,8 @@ export class Kubelet implements Controller {
 
   sync(): boolean {
     let wrote = false;
-    for (const key of this.queue.drain()) {
+    // Sorted, so the order pods are handled in never depends on the history of the queue (restores).
+    for (const key of this.queue.drain().sort()) {
       const slash = key.indexOf('/');
       try {
         wrote = this.syncPod(key.slice(0, slash), key.slice(slash + 1)) || wrote;
