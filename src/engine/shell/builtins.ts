@@ -16,6 +16,8 @@ export interface BuiltinServices {
   clearHistory(): void;
   /** Path of an external command in the frame's context, undefined when there is none. */
   commandPath(name: string, frame: Frame): string | undefined;
+  /** Programs the session offers besides builtins (for `help`). */
+  utilityNames(frame: Frame): readonly string[];
 }
 
 const NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -335,7 +337,7 @@ export function createBuiltins(services: BuiltinServices): ReadonlyMap<string, B
   table.set('help', (argv, c) => {
     const topic = argv[1];
     if (topic === undefined) {
-      c.out(helpText([...table.keys()]));
+      c.out(helpText([...table.keys()], services.utilityNames(c.rt.frame)));
       return 0;
     }
     const usage = HELP_TOPICS[topic];

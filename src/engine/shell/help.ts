@@ -34,12 +34,7 @@ export const HELP_TOPICS: Readonly<Record<string, string>> = {
   wait: 'wait [-fn] [-p var] [id ...]',
 };
 
-/** The utilities every lab shell has on the learner's workstation (see `utilities/index.ts`). */
-export const HELP_UTILITIES =
-  'base64 basename cat clear cp cut date dirname env grep head hostname id ls mkdir mv printenv ps rm rmdir ' +
-  'sed seq sleep sort tail tee touch tr uniq wc which whoami xargs yes awk bash sh';
-
-export function helpText(builtins: readonly string[]): string {
+export function helpText(builtins: readonly string[], utilities: readonly string[]): string {
   const names = [...new Set(builtins)].sort();
   return [
     'Packet Path lab shell, a small bash-like shell (only what the labs need).',
@@ -52,7 +47,7 @@ export function helpText(builtins: readonly string[]): string {
     ...wrap(names.join(' ')),
     '',
     'Utilities:',
-    ...wrap(HELP_UTILITIES),
+    ...wrap([...new Set(utilities)].sort().join(' ')),
     '',
     'Syntax: quotes \'…\' "…" \\x, $VAR ${VAR} ${VAR:-default} ${VAR#pattern}, $(command), $((1 + 2)),',
     '  pipes | and |&, lists ; && ||, redirections > >> < 2> 2>&1 &> <<< and here-documents <<EOF,',

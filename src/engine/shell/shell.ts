@@ -105,6 +105,8 @@ export class Shell {
         this.historyList = [];
       },
       commandPath: (name, frame) => this.commandPath(name, frame),
+      utilityNames: (frame) =>
+        this.commandNames(frame).filter((n) => !this.builtins.has(n) && !frame.aliases.has(n)),
     });
     this.programs = createPrograms({
       interp: this.interp,

@@ -1,0 +1,102 @@
+import { describe, it, expect } from 'vitest';
+import { createCluster, type Cluster } from './cluster.ts';
+
+function run(c: Cluster, line: string) {
+  return c.execSync(line, { interactive: true });
+}
+
+function bootWithPods(): Cluster {
+  const c = createCluster(undefined, { seed: 5 });
+  run(c, 'kubectl create service clusterip early --tcp=80:8080');
+  run(c, 'kubectl run bb --image=busybox -- sleep 3600');
+  run(c, 'kubectl create deployment web --image=nginx');
+  run(c, 'sleep 10');
+  run(c, 'kubectl create service clusterip late --tcp=81:8080');
+  return c;
+}
+
+describe('pod sessions through the command registry', () => {
+  it('gives a busybox pod its ash prompt, its files and its tools only', () => {
+    const c = bootWithPods();
+    expect(run(c, 'kubectl exec -it bb -- sh').exitCode).toBe(0);
+    expect(c.shell.prompt()).toBe('/ # ');
+    expect(run(c, 'cat /etc/resolv.conf').stdout).toBe(
+      'search default.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5\n',
+    );
+    expect(run(c, 'hostname; whoami; cat /etc/hostname').stdout).toBe('bb\nroot\nbb\n');
+    expect(run(c, 'kubectl get pods')).toEqual({
+      stdout: '',
+      stderr: 'sh: kubectl: not found\n',
+      exitCode: 127,
+    });
+    expect(run(c, 'bash')).toEqual({ stdout: '', stderr: 'sh: bash: not found\n', exitCode: 127 });
+    const env = run(c, 'env | sort').stdout;
+    expect(env).toContain('KUBERNETES_SERVICE_HOST=10.96.0.1\n');
+    expect(env).toContain('EARLY_SERVICE_PORT=80\n');
+    expect(env).not.toContain('LATE_');
+    expect(
+      run(c, 'echo hi > /tmp/x; cat /tmp/x; ls /var/run/secrets/kubernetes.io/serviceaccount').stdout,
+    ).toBe('hi\nnamespace\n');
+    expect(run(c, 'exit').exitCode).toBe(0);
+    expect(c.shell.context()).toEqual({ kind: 'host' });
+  });
+
+  it("runs kubectl exec commands with the container's files and tools", () => {
+    const c = bootWithPods();
+    expect(run(c, 'kubectl exec bb -- cat /etc/hosts').stdout).toMatch(
+      /^# Kubernetes-managed hosts file\.\n127\.0\.0\.1\tlocalhost\n[\s\S]*\tbb\n$/,
+    );
+    expect(run(c, "kubectl exec bb -- sh -c 'hostname | wc -c'").stdout).toBe('3\n');
+    const ps = run(c, 'kubectl exec bb -- ps');
+    expect(ps.stdout.split('\n')[0]).toBe('PID   USER     TIME  COMMAND');
+    expect(ps.stdout).toContain('    1 root      0:00 sleep 3600\n');
+    // Debian-based nginx has no procps: the runtime's "executable file not found".
+    expect(run(c, 'kubectl exec deploy/web -- ps').stderr).toMatch(
+      /exec: "ps": executable file not found in \$PATH: unknown\n$/,
+    );
+  });
+
+  it('shows Debian bash in an nginx pod', () => {
+    const c = bootWithPods();
+    run(c, 'kubectl exec -it deploy/web -- bash');
+    expect(c.shell.prompt()).toMatch(/^root@web-[a-z0-9]+-[a-z0-9]{5}:\/# $/);
+    expect(run(c, 'nope').stderr).toBe('bash: nope: command not found\n');
+  });
+
+  it('uses the node name and the node resolv.conf for a hostNetwork pod', () => {
+    const c = createCluster(undefined, { seed: 2 });
+    run(
+      c,
+      'cat <<EOF | kubectl apply -f -\napiVersion: v1\nkind: Pod\nmetadata:\n  name: hn\nspec:\n  hostNetwork: true\n  nodeName: kind-worker\n  containers:\n  - name: c\n    image: busybox\n    command: ["sleep", "3600"]\nEOF',
+    );
+    expect(run(c, 'kubectl exec hn -- hostname').stdout).toBe('kind-worker\n');
+    expect(run(c, 'kubectl exec hn -- cat /etc/resolv.conf').stdout).toBe(
+      'nameserver 172.18.0.1\noptions ndots:0\n',
+    );
+  });
+});
+
+describe('kubectl completion from the store', () => {
+  it('completes verbs, resource types and object names', () => {
+    const c = bootWithPods();
+    expect(c.shell.completions('kubectl ge').candidates).toEqual(['get']);
+    expect(c.shell.completions('kubectl get deploy').candidates).toEqual([
+      'deploy',
+      'deployment',
+      'deployments',
+    ]);
+    expect(c.shell.completions('k get pods b').candidates).toEqual(['bb']);
+    expect(c.shell.completions('kubectl get svc/').candidates).toEqual([
+      'svc/early',
+      'svc/kubernetes',
+      'svc/late',
+    ]);
+    expect(c.shell.completions('kubectl -n kube-system get deploy core').candidates).toEqual(['coredns']);
+    expect(c.shell.completions('kubectl get pods -n kube-').candidates).toEqual([
+      'kube-node-lease',
+      'kube-public',
+      'kube-system',
+    ]);
+    expect(c.shell.completions('kubectl get pods -o ya').candidates).toEqual(['yaml']);
+  });
+});
