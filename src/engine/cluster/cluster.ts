@@ -13,6 +13,7 @@ import { defaultClusterConfig, parseClusterConfig, type ClusterConfig } from './
 import type { Controller, ControllerContext } from './controller.ts';
 import { LabFiles } from './files.ts';
 import { createControllers } from '../controllers/index.ts';
+import { KubeProxy } from '../dataplane/proxy/kube-proxy.ts';
 import { bootstrapCluster } from './bootstrap.ts';
 import { EventRecorder } from '../controllers/event-recorder.ts';
 import { Shell, type ShellState } from '../shell/shell.ts';
@@ -66,6 +67,8 @@ export class Cluster {
   readonly changes = new Emitter<{ change: ClusterChange }>();
   readonly recorder: EventRecorder;
   private readonly controllers: Controller[];
+  /** kube-proxy on every node; the node tools (iptables-save, ipvsadm, nft, conntrack) read it. */
+  readonly kubeProxy: KubeProxy;
   readonly config: ClusterConfig;
   readonly clock: SimClock;
   readonly rng: Rng;
@@ -78,7 +81,8 @@ export class Cluster {
     this.api = new ApiServer(this.store, { clock, rng, config });
     this.recorder = new EventRecorder(this.api, clock, rng);
     const ctx: ControllerContext = { api: this.api, clock, rng, config, recorder: this.recorder };
-    this.controllers = createControllers(ctx);
+    this.kubeProxy = new KubeProxy({ api: this.api, clock, config, recorder: this.recorder });
+    this.controllers = [...createControllers(ctx), this.kubeProxy];
     this.files = files instanceof LabFiles ? files : new LabFiles(files);
     this.files.changes.on('change', () => this.emitChange('files'));
     this.shell = new Shell({ resolve: createCommandResolver(this), files: this.files, tick: (ms) => this.tick(ms) });
