@@ -100,6 +100,8 @@ export class LabSession {
   private startedAt = '';
   /** Set while a journal step the UI asked for runs: its file changes are not echoed back. */
   private quiet = false;
+  /** File changes made by the step running now; the last one per path is reported when it ends. */
+  private changed: Map<string, string | null> | undefined;
   /** A scratch copy of the cluster for dry runs, rebuilt when the real one has moved on. */
   private scratch: { cluster: Cluster; version: number } | undefined;
 
@@ -147,7 +149,9 @@ export class LabSession {
     this.quizAnswers = quizAnswers;
     this.startedAt = startedAt;
     this.unsubscribe = cluster.files.changes.on('change', ({ path, content }) => {
-      if (!this.quiet) this.onFile(path, content ?? null);
+      if (this.quiet) return;
+      if (this.changed) this.changed.set(path, content ?? null);
+      else this.onFile(path, content ?? null);
     });
     return {
       lab: labInfo(this.loaded),
@@ -163,10 +167,13 @@ export class LabSession {
     if ('write' in step && last && 'write' in last && last.write === step.write) this.journal.pop();
     this.journal.push(step);
     this.quiet = quiet;
+    const changed = (this.changed = new Map());
     try {
       return applyStep(this.live, step);
     } finally {
       this.quiet = false;
+      this.changed = undefined;
+      for (const [path, content] of changed) this.onFile(path, content);
     }
   }
 

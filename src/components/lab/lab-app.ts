@@ -694,10 +694,14 @@ export class LabApp {
           this.nextHint();
           break;
         case 'reset':
-          void this.confirm(this.t('lab.resetConfirm')).then((yes) => yes && this.reset());
+          void this.confirm(this.t('lab.resetConfirm')).then((yes) => {
+            if (yes) void this.reset();
+          });
           break;
         case 'solution':
-          void this.confirm(this.t('lab.solutionConfirm')).then((yes) => yes && this.showSolution());
+          void this.confirm(this.t('lab.solutionConfirm')).then((yes) => {
+            if (yes) this.showSolution();
+          });
           break;
         case 'report':
           void this.client

@@ -29,7 +29,7 @@ export function parseHeadersFile(text) {
     } else {
       const m = /^\s+([^:]+):\s*(.*)$/.exec(line);
       const rule = rules[rules.length - 1];
-      if (m && rule) rule.headers.push([m[1].trim(), m[2].trim()]);
+      if (m && rule) rule.headers.push([(m[1] ?? '').trim(), (m[2] ?? '').trim()]);
     }
   }
   return rules;

@@ -60,7 +60,6 @@ configureMonacoYaml(monaco, {
   hover: true,
   completion: true,
   validate: true,
-  format: false,
   schemas: [
     // The uri is also the schema's name; a file-like path keeps monaco-yaml from fetching it.
     {
