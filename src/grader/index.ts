@@ -62,7 +62,14 @@ export {
   REPORT_VERSION,
   type GradeReport,
 } from './report.ts';
-export { regradeReport, createStarter, flagText, type Regrade, type RegradeFlag } from './regrade.ts';
+export {
+  regradeReport,
+  createStarter,
+  flagText,
+  ReplayCache,
+  type Regrade,
+  type RegradeFlag,
+} from './regrade.ts';
 export { labContentHash } from './content-hash.ts';
 export { validateLab, correctAnswers, type LabValidation } from './validate.ts';
 export { parseLab, LabError } from './lab-parse.ts';

@@ -5,7 +5,7 @@
  * always the recomputed one. Only a journal that really solves the lab passes.
  */
 import { canonicalJson } from './content-hash.ts';
-import type { GradableCluster, LabEngine } from './engine-api.ts';
+import { jsonEqual, type GradableCluster, type LabEngine } from './engine-api.ts';
 import { evaluateChecks } from './evaluate.ts';
 import { applyStep, historyOf, solutionJournal, startLab, type JournalStep } from './lab-runtime.ts';
 import type { LoadedLab } from './lab-schema.ts';
@@ -76,18 +76,44 @@ function compareFiles(
   return [...paths].filter((p) => recorded[p] !== actual[p]).sort();
 }
 
-export function regradeReport(loaded: LoadedLab, report: GradeReport, opts: RegradeOptions): Regrade {
-  assertReportForLab(report, loaded);
-  const cluster = opts.start ? opts.start() : startLab(loaded, opts.engine);
-  const notes: string[] = [];
-  const recordedStart = report.engine?.startState;
-  // A different start state means a different simulator build: its snapshots cannot be compared with ours.
-  const sameEngine =
-    recordedStart === undefined || recordedStart === (opts.startState ?? startStateHash(cluster));
-  if (!sameEngine)
-    notes.push(
-      "the learner's simulator built a different start state (another engine version): snapshot not compared",
-    );
+/** What replaying a journal yields: a deterministic function of (lab, engine, journal, quiz answers). */
+interface Replayed {
+  readonly results: CheckResult[];
+  readonly files: Record<string, string>;
+  readonly snapshot: unknown;
+  readonly startState: string | undefined;
+}
+
+/**
+ * Replays shared by reports with the same journal and answers (a cohort re-submitting the solution, a
+ * learner's several downloads). Replay is deterministic, so a hit is the replay itself, not a guess.
+ */
+export class ReplayCache {
+  private readonly entries = new Map<string, Replayed>();
+  private readonly limit: number;
+  hits = 0;
+
+  constructor(limit = 256) {
+    this.limit = limit;
+  }
+
+  get(key: string): Replayed | undefined {
+    const hit = this.entries.get(key);
+    if (hit) this.hits++;
+    return hit;
+  }
+
+  set(key: string, value: Replayed): void {
+    if (this.entries.size < this.limit) this.entries.set(key, value);
+  }
+}
+
+function replayReport(
+  loaded: LoadedLab,
+  report: GradeReport,
+  cluster: GradableCluster,
+  opts: RegradeOptions,
+): Replayed {
   const journal = report.submission.journal as readonly JournalStep[];
   replay(cluster, journal);
   const results = evaluateChecks(
@@ -96,6 +122,34 @@ export function regradeReport(loaded: LoadedLab, report: GradeReport, opts: Regr
     { history: historyOf(journal), quizAnswers: report.submission.quizAnswers },
     { engine: opts.engine, revealHidden: true, ...(opts.probes ? { probes: opts.probes } : {}) },
   );
+  return { results, files: cluster.files.toJSON(), snapshot: cluster.snapshot(), startState: undefined };
+}
+
+export function regradeReport(
+  loaded: LoadedLab,
+  report: GradeReport,
+  opts: RegradeOptions & { cache?: ReplayCache },
+): Regrade {
+  assertReportForLab(report, loaded);
+  const key = opts.cache ? canonicalJson([report.submission.journal, report.submission.quizAnswers]) : '';
+  let replayed = opts.cache?.get(key);
+  if (!replayed) {
+    const cluster = opts.start ? opts.start() : startLab(loaded, opts.engine);
+    const startState = opts.startState ?? startStateHash(cluster);
+    replayed = { ...replayReport(loaded, report, cluster, opts), startState };
+    opts.cache?.set(key, replayed);
+  }
+  const startState = replayed.startState;
+  const notes: string[] = [];
+  const recordedStart = report.engine?.startState;
+  // A different start state means a different simulator build: its snapshots cannot be compared with ours.
+  const sameEngine = recordedStart === undefined || startState === undefined || recordedStart === startState;
+  if (!sameEngine) {
+    notes.push(
+      "the learner's simulator built a different start state (another engine version): snapshot not compared",
+    );
+  }
+  const { results } = replayed;
   const s = score(results);
   const flags: RegradeFlag[] = [];
   if (
@@ -107,11 +161,10 @@ export function regradeReport(loaded: LoadedLab, report: GradeReport, opts: Regr
   }
   const differing = compareResults(report.results, results);
   if (differing.length > 0) flags.push({ kind: 'results', checks: differing });
-  const files = compareFiles(report.submission.files, cluster.files.toJSON());
+  const files = compareFiles(report.submission.files, replayed.files);
   if (files.length > 0) flags.push({ kind: 'files', paths: files });
-  if (sameEngine && canonicalJson(report.submission.snapshot) !== canonicalJson(cluster.snapshot())) {
+  if (sameEngine && !jsonEqual(report.submission.snapshot, replayed.snapshot))
     flags.push({ kind: 'snapshot' });
-  }
   return { results, score: s, flags, notes };
 }
 

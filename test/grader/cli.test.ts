@@ -64,9 +64,9 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('packetpath grade', () => {
-  it('grades the cohort, names each bad report on one line, and exits 1', () => {
+  it('grades the cohort, names each bad report on one line, and exits 1', async () => {
     const { io, out, err } = capture(dir);
-    const code = runGrade(
+    const code = await runGrade(
       ['00-sandbox', 'reports', '--labs', LABS, '--csv', 'grades.csv', '--json', 'grades.json'],
       io,
     );
@@ -107,17 +107,17 @@ describe('packetpath grade', () => {
     );
   });
 
-  it('exits 0 when every report is valid', () => {
+  it('exits 0 when every report is valid', async () => {
     const { io, err } = capture(dir);
-    expect(runGrade([join(LABS, '00-sandbox'), 'reports/alice.json'], io)).toBe(0);
+    expect(await runGrade([join(LABS, '00-sandbox'), 'reports/alice.json'], io)).toBe(0);
     expect(err).toEqual([]);
   });
 
-  it('rejects bad usage with exit 2', () => {
+  it('rejects bad usage with exit 2', async () => {
     const { io, err } = capture(dir);
-    expect(runGrade(['00-sandbox'], io)).toBe(2);
+    expect(await runGrade(['00-sandbox'], io)).toBe(2);
     expect(err[0]).toBe('packetpath grade: give a lab and at least one report or folder\n');
-    expect(runGrade(['no-such-lab', 'reports', '--labs', LABS], capture(dir).io)).toBe(2);
+    expect(await runGrade(['no-such-lab', 'reports', '--labs', LABS], capture(dir).io)).toBe(2);
   });
 });
 

@@ -1,35 +1,25 @@
 /**
- * `packetpath grade LAB REPORT... | DIR [--csv FILE] [--json FILE] [--labs DIR] [--locale en|pt-BR]`
+ * `packetpath grade LAB REPORT... | DIR [--csv FILE] [--json FILE] [--labs DIR] [--locale en|pt-BR] [--jobs N]`
  *
  * Re-grades every report by replaying its journal into a fresh engine (never trusting its recorded
  * score), prints a cohort table and writes CSV/JSON. A malformed or tampered report gets one line on
  * stderr (`packetpath grade: alice.json: content hash mismatch`) and the others are still graded.
  * Exit status: 0 when every report is valid and agrees with its replay, 1 when any report is invalid
- * or flagged, 2 on a usage error or a lab that cannot be loaded.
+ * or flagged, 2 on a usage error or a lab that cannot be loaded. Large cohorts are graded in `--jobs`
+ * worker threads (default: one per CPU).
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
-import {
-  createStarter,
-  engine,
-  flagText,
-  isLocaleArg,
-  labContentHash,
-  parseReport,
-  regradeReport,
-  ReplayCache,
-  type LoadedLab,
-  type Locale,
-} from './grade-deps.ts';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { isMainThread, Worker } from 'node:worker_threads';
+import { join, resolve } from 'node:path';
+import { isLocaleArg, labContentHash, type LoadedLab, type Locale } from './grade-deps.ts';
+import { createGrader, type GradedFile, type ReportFile } from './grade-files.ts';
 import { loadLabFromDir } from '../../grader/node/load-lab.ts';
 import { processIO, type CliIO } from './grade-io.ts';
 import { cohortCsv, cohortJson, cohortTable, type GradedRow } from './grade-output.ts';
-import { canonicalJson } from '../../grader/content-hash.ts';
 
 const USAGE =
-  'usage: packetpath grade LAB REPORT... | DIR [--csv FILE] [--json FILE] [--labs DIR] [--locale en|pt-BR]\n';
-/** Reports bigger than this are refused unread: a real one is a few hundred KB. */
-const MAX_REPORT_BYTES = 50 * 1024 * 1024;
+  'usage: packetpath grade LAB REPORT... | DIR [--csv FILE] [--json FILE] [--labs DIR] [--locale en|pt-BR] [--jobs N]\n';
 
 interface GradeArgs {
   lab: string;
@@ -38,11 +28,12 @@ interface GradeArgs {
   json?: string;
   labsDir?: string;
   locale: Locale;
+  jobs: number;
 }
 
 function parseArgs(argv: readonly string[]): GradeArgs | string {
   const positional: string[] = [];
-  const out: Partial<GradeArgs> = { locale: 'en' };
+  const out: Partial<GradeArgs> = { locale: 'en', jobs: availableParallelism() };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const eq = a.indexOf('=');
@@ -52,13 +43,16 @@ function parseArgs(argv: readonly string[]): GradeArgs | string {
       positional.push(a);
       continue;
     }
-    if (!['--csv', '--json', '--labs', '--locale'].includes(flag)) return `unknown flag: ${flag}`;
+    if (!['--csv', '--json', '--labs', '--locale', '--jobs'].includes(flag)) return `unknown flag: ${flag}`;
     const v = inline ?? argv[++i];
     if (v === undefined || v === '') return `${flag} needs a value`;
     if (flag === '--csv') out.csv = v;
     else if (flag === '--json') out.json = v;
     else if (flag === '--labs') out.labsDir = v;
-    else if (isLocaleArg(v)) out.locale = v;
+    else if (flag === '--jobs') {
+      if (!/^[1-9]\d{0,2}$/.test(v)) return '--jobs must be a number from 1 to 999';
+      out.jobs = Number(v);
+    } else if (isLocaleArg(v)) out.locale = v;
     else return '--locale must be en or pt-BR';
   }
   if (positional.length < 2) return 'give a lab and at least one report or folder';
@@ -73,7 +67,7 @@ export function resolveLabDir(lab: string, cwd: string, labsDir?: string): strin
 }
 
 /** Report files: the files given, and the *.json files directly inside the folders given. */
-function reportFiles(inputs: readonly string[], cwd: string): { path: string; label: string }[] {
+function reportFiles(inputs: readonly string[], cwd: string): ReportFile[] {
   return inputs.flatMap((input) => {
     const p = resolve(cwd, input);
     if (existsSync(p) && statSync(p).isDirectory()) {
@@ -86,65 +80,10 @@ function reportFiles(inputs: readonly string[], cwd: string): { path: string; la
   });
 }
 
-function gradeOne(
-  loaded: LoadedLab,
-  file: { path: string; label: string },
-  starter: ReturnType<typeof createStarter>,
-  cache: ReplayCache,
-  journals: Map<string, string>,
-): GradedRow {
-  const invalid = (problem: string): GradedRow => ({
-    file: file.label,
-    learner: undefined,
-    submittedAt: undefined,
-    status: 'invalid',
-    score: undefined,
-    recordedPercent: undefined,
-    results: [],
-    problems: [problem],
-    notes: [],
-  });
-  let text: string;
-  try {
-    if (statSync(file.path).size > MAX_REPORT_BYTES) return invalid('file too large to be a grade report');
-    text = readFileSync(file.path, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return invalid(
-      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message,
-    );
-  }
-  try {
-    const report = parseReport(text);
-    const g = regradeReport(loaded, report, {
-      engine,
-      start: starter.start,
-      startState: starter.startState,
-      cache,
-    });
-    journals.set(file.label, canonicalJson(report.submission.journal));
-    const problems = g.flags.map(flagText);
-    return {
-      file: file.label,
-      learner: report.learner,
-      submittedAt: report.submittedAt,
-      status: problems.length > 0 ? 'flagged' : 'ok',
-      score: g.score,
-      recordedPercent: report.score.percent,
-      results: g.results,
-      problems,
-      notes: g.notes,
-    };
-  } catch (e) {
-    return invalid((e as Error).message.split('\n')[0]!);
-  }
-}
-
 /** Marks reports whose journals are identical to an earlier one: not proof of copying, worth a look. */
-function noteDuplicates(rows: GradedRow[], journals: Map<string, string>): GradedRow[] {
+function noteDuplicates(graded: readonly GradedFile[]): GradedRow[] {
   const firstByJournal = new Map<string, string>();
-  return rows.map((r) => {
-    const key = journals.get(r.file);
+  return graded.map(({ row: r, journal: key }) => {
     if (key === undefined || r.status === 'invalid') return r;
     const first = firstByJournal.get(key);
     if (first === undefined) {
@@ -155,7 +94,42 @@ function noteDuplicates(rows: GradedRow[], journals: Map<string, string>): Grade
   });
 }
 
-export function runGrade(argv: readonly string[], io: CliIO = processIO): number {
+/** Below this many reports, starting workers costs more than it saves. */
+const MIN_PER_WORKER = 40;
+
+/**
+ * Grades in worker threads when the cohort is big enough: each worker loads the lab once and takes
+ * every n-th file, so slow and fast reports spread evenly. Results come back in file order.
+ */
+async function gradeAll(
+  labDir: string,
+  loaded: LoadedLab,
+  files: readonly ReportFile[],
+  jobs: number,
+): Promise<GradedFile[]> {
+  const workers = Math.min(jobs, Math.floor(files.length / MIN_PER_WORKER));
+  if (workers <= 1) {
+    const grader = createGrader(loaded);
+    return files.map((f) => grader.grade(f));
+  }
+  const slices = Array.from({ length: workers }, (_, w) => files.filter((_, i) => i % workers === w));
+  const parts = await Promise.all(
+    slices.map(
+      (slice) =>
+        new Promise<GradedFile[]>((done, fail) => {
+          const worker = new Worker(new URL('./grade-worker.ts', import.meta.url), {
+            workerData: { labDir, files: slice },
+          });
+          worker.once('message', (m: GradedFile[]) => done(m));
+          worker.once('error', fail);
+          worker.once('exit', (code) => code !== 0 && fail(new Error(`grading worker exited with ${code}`)));
+        }),
+    ),
+  );
+  return files.map((_, i) => parts[i % workers]![Math.floor(i / workers)]!);
+}
+
+export async function runGrade(argv: readonly string[], io: CliIO = processIO): Promise<number> {
   const args = parseArgs(argv);
   if (typeof args === 'string') {
     if (args) io.err(`packetpath grade: ${args}\n`);
@@ -169,18 +143,19 @@ export function runGrade(argv: readonly string[], io: CliIO = processIO): number
     io.err(`packetpath grade: ${(e as Error).message.split('\n').join('\npacketpath grade: ')}\n`);
     return 2;
   }
-  const starter = createStarter(loaded, engine);
+  const labDir = resolveLabDir(args.lab, io.cwd, args.labsDir);
   const files = reportFiles(args.inputs, io.cwd);
   if (files.length === 0) {
     io.err('packetpath grade: no report files found\n');
     return 2;
   }
-  const journals = new Map<string, string>();
-  const cache = new ReplayCache();
-  const rows = noteDuplicates(
-    files.map((f) => gradeOne(loaded, f, starter, cache, journals)),
-    journals,
-  );
+  let rows: GradedRow[];
+  try {
+    rows = noteDuplicates(await gradeAll(labDir, loaded, files, args.jobs));
+  } catch (e) {
+    io.err(`packetpath grade: ${(e as Error).message}\n`);
+    return 2;
+  }
   for (const r of rows) {
     for (const p of r.problems) io.err(`packetpath grade: ${r.file}: ${p}\n`);
     for (const n of r.notes) io.err(`packetpath grade: ${r.file}: note: ${n}\n`);
@@ -198,6 +173,6 @@ export function runGrade(argv: readonly string[], io: CliIO = processIO): number
   return rows.every((r) => r.status === 'ok') ? 0 : 1;
 }
 
-if (process.argv[1] && import.meta.filename === resolve(process.argv[1])) {
-  process.exitCode = runGrade(process.argv.slice(2));
+if (isMainThread && process.argv[1] && import.meta.filename === resolve(process.argv[1])) {
+  process.exitCode = await runGrade(process.argv.slice(2));
 }

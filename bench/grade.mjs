@@ -1,0 +1,175 @@
+#!/usr/bin/env node
+/**
+ * Benchmark: `packetpath grade` re-grading 1,000 reports of the sandbox lab (budget: ≤ 10 s, issue 6).
+ *
+ * Makes 1,000 honest reports on the real engine from eight learner behaviours (solved, half-solved,
+ * wrong turns, editor saves, typos), each ending with its own `echo` line so that **every journal is
+ * distinct** (identical journals would be served by the grader's replay cache and measure nothing).
+ * Then times `runGrade` end to end — read, parse, validate, replay every journal into a fresh engine,
+ * evaluate every check, compare score/results/files/snapshot, print the table, write the CSV — several
+ * times, and prints the median. `--same` makes every report of a behaviour identical instead (the
+ * replay cache's best case). Not a timed test: `node bench/grade.mjs [--reports N] [--runs N] [--same]`.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  buildReport,
+  createStarter,
+  engine,
+  evaluateChecks,
+  historyOf,
+  LabSession,
+} from '../src/grader/index.ts';
+import { loadLabFromDir } from '../src/grader/node/load-lab.ts';
+import { runGrade } from '../src/runtime/node-cli/grade.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const REPORTS = arg('--reports', 1000);
+const RUNS = arg('--runs', 5);
+const BUDGET_MS = 10_000;
+
+const labDir = join(root, 'labs', '00-sandbox');
+const loaded = loadLabFromDir(labDir);
+const web3 = loaded.solutionFiles['web.yaml'];
+
+/** Learner journals, from a perfect run to a lost one. */
+const cohort = [
+  (s) => s.solve(),
+  (s) => {
+    s.exec('kubectl get pods');
+    s.exec('kubectl apply -f web.yaml');
+    s.exec('kubectl get pods -o wide');
+    s.exec('kubectl scale deployment web --replicas=3');
+    s.exec('kubectl expose deployment web --port=80');
+    s.exec('kubectl get svc web');
+    s.exec('kubectl get endpointslices');
+    s.exec('kubectl describe svc web');
+  },
+  (s) => {
+    s.writeFile('web.yaml', web3);
+    s.exec('kubectl apply -f web.yaml');
+    s.exec('kubectl expose deploy web --port 80');
+    s.exec('kubectl get endpointslices -o wide');
+  },
+  (s) => {
+    s.exec('kubectl apply -f web.yaml');
+    s.exec('kubectl get pods');
+    s.exec('kubectl get deploy web -o yaml');
+  },
+  (s) => {
+    s.exec('kubectl create deployment web --image=nginx');
+    s.exec('kubectl scale deploy/web --replicas 3');
+    s.exec('kubectl expose deploy/web --port=8080 --target-port=80');
+    s.exec('kubectl get endpointslice');
+  },
+  (s) => {
+    s.exec('kubectl aply -f web.yaml');
+    s.exec('kubectl apply -f web.yml');
+    s.exec('ls');
+    s.exec('cat web.yaml');
+    s.exec('kubectl apply -f web.yaml');
+    s.exec('kubectl expose deployment web --port=80');
+    s.wait(30_000);
+    s.exec('kubectl get endpointslices');
+  },
+  (s) => {
+    s.exec('kubectl get nodes');
+    s.exec('kubectl get pods -A');
+  },
+  (s) => {
+    s.exec('kubectl apply -f web.yaml');
+    s.exec('kubectl scale deployment web --replicas=3');
+    s.exec('kubectl expose deployment web --port=80');
+    s.exec('kubectl delete pod -l app=web');
+    s.exec('kubectl get endpointslices');
+    s.exec('kubectl get pods -o wide');
+  },
+];
+
+const SAME = process.argv.includes('--same');
+const dir = mkdtempSync(join(tmpdir(), 'packetpath-bench-'));
+const t0 = performance.now();
+// Each behaviour is played once; every report then restores the behaviour's end state and adds its own
+// line, which is exactly the state a learner who typed that journal would have (restores are verified
+// equivalent to fresh starts by createStarter, as the grader itself uses them).
+const starter = createStarter(loaded, engine);
+const fastEngine = { ...engine, createCluster: () => starter.start() };
+const behaviours = cohort.map((play) => {
+  const s = new LabSession(loaded, fastEngine);
+  play(s);
+  return { journal: [...s.journal], snapshot: s.cluster.snapshot(), startState: s.startState };
+});
+let steps = 0;
+for (let i = 0; i < REPORTS; i++) {
+  const b = behaviours[i % behaviours.length];
+  const cluster = engine.restoreCluster(b.snapshot);
+  const journal = [...b.journal];
+  if (!SAME) {
+    const run = `echo learner ${i} done`;
+    cluster.execSync(run, { interactive: true });
+    journal.push({ run });
+  }
+  steps += journal.length;
+  const results = evaluateChecks(loaded, cluster, { history: historyOf(journal) });
+  const report = buildReport({
+    loaded,
+    cluster,
+    journal,
+    results,
+    locale: i % 2 ? 'en' : 'pt-BR',
+    learner: `Learner ${String(i).padStart(4, '0')}`,
+    startedAt: '2026-03-01T10:00:00Z',
+    submittedAt: '2026-03-01T10:45:00Z',
+    startState: b.startState,
+  });
+  writeFileSync(join(dir, `learner-${String(i).padStart(4, '0')}.json`), JSON.stringify(report));
+}
+steps /= REPORTS;
+console.error(`bench/grade: made ${REPORTS} reports in ${Math.round(performance.now() - t0)} ms`);
+
+const quiet = { cwd: dir, out: () => {}, err: (t) => errors.push(t) };
+const errors = [];
+const times = [];
+for (let run = 0; run < RUNS; run++) {
+  errors.length = 0;
+  const t0 = performance.now();
+  const code = await runGrade([labDir, dir, '--csv', join(dir, 'grades.csv')], quiet);
+  times.push(performance.now() - t0);
+  if (code !== 0) {
+    console.error(`bench/grade: runGrade exited ${code}:\n${errors.slice(0, 5).join('')}`);
+    process.exit(1);
+  }
+}
+rmSync(dir, { recursive: true, force: true });
+times.sort((a, b) => a - b);
+const median = times[Math.floor(times.length / 2)];
+const cpu = cpus();
+const result = {
+  bench: 'grade',
+  reports: REPORTS,
+  distinctJournals: SAME ? behaviours.length : REPORTS,
+  meanJournalSteps: Number(steps.toFixed(1)),
+  runs: RUNS,
+  medianMs: Math.round(median),
+  perReportMs: Number((median / REPORTS).toFixed(2)),
+  minMs: Math.round(times[0]),
+  maxMs: Math.round(times[times.length - 1]),
+  budgetMs: BUDGET_MS,
+  withinBudget: median <= BUDGET_MS,
+  machine: `${cpu[0]?.model ?? 'unknown CPU'} × ${cpu.length}, ${Math.round(totalmem() / 2 ** 30)} GiB`,
+  jobs: availableParallelism(),
+  loadAverageAtEnd: loadavg().map((x) => Number(x.toFixed(2))),
+  node: process.version,
+  date: new Date().toISOString().slice(0, 10),
+};
+console.log(
+  `grade: re-graded ${REPORTS} reports in ${result.medianMs} ms (median of ${RUNS}; ${result.perReportMs} ms/report; budget ${BUDGET_MS} ms) ${result.withinBudget ? 'OK' : 'OVER BUDGET'}`,
+);
+console.log(JSON.stringify(result));
+if (!result.withinBudget) process.exitCode = 1;
