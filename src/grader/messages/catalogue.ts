@@ -159,12 +159,12 @@ export const CATALOGUE = {
   // ── field ─────────────────────────────────────────────────────────────────────────────────────────
   'check.field.expected.equals': {
     description: 'A field must equal a value. {{path}}: JSONPath; {{value}}: JSON text.',
-    'pt-BR': '{{path}} de {{kind}} {{ref}} é {{value}}',
+    'pt-BR': '{{kind}} {{ref}}: {{path}} é {{value}}',
     en: '{{path}} of {{kind}} {{ref}} is {{value}}',
   },
   'check.field.expected.matches': {
     description: 'A field must match a regular expression {{pattern}}.',
-    'pt-BR': '{{path}} de {{kind}} {{ref}} corresponde a {{pattern}}',
+    'pt-BR': '{{kind}} {{ref}}: {{path}} corresponde a {{pattern}}',
     en: '{{path}} of {{kind}} {{ref}} matches {{pattern}}',
   },
   'check.field.observed.value': {
