@@ -14,6 +14,7 @@ import type { Controller, ControllerContext } from './controller.ts';
 import { LabFiles } from './files.ts';
 import { createControllers } from '../controllers/index.ts';
 import { KubeProxy } from '../dataplane/proxy/kube-proxy.ts';
+import { NodeLocalState, type NodeLocalSnapshot } from '../node/node-local-state.ts';
 import { bootstrapCluster } from './bootstrap.ts';
 import { EventRecorder } from '../controllers/event-recorder.ts';
 import { Shell, type ShellState } from '../shell/shell.ts';
@@ -50,6 +51,7 @@ export interface ClusterSnapshot {
   readonly store: StoreSnapshot;
   readonly files: Record<string, string>;
   readonly shell: ShellState;
+  readonly nodeState: NodeLocalSnapshot;
 }
 
 export class SnapshotError extends Error {
@@ -66,6 +68,7 @@ export class Cluster {
   readonly shell: Shell;
   readonly changes = new Emitter<{ change: ClusterChange }>();
   readonly recorder: EventRecorder;
+  readonly nodeState = new NodeLocalState();
   private readonly controllers: Controller[];
   /** kube-proxy on every node; the node tools (iptables-save, ipvsadm, nft, conntrack) read it. */
   readonly kubeProxy: KubeProxy;
@@ -80,12 +83,23 @@ export class Cluster {
     this.store = new ApiStore(clock, rng);
     this.api = new ApiServer(this.store, { clock, rng, config });
     this.recorder = new EventRecorder(this.api, clock, rng);
-    const ctx: ControllerContext = { api: this.api, clock, rng, config, recorder: this.recorder };
+    const ctx: ControllerContext = {
+      api: this.api,
+      clock,
+      rng,
+      config,
+      recorder: this.recorder,
+      nodeState: this.nodeState,
+    };
     this.kubeProxy = new KubeProxy({ api: this.api, clock, config, recorder: this.recorder });
     this.controllers = [...createControllers(ctx), this.kubeProxy];
     this.files = files instanceof LabFiles ? files : new LabFiles(files);
     this.files.changes.on('change', () => this.emitChange('files'));
-    this.shell = new Shell({ resolve: createCommandResolver(this), files: this.files, tick: (ms) => this.tick(ms) });
+    this.shell = new Shell({
+      resolve: createCommandResolver(this),
+      files: this.files,
+      tick: (ms) => this.tick(ms),
+    });
   }
 
   /** Runs one line as the learner typed it. Never throws: failures come back as stderr and an exit code. */
@@ -158,6 +172,7 @@ export class Cluster {
       store: this.store.snapshot(),
       files: this.files.toJSON(),
       shell: this.shell.state(),
+      nodeState: this.nodeState.snapshot(),
     };
   }
 
@@ -174,7 +189,8 @@ export class Cluster {
 
 /** Builds and boots a cluster: nodes, system pods and add-ons of the chosen distribution, all running. */
 export function createCluster(config?: ClusterConfig | string, opts: ClusterOptions = {}): Cluster {
-  const resolved = typeof config === 'string' ? parseClusterConfig(config) : (config ?? defaultClusterConfig());
+  const resolved =
+    typeof config === 'string' ? parseClusterConfig(config) : (config ?? defaultClusterConfig());
   const clock = new SimClock();
   const cluster = new Cluster(resolved, clock, new Rng(opts.seed ?? 1), opts.files ?? {});
   cluster.start();
@@ -183,7 +199,10 @@ export function createCluster(config?: ClusterConfig | string, opts: ClusterOpti
 }
 
 /** Rebuilds a cluster from `snapshot()` output (an object or its JSON text). */
-export function restoreCluster(input: ClusterSnapshot | string, opts: { readonly files?: LabFiles } = {}): Cluster {
+export function restoreCluster(
+  input: ClusterSnapshot | string,
+  opts: { readonly files?: LabFiles } = {},
+): Cluster {
   let data: unknown = input;
   if (typeof input === 'string') {
     try {
@@ -192,16 +211,25 @@ export function restoreCluster(input: ClusterSnapshot | string, opts: { readonly
       throw new SnapshotError(`invalid snapshot: ${(e as Error).message}`);
     }
   }
-  if (!isPlainObject(data) || data.format !== SNAPSHOT_FORMAT) throw new SnapshotError('invalid snapshot: not a Packet Path cluster snapshot');
+  if (!isPlainObject(data) || data.format !== SNAPSHOT_FORMAT)
+    throw new SnapshotError('invalid snapshot: not a Packet Path cluster snapshot');
   if (data.version !== SNAPSHOT_VERSION) {
-    throw new SnapshotError(`unsupported snapshot version ${String(data.version)} (this engine reads version ${SNAPSHOT_VERSION})`);
+    throw new SnapshotError(
+      `unsupported snapshot version ${String(data.version)} (this engine reads version ${SNAPSHOT_VERSION})`,
+    );
   }
   const snap = data as unknown as ClusterSnapshot;
   if (!isPlainObject(snap.store) || !Array.isArray(snap.store.objects) || !Array.isArray(snap.rng)) {
     throw new SnapshotError('invalid snapshot: missing store or rng state');
   }
-  const cluster = new Cluster(snap.config, new SimClock(snap.clock), Rng.fromState(snap.rng), opts.files ?? snap.files ?? {});
+  const cluster = new Cluster(
+    snap.config,
+    new SimClock(snap.clock),
+    Rng.fromState(snap.rng),
+    opts.files ?? snap.files ?? {},
+  );
   cluster.store.restore(snap.store);
+  cluster.nodeState.restore(snap.nodeState);
   cluster.shell.restore(snap.shell);
   cluster.start();
   return cluster;

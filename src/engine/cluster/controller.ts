@@ -8,6 +8,7 @@ import type { ClusterConfig } from './config.ts';
 import type { SimClock } from '../util/clock.ts';
 import type { Rng } from '../util/rng.ts';
 import type { EventRecorder } from '../controllers/event-recorder.ts';
+import type { NodeLocalState } from '../node/node-local-state.ts';
 
 export interface ControllerContext {
   readonly api: ApiServer;
@@ -15,6 +16,8 @@ export interface ControllerContext {
   readonly rng: Rng;
   readonly config: ClusterConfig;
   readonly recorder: EventRecorder;
+  /** Per-node state outside the API (IPAM files, kernel tables), carried in snapshots. */
+  readonly nodeState: NodeLocalState;
 }
 
 export interface Controller {

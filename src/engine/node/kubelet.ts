@@ -9,7 +9,7 @@
  * Stateless by design: every decision derives from the API objects and the simulated clock, so a
  * restored snapshot continues exactly as the original would have. The only persisted IPAM state, the
  * last reserved address of host-local / calico-ipam, is kept in a Node annotation
- * (LAST_RESERVED_ANNOTATION) standing in for the plugin's on-disk file.
+ * (LAST_RESERVED_KEY in the node-local state) standing in for the plugin's on-disk file.
  *
  * Simplified: no node heartbeats or leases, no volume mounts, no pod resource accounting, sandbox
  * retries every 10s.
@@ -31,7 +31,8 @@ import { imageIdOf, resolveImage } from './images.ts';
 import { formatImageRef } from './image-ref.ts';
 
 /** Node annotation holding host-local's `last_reserved_ip.0` (the simulator's stand-in for the file). */
-export const LAST_RESERVED_ANNOTATION = 'packetpath.dev/cni-last-reserved-ip';
+/** host-local's `last_reserved_ip.0` file under /var/lib/cni/networks/<network>/. */
+export const LAST_RESERVED_KEY = 'cni/last_reserved_ip.0';
 const SANDBOX_RETRY_MS = 10_000;
 
 export class Kubelet implements Controller {
@@ -141,15 +142,11 @@ export class Kubelet implements Controller {
             )
             .map((p) => p.status!.podIP!),
         );
-        const last = node.metadata.annotations?.[LAST_RESERVED_ANNOTATION];
-        const alloc = allocateIP(range, used, last, this.ctx.rng);
+        const last = this.ctx.nodeState.get(this.nodeName, LAST_RESERVED_KEY);
+        const alloc = allocateIP(range, used, typeof last === 'string' ? last : undefined, this.ctx.rng);
         if ('ip' in alloc) {
           ip = alloc.ip;
-          if (range.strategy === 'sequential') {
-            const n = deepClone(node);
-            n.metadata.annotations = { ...n.metadata.annotations, [LAST_RESERVED_ANNOTATION]: ip };
-            api.updateMetadata(n as unknown as AnyObject);
-          }
+          if (range.strategy === 'sequential') this.ctx.nodeState.set(this.nodeName, LAST_RESERVED_KEY, ip);
         } else {
           error = `plugin type="${plugin.pluginType}" failed (add): ${plugin.wrapIpamError(alloc.error)}`;
         }
