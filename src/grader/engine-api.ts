@@ -26,6 +26,11 @@ export {
 export { jsonEqual } from '../engine/util/json.ts';
 export { parseClusterConfig } from '../engine/cluster/config.ts';
 export type { AnyObject, ResourceKey, ExecResult, ClusterSnapshot };
+export type {
+  ConnectRequest,
+  ConnectResult,
+  Hop as DataplaneHop,
+} from '../engine/dataplane/network/types.ts';
 
 /**
  * What the grader needs from a running cluster: a structural slice of the engine's `Cluster`, so the

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkTitle, evaluateChecks } from './evaluate.ts';
 import { formatMessage } from './messages/format.ts';
-import type { TrafficProbes } from './probes.ts';
+import { dataplaneProbes, hopMessage, type TrafficProbes } from './probes.ts';
+import type { ConnectRequest } from './engine-api.ts';
 import type { CheckResult } from './result.ts';
 import { FakeCluster, fakeEngine, labWith, makePod, makeService, makeSlice } from './test-helpers.ts';
 
@@ -242,14 +243,23 @@ describe('reachability and DNS checks', () => {
       {},
       probes({
         kind: 'timeout',
-        hop: { kind: 'network-policy', namespace: 'shop', name: 'default-deny', direction: 'Ingress' },
+        hop: {
+          kind: 'network-policy',
+          direction: 'Ingress',
+          pod: { namespace: 'shop', name: 'api-1' },
+          verdict: 'blocked',
+          enforcement: 'calico',
+          policies: [{ namespace: 'shop', name: 'default-deny' }],
+          peer: '10.244.1.9',
+          port: 80,
+        },
       }),
     );
     expect(en(r!)).toEqual({
       status: 'fail',
       expected: 'app=client (shop) can connect to http://api.shop:80/',
       observed: 'the connection times out: the traffic is dropped',
-      hop: 'decided at: NetworkPolicy shop/default-deny (Ingress)',
+      hop: 'decided at: pod shop/api-1 is isolated for Ingress by shop/default-deny and no rule allows this traffic',
     });
   });
 
@@ -444,5 +454,67 @@ describe('predicates, hidden checks and failures', () => {
     const results = evaluateChecks(loaded, cluster, { history: ['x'] }, { engine: broken });
     expect(results.map((r) => r.status)).toEqual(['error', 'pass']);
     expect(formatMessage('en', results[0]!.observed)).toBe('the check could not run: Error: boom');
+  });
+});
+
+describe('dataplaneProbes', () => {
+  const target = { host: 'api.shop', port: 80, protocol: 'TCP' as const };
+  const client = { namespace: 'shop', pod: 'client', ip: '10.244.1.9' };
+  const base = { hops: [], local: { ip: '10.244.1.9', port: 40000 }, elapsedMs: 0 };
+  const cluster = fakeEngine.createCluster(undefined, { seed: 1, files: {} });
+
+  it.each([
+    { outcome: 'connected', kind: 'connected' },
+    { outcome: 'timeout', kind: 'timeout' },
+    { outcome: 'refused', kind: 'refused' },
+    { outcome: 'unreachable', kind: 'refused' },
+    { outcome: 'dns-failure', kind: 'unresolved' },
+  ] as const)('maps $outcome to $kind', ({ outcome, kind }) => {
+    const probes = dataplaneProbes(() => ({ ...base, outcome }));
+    expect(probes.reach(cluster, client, target)).toMatchObject({ kind });
+  });
+
+  it('asks for the URL path and keeps the deciding hop', () => {
+    let asked: ConnectRequest | undefined;
+    const hop = {
+      kind: 'no-endpoints' as const,
+      service: { namespace: 'shop', name: 'api' },
+      node: 'worker',
+    };
+    const probes = dataplaneProbes((_c, req) => {
+      asked = req;
+      return { ...base, outcome: 'refused', decidingHop: hop };
+    });
+    const out = probes.reach(cluster, client, { ...target, url: { scheme: 'http', path: '/healthz' } });
+    expect(asked).toMatchObject({
+      from: { kind: 'pod', namespace: 'shop', name: 'client' },
+      to: 'api.shop',
+      port: 80,
+    });
+    expect(asked?.payload?.http?.path).toBe('/healthz');
+    expect(out).toEqual({ kind: 'refused', hop });
+    expect(formatMessage('en', hopMessage(hop))).toBe(
+      'Service shop/api has no endpoints, so kube-proxy rejects',
+    );
+  });
+
+  it('reads a lookup from the connection’s DNS summary', () => {
+    const probes = dataplaneProbes(() => ({
+      ...base,
+      outcome: 'dns-failure',
+      dns: {
+        name: 'nope',
+        addresses: [],
+        queries: 6,
+        error: { code: 'EAI_NONAME', message: 'Name or service not known' },
+        timedOut: false,
+        elapsedMs: 0,
+      },
+    }));
+    expect(probes.lookup(cluster, client, 'nope')).toEqual({
+      addresses: [],
+      queries: 6,
+      error: 'Name or service not known',
+    });
   });
 });

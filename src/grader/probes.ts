@@ -1,13 +1,17 @@
 /**
  * The adapter between traffic/DNS checks and the engine's dataplane. Checks ask two questions — "does
  * this connection from this pod get through?" and "what does this lookup from this pod return?" — and
- * the dataplane answers them from its packet walk (kube-proxy rules, NetworkPolicy, routes, listening
- * sockets) and its CoreDNS/resolver model. Until the dataplane exposes a pod-level probe, both answer
- * `unavailable`, which the grader turns into an *error* result: never a pass.
+ * the dataplane answers from its connection model (`src/engine/dataplane/network/`: resolver, kube-proxy
+ * rules, NetworkPolicy, routes, listening sockets), naming the hop that decided. Hops use the dataplane's
+ * own vocabulary (`network/types.ts`: "a kind is never renamed, only added"); `hopMessage` words them.
+ * Until the dataplane exports its `connect` entry point, both probes answer `unavailable`, which the
+ * grader turns into an *error* result: never a pass. `dataplaneProbes(connect)` is the wiring for then.
  */
-import type { GradableCluster } from './engine-api.ts';
+import type { ConnectRequest, ConnectResult, DataplaneHop, GradableCluster } from './engine-api.ts';
 import { msg, type Message } from './messages/format.ts';
 import type { ProbeTarget } from './probe-target.ts';
+
+export type Hop = DataplaneHop;
 
 /** The pod a probe runs from, already resolved and running. */
 export interface ProbeClient {
@@ -16,53 +20,20 @@ export interface ProbeClient {
   readonly ip: string | undefined;
 }
 
-/** The hop of the packet walk that decided a verdict, as data; `hopMessage` words it. */
-export type Hop =
-  | {
-      readonly kind: 'network-policy';
-      readonly namespace: string;
-      readonly name: string;
-      readonly direction: 'Ingress' | 'Egress';
-    }
-  | {
-      readonly kind: 'policy-isolation';
-      readonly namespace: string;
-      readonly pod: string;
-      readonly direction: 'Ingress' | 'Egress';
-    }
-  | { readonly kind: 'netfilter'; readonly table: string; readonly chain: string; readonly verdict: string }
-  | { readonly kind: 'no-endpoints'; readonly namespace: string; readonly service: string }
-  | {
-      readonly kind: 'no-listener';
-      readonly namespace: string;
-      readonly pod: string;
-      readonly ip: string;
-      readonly port: number;
-    }
-  | { readonly kind: 'no-route'; readonly ip: string }
-  | {
-      readonly kind: 'delivered';
-      readonly namespace: string;
-      readonly pod: string;
-      readonly ip: string;
-      readonly port: number;
-    }
-  | { readonly kind: 'external'; readonly ip: string; readonly port: number };
-
 export type ReachOutcome =
   | { readonly kind: 'connected' | 'timeout' | 'refused'; readonly hop?: Hop }
-  | { readonly kind: 'unresolved'; readonly host: string };
+  | { readonly kind: 'unresolved'; readonly host: string; readonly hop?: Hop };
 
 export interface DnsOutcome {
   /** Addresses of the final answer, in order; empty when the lookup failed. */
   readonly addresses: readonly string[];
   /** Queries that reached a DNS server (every search-list candidate and type counts). */
   readonly queries: number;
-  /** The resolver's error (`Name or service not known`, `NXDOMAIN`…) when it failed. */
+  /** The resolver's error (`Name or service not known`…) when it failed. */
   readonly error?: string;
 }
 
-/** The dataplane cannot answer: `feature` names what is missing (English, for the error message). */
+/** The dataplane cannot answer: `unavailable` names what is missing (English, for the error message). */
 export interface Unavailable {
   readonly unavailable: string;
 }
@@ -78,34 +49,130 @@ export function isUnavailable(v: object): v is Unavailable {
 
 /** Used until the dataplane lands: every probe is an error result, never a pass. */
 export const unavailableProbes: TrafficProbes = {
-  reach: () => ({ unavailable: 'the packet walk from a pod (dataplane reachability probe)' }),
-  lookup: () => ({ unavailable: 'DNS lookups from a pod (dataplane resolver probe)' }),
+  reach: () => ({ unavailable: 'the packet walk from a pod (dataplane connect)' }),
+  lookup: () => ({ unavailable: 'DNS lookups from a pod (dataplane connect)' }),
 };
 
+export type Connect = (cluster: GradableCluster, request: ConnectRequest) => ConnectResult;
+
 /**
- * The probes the grader uses by default. The dataplane (src/engine/dataplane/) has CoreDNS answers,
- * stub resolvers and an iptables tracer, but no entry point yet that walks a connection or a lookup
- * from a pod through the whole cluster; wire it here when it exists.
+ * Probes over the dataplane's `connect`. A probe is a connection attempt like `curl`/`nc` would make;
+ * unreachable (ICMP) counts as refused, as the client sees it. A DNS probe reads the lookup summary of a
+ * connection to the name (the connection itself does not matter).
+ */
+export function dataplaneProbes(connect: Connect): TrafficProbes {
+  return {
+    reach(cluster, client, target) {
+      const r = connect(cluster, {
+        from: { kind: 'pod', namespace: client.namespace, name: client.pod },
+        to: target.host,
+        port: target.port,
+        protocol: target.protocol,
+        family: 'both',
+        ...(target.url
+          ? { payload: { http: { method: 'GET', path: target.url.path, host: target.host, headers: [] } } }
+          : {}),
+      });
+      const hop = r.decidingHop;
+      const withHop = <T extends object>(o: T): T & { hop?: Hop } => (hop ? { ...o, hop } : o);
+      switch (r.outcome) {
+        case 'connected':
+          return withHop({ kind: 'connected' as const });
+        case 'timeout':
+          return withHop({ kind: 'timeout' as const });
+        case 'refused':
+        case 'unreachable':
+          return withHop({ kind: 'refused' as const });
+        case 'dns-failure':
+          return withHop({ kind: 'unresolved' as const, host: target.host });
+      }
+    },
+    lookup(cluster, client, name) {
+      const r = connect(cluster, {
+        from: { kind: 'pod', namespace: client.namespace, name: client.pod },
+        to: name,
+        port: 80,
+        protocol: 'TCP',
+        family: 'both',
+      });
+      if (!r.dns) return { addresses: r.remote ? [r.remote.ip] : [], queries: 0 };
+      const error = r.dns.error?.message ?? (r.dns.timedOut ? 'timed out' : undefined);
+      return { addresses: r.dns.addresses, queries: r.dns.queries, ...(error ? { error } : {}) };
+    },
+  };
+}
+
+/**
+ * The probes the grader uses by default. The dataplane's connection model is being written
+ * (`src/engine/dataplane/network/types.ts` has the vocabulary, no `connect` yet): wire it here with
+ * `dataplaneProbes(connect)` when it is exported.
  */
 export const defaultProbes: TrafficProbes = unavailableProbes;
+
+const ref = (p: { namespace: string; name: string } | undefined): string =>
+  p ? `${p.namespace}/${p.name}` : '';
 
 export function hopMessage(hop: Hop): Message {
   switch (hop.kind) {
     case 'network-policy':
-      return msg('hop.networkPolicy', { ref: `${hop.namespace}/${hop.name}`, direction: hop.direction });
-    case 'policy-isolation':
-      return msg('hop.policyIsolation', { pod: `${hop.namespace}/${hop.pod}`, direction: hop.direction });
+      if (hop.verdict === 'allowed' && hop.allowedBy) {
+        return msg('hop.policyAllowed', {
+          ref: ref(hop.allowedBy),
+          rule: hop.allowedBy.rule + 1,
+          direction: hop.direction,
+        });
+      }
+      if (hop.verdict === 'blocked') {
+        return msg('hop.policyIsolation', {
+          pod: ref(hop.pod),
+          direction: hop.direction,
+          policies: hop.policies.map(ref),
+        });
+      }
+      if (hop.verdict === 'not-enforced')
+        return msg('hop.policyNotEnforced', { enforcement: hop.enforcement });
+      return msg('hop.policyNotIsolated', { pod: ref(hop.pod), direction: hop.direction });
     case 'netfilter':
-      return msg('hop.netfilter', { table: hop.table, chain: hop.chain, verdict: hop.verdict });
+      return msg('hop.netfilter', {
+        table: hop.table,
+        chain: hop.chain,
+        verdict: hop.verdict,
+        node: hop.node,
+      });
     case 'no-endpoints':
-      return msg('hop.noEndpoints', { ref: `${hop.namespace}/${hop.service}` });
+      return msg('hop.noEndpoints', { ref: ref(hop.service) });
+    case 'service':
+      return msg('hop.service', {
+        ref: ref(hop.service),
+        mode: hop.mode,
+        node: hop.node,
+        endpoint: hop.endpoint ?? '-',
+      });
     case 'no-listener':
-      return msg('hop.noListener', { ip: hop.ip, port: hop.port, pod: `${hop.namespace}/${hop.pod}` });
+      return msg('hop.noListener', {
+        ip: hop.ip,
+        port: hop.port,
+        where: hop.pod ? ref(hop.pod) : (hop.node ?? hop.ip),
+      });
     case 'no-route':
       return msg('hop.noRoute', { ip: hop.ip });
     case 'delivered':
-      return msg('hop.delivered', { pod: `${hop.namespace}/${hop.pod}`, ip: hop.ip, port: hop.port });
+      return msg('hop.delivered', {
+        where: hop.pod ? ref(hop.pod) : (hop.node ?? hop.ip),
+        ip: hop.ip,
+        port: hop.port ?? '-',
+      });
     case 'external':
-      return msg('hop.external', { ip: hop.ip, port: hop.port });
+      return msg('hop.external', { ip: hop.ip, port: hop.port ?? '-' });
+    case 'mtu':
+      return msg('hop.mtu', { bytes: hop.bytes, mtu: hop.pathMtu });
+    case 'dns-query':
+      return msg('hop.dnsQuery', { name: hop.name, server: hop.server, outcome: hop.rcode ?? hop.outcome });
+    case 'dns-result':
+      return msg('hop.dnsResult', { name: hop.name, error: hop.error ?? '-' });
+    case 'route':
+      return msg('hop.route', { node: hop.node, via: hop.via, device: hop.device });
+    default:
+      return msg('hop.other', { kind: hop.kind });
   }
 }

@@ -301,31 +301,50 @@ export const CATALOGUE = {
     'pt-BR': 'o pod {{ref}} não está em execução ({{phase}})',
     en: 'pod {{ref}} is not running ({{phase}})',
   },
-  'hop.networkPolicy': {
-    description: 'A NetworkPolicy decided. {{ref}}: namespace/name; {{direction}}: Ingress or Egress.',
-    'pt-BR': 'NetworkPolicy {{ref}} ({{direction}})',
-    en: 'NetworkPolicy {{ref}} ({{direction}})',
+  'hop.policyAllowed': {
+    description:
+      'A NetworkPolicy rule allowed the traffic. {{ref}}: namespace/name; {{rule}}: rule number (from 1); {{direction}}: Ingress or Egress.',
+    'pt-BR': 'permitido pela regra {{rule}} da NetworkPolicy {{ref}} ({{direction}})',
+    en: 'allowed by rule {{rule}} of NetworkPolicy {{ref}} ({{direction}})',
   },
   'hop.policyIsolation': {
-    description: 'The pod is isolated by NetworkPolicies and none allows the traffic.',
-    'pt-BR': 'o pod {{pod}} está isolado para {{direction}} e nenhuma NetworkPolicy permite este tráfego',
-    en: 'pod {{pod}} is isolated for {{direction}} and no NetworkPolicy allows this traffic',
+    description: 'The pod is isolated by NetworkPolicies ({{policies}}: a list) and none allows the traffic.',
+    'pt-BR':
+      'o pod {{pod}} está isolado para {{direction}} por {{policies}} e nenhuma regra permite este tráfego',
+    en: 'pod {{pod}} is isolated for {{direction}} by {{policies}} and no rule allows this traffic',
+  },
+  'hop.policyNotEnforced': {
+    description:
+      'The cluster does not enforce NetworkPolicies. {{enforcement}}: the CNI situation (English).',
+    'pt-BR': 'as NetworkPolicies não são aplicadas neste cluster ({{enforcement}})',
+    en: 'NetworkPolicies are not enforced in this cluster ({{enforcement}})',
+  },
+  'hop.policyNotIsolated': {
+    description: 'No NetworkPolicy selects the pod for this direction, so everything is allowed.',
+    'pt-BR': 'nenhuma NetworkPolicy isola o pod {{pod}} para {{direction}}',
+    en: 'no NetworkPolicy isolates pod {{pod}} for {{direction}}',
   },
   'hop.netfilter': {
     description:
-      'A netfilter rule decided. {{table}}/{{chain}}: where; {{verdict}}: ACCEPT/DROP/REJECT/DNAT.',
-    'pt-BR': 'regra {{verdict}} em {{table}}/{{chain}}',
-    en: '{{verdict}} rule in {{table}}/{{chain}}',
+      'A netfilter rule decided. {{table}}/{{chain}}: where; {{verdict}}: DROP/REJECT; {{node}}: node name.',
+    'pt-BR': 'regra {{verdict}} em {{table}}/{{chain}} no node {{node}}',
+    en: '{{verdict}} rule in {{table}}/{{chain}} on node {{node}}',
   },
   'hop.noEndpoints': {
     description: 'kube-proxy rejects traffic to a Service with no endpoints.',
     'pt-BR': 'o Service {{ref}} não tem endpoints, e o kube-proxy rejeita',
     en: 'Service {{ref}} has no endpoints, so kube-proxy rejects',
   },
+  'hop.service': {
+    description:
+      'kube-proxy sent the connection to an endpoint. {{mode}}: proxy mode; {{endpoint}}: ip:port.',
+    'pt-BR': 'Service {{ref}} ({{mode}} no node {{node}}) → {{endpoint}}',
+    en: 'Service {{ref}} ({{mode}} on node {{node}}) → {{endpoint}}',
+  },
   'hop.noListener': {
-    description: 'Nothing listens on the destination port.',
-    'pt-BR': 'nada escuta em {{ip}}:{{port}} (pod {{pod}})',
-    en: 'nothing listens on {{ip}}:{{port}} (pod {{pod}})',
+    description: 'Nothing listens on the destination port. {{where}}: pod (namespace/name) or node.',
+    'pt-BR': 'nada escuta em {{ip}}:{{port}} ({{where}})',
+    en: 'nothing listens on {{ip}}:{{port}} ({{where}})',
   },
   'hop.noRoute': {
     description: 'No route to the destination.',
@@ -333,14 +352,39 @@ export const CATALOGUE = {
     en: 'no route to {{ip}}',
   },
   'hop.delivered': {
-    description: 'The packet reached a pod that answers.',
-    'pt-BR': 'entregue ao pod {{pod}} ({{ip}}:{{port}})',
-    en: 'delivered to pod {{pod}} ({{ip}}:{{port}})',
+    description: 'The packet reached a listener. {{where}}: pod (namespace/name) or node.',
+    'pt-BR': 'entregue em {{where}} ({{ip}}:{{port}})',
+    en: 'delivered to {{where}} ({{ip}}:{{port}})',
   },
   'hop.external': {
     description: 'The packet left the cluster to a simulated internet host.',
     'pt-BR': 'saiu do cluster para {{ip}}:{{port}}',
     en: 'left the cluster to {{ip}}:{{port}}',
+  },
+  'hop.mtu': {
+    description: 'Data larger than the path MTU never arrives (MTU black hole).',
+    'pt-BR': 'pacotes de {{bytes}} bytes não passam pelo caminho com MTU {{mtu}}',
+    en: 'packets of {{bytes}} bytes do not fit the path MTU of {{mtu}}',
+  },
+  'hop.dnsQuery': {
+    description: 'A DNS query decided (e.g. timed out). {{outcome}}: rcode or timeout/refused.',
+    'pt-BR': 'consulta DNS de {{name}} a {{server}}: {{outcome}}',
+    en: 'DNS query for {{name}} to {{server}}: {{outcome}}',
+  },
+  'hop.dnsResult': {
+    description: 'The name did not resolve. {{error}}: the resolver error (English).',
+    'pt-BR': '{{name}} não resolveu: {{error}}',
+    en: '{{name}} did not resolve: {{error}}',
+  },
+  'hop.route': {
+    description: 'A routing step. {{via}}: how (vxlan, bridge…); {{device}}: interface.',
+    'pt-BR': 'rota no node {{node}} via {{via}} ({{device}})',
+    en: 'route on node {{node}} via {{via}} ({{device}})',
+  },
+  'hop.other': {
+    description: 'A hop the grader has no specific text for. {{kind}}: the hop kind (English identifier).',
+    'pt-BR': 'etapa {{kind}}',
+    en: '{{kind}} step',
   },
   'hop.decidedBy': {
     description: 'Prefix for the hop that decided a traffic verdict. {{hop}}: a hop message.',
