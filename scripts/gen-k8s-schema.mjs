@@ -82,6 +82,13 @@ const KINDS = [
     file: CRD_FILE,
     prefix: 'io.k8s.networking.gateway.v1',
   })),
+  {
+    kind: 'ReferenceGrant',
+    group: 'gateway.networking.k8s.io',
+    version: 'v1beta1',
+    file: CRD_FILE,
+    prefix: 'io.k8s.networking.gateway.v1beta1',
+  },
   ...['IPAddressPool', 'L2Advertisement'].map((kind) => ({
     kind,
     group: 'metallb.io',

@@ -62,6 +62,7 @@ export type IngressClass = Stored<networking.IngressClass>;
 export type GatewayClass = Stored<crd.GatewayClass>;
 export type Gateway = Stored<crd.Gateway>;
 export type HTTPRoute = Stored<crd.HTTPRoute>;
+export type ReferenceGrant = Stored<crd.ReferenceGrant>;
 export type IPAddressPool = Stored<crd.IPAddressPool>;
 export type L2Advertisement = Stored<crd.L2Advertisement>;
 
@@ -88,6 +89,7 @@ export interface ResourceTypes {
   'gatewayclasses.gateway.networking.k8s.io': GatewayClass;
   'gateways.gateway.networking.k8s.io': Gateway;
   'httproutes.gateway.networking.k8s.io': HTTPRoute;
+  'referencegrants.gateway.networking.k8s.io': ReferenceGrant;
   'ipaddresspools.metallb.io': IPAddressPool;
   'l2advertisements.metallb.io': L2Advertisement;
 }

@@ -50,6 +50,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
   r('gatewayclasses', 'GatewayClass', 'gateway.networking.k8s.io', 'v1', false, ['gc']),
   r('gateways', 'Gateway', 'gateway.networking.k8s.io', 'v1', true, ['gtw']),
   r('httproutes', 'HTTPRoute', 'gateway.networking.k8s.io', 'v1', true),
+  r('referencegrants', 'ReferenceGrant', 'gateway.networking.k8s.io', 'v1beta1', true, ['refgrant']),
   r('ipaddresspools', 'IPAddressPool', 'metallb.io', 'v1beta1', true),
   r('l2advertisements', 'L2Advertisement', 'metallb.io', 'v1beta1', true),
   r('ingressclasses', 'IngressClass', 'networking.k8s.io', 'v1', false),

@@ -51,6 +51,7 @@ const GENERATION_TRACKED = new Set<ResourceKey>([
   'gatewayclasses.gateway.networking.k8s.io',
   'gateways.gateway.networking.k8s.io',
   'httproutes.gateway.networking.k8s.io',
+  'referencegrants.gateway.networking.k8s.io',
   'ipaddresspools.metallb.io',
   'l2advertisements.metallb.io',
 ]);
