@@ -8,7 +8,7 @@
  * Then times `runGrade` end to end — read, parse, validate, replay every journal into a fresh engine,
  * evaluate every check, compare score/results/files/snapshot, print the table, write the CSV — several
  * times, and prints the median. `--same` makes every report of a behaviour identical instead (the
- * replay cache's best case). Not a timed test: `node bench/grade.mjs [--reports N] [--runs N] [--same]`.
+ * replay cache's best case). Not a timed test: `node bench/grade.mjs [--reports N] [--runs N] [--jobs N] [--same]`.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -32,6 +32,7 @@ const arg = (name, fallback) => {
 };
 const REPORTS = arg('--reports', 1000);
 const RUNS = arg('--runs', 5);
+const JOBS = arg('--jobs', availableParallelism());
 const BUDGET_MS = 10_000;
 
 const labDir = join(root, 'labs', '00-sandbox');
@@ -139,7 +140,7 @@ const times = [];
 for (let run = 0; run < RUNS; run++) {
   errors.length = 0;
   const t0 = performance.now();
-  const code = await runGrade([labDir, dir, '--csv', join(dir, 'grades.csv')], quiet);
+  const code = await runGrade([labDir, dir, '--csv', join(dir, 'grades.csv'), '--jobs', String(JOBS)], quiet);
   times.push(performance.now() - t0);
   if (code !== 0) {
     console.error(`bench/grade: runGrade exited ${code}:\n${errors.slice(0, 5).join('')}`);
@@ -163,7 +164,7 @@ const result = {
   budgetMs: BUDGET_MS,
   withinBudget: median <= BUDGET_MS,
   machine: `${cpu[0]?.model ?? 'unknown CPU'} × ${cpu.length}, ${Math.round(totalmem() / 2 ** 30)} GiB`,
-  jobs: availableParallelism(),
+  jobs: JOBS,
   loadAverageAtEnd: loadavg().map((x) => Number(x.toFixed(2))),
   node: process.version,
   date: new Date().toISOString().slice(0, 10),
