@@ -1,0 +1,139 @@
+/**
+ * The route a packet takes between two network namespaces, per CNI (the routes `ip route` prints on
+ * the nodes, see tools/ip-node.ts):
+ *
+ * - flannel: pods hang off the `cni0` bridge; another node's /24 is `via 10.244.N.0 dev flannel.1
+ *   onlink`, so the packet is wrapped in VXLAN (outer node IP → node IP, UDP 8472). host-gw routes it
+ *   `via <node IP> dev eth0` unwrapped.
+ * - calico: no bridge; each local pod has a /32 route to its `cali…` veth, other nodes' blocks are
+ *   `via <node IP> dev tunl0 proto bird onlink` (IP-in-IP, protocol 4) or plain BGP routes via eth0.
+ * - cilium: `lxc…` veths; eBPF redirects locally, `cilium_vxlan` (UDP 8472) between nodes.
+ */
+import type { Pod } from '../../api/objects.ts';
+import { cniPlugin, sandboxId } from '../../node/cni/index.ts';
+import type { CniDataplane } from './cni-dataplane.ts';
+import type { Hop } from './types.ts';
+import type { NetworkView } from './view.ts';
+
+/** A network namespace a packet leaves or enters. */
+export interface Place {
+  readonly node: string;
+  readonly ip: string;
+  /** The pod owning the namespace (absent for the node's own namespace, hostNetwork pods included). */
+  readonly pod?: Pod;
+}
+
+export function hostInterfaceOf(view: NetworkView, pod: Pod): string {
+  return cniPlugin(view.config.cni).hostInterface(
+    pod.metadata.namespace ?? 'default',
+    pod.metadata.name,
+    sandboxId(pod.metadata.uid),
+  );
+}
+
+function podDevice(view: NetworkView, pod: Pod): string {
+  return hostInterfaceOf(view, pod);
+}
+
+function localHop(view: NetworkView, dp: CniDataplane, from: Place, to: Place): Hop {
+  const node = from.node;
+  if (from.pod && to.pod && from.pod.metadata.uid === to.pod.metadata.uid)
+    return { kind: 'route', node, via: 'loopback', device: 'lo', text: `inside the pod's network namespace` };
+  if (!from.pod && !to.pod)
+    return { kind: 'route', node, via: 'local', device: 'lo', text: `local to node ${node}` };
+  const inDev = from.pod ? podDevice(view, from.pod) : undefined;
+  const outDev = to.pod ? podDevice(view, to.pod) : undefined;
+  if (dp.cni === 'flannel') {
+    const text = to.pod
+      ? `${from.pod ? `${inDev} → ` : ''}cni0 bridge → ${outDev} on ${node} (same node, no encapsulation)`
+      : `${inDev} → cni0 → the node's own stack on ${node}`;
+    return { kind: 'route', node, via: 'bridge', device: 'cni0', mtu: dp.podMtu, text };
+  }
+  const text = to.pod
+    ? `${from.pod ? `${inDev} → ` : ''}route ${to.ip} dev ${outDev} scope link on ${node} (same node, no encapsulation)`
+    : `${inDev} → the node's own stack on ${node}`;
+  return { kind: 'route', node, via: 'routed-veth', device: outDev ?? inDev ?? 'eth0', mtu: dp.podMtu, text };
+}
+
+/** The route hops from one namespace to another; empty when there is no route. */
+export function routeHops(view: NetworkView, dp: CniDataplane, from: Place, to: Place): Hop[] {
+  if (from.node === to.node) return [localHop(view, dp, from, to)];
+  const src = view.nodeByName(from.node);
+  const dst = view.nodeByName(to.node);
+  if (!src || !dst) return [];
+  const hops: Hop[] = [];
+  if (!to.pod) {
+    hops.push({
+      kind: 'route',
+      node: from.node,
+      via: 'node-network',
+      device: 'eth0',
+      toNode: to.node,
+      text: `${from.node} → ${to.node} over the node network (${src.ip} → ${dst.ip}, eth0)`,
+    });
+    return hops;
+  }
+  const outer = (protocol: 'UDP' | 'IPIP') => ({
+    src: src.ip,
+    dst: dst.ip,
+    protocol,
+    ...(protocol === 'UDP' && dp.udpPort ? { port: dp.udpPort } : {}),
+  });
+  const block = dst.podCIDR || to.ip;
+  switch (dp.encapsulation) {
+    case 'vxlan':
+    case 'geneve':
+      hops.push({
+        kind: 'route',
+        node: from.node,
+        via: 'vxlan',
+        device: dp.tunnelDevice ?? 'vxlan',
+        toNode: to.node,
+        outer: outer('UDP'),
+        mtu: dp.podMtu,
+        text: `${block} via ${dp.tunnelDevice}: ${dp.label} to ${to.node} (outer ${src.ip} → ${dst.ip} UDP ${dp.udpPort})`,
+      });
+      break;
+    case 'ipip':
+      hops.push({
+        kind: 'route',
+        node: from.node,
+        via: 'ipip',
+        device: 'tunl0',
+        toNode: to.node,
+        outer: outer('IPIP'),
+        mtu: dp.podMtu,
+        text: `${block} via ${dst.ip} dev tunl0 proto bird onlink: IP-in-IP to ${to.node} (outer ${src.ip} → ${dst.ip}, protocol 4)`,
+      });
+      break;
+    case 'none':
+      hops.push({
+        kind: 'route',
+        node: from.node,
+        via: dp.cni === 'calico' ? 'bgp' : 'node-network',
+        device: 'eth0',
+        toNode: to.node,
+        outer: { src: src.ip, dst: dst.ip, protocol: 'none' },
+        mtu: dp.podMtu,
+        text:
+          dp.cni === 'calico'
+            ? `${block} via ${dst.ip} dev eth0 proto bird: native route learned over BGP, no encapsulation`
+            : `${block} via ${dst.ip} dev eth0: ${dp.label}, no encapsulation`,
+      });
+      break;
+  }
+  const arrive = dp.encapsulation === 'none' ? 'eth0' : (dp.tunnelDevice ?? 'the tunnel');
+  const outDev = podDevice(view, to.pod);
+  hops.push({
+    kind: 'route',
+    node: to.node,
+    via: dp.cni === 'flannel' ? 'bridge' : 'routed-veth',
+    device: dp.cni === 'flannel' ? 'cni0' : outDev,
+    mtu: dp.podMtu,
+    text:
+      dp.cni === 'flannel'
+        ? `${arrive} on ${to.node} → cni0 bridge → ${outDev} → ${to.ip}`
+        : `${arrive} on ${to.node} → route ${to.ip} dev ${outDev} scope link`,
+  });
+  return hops;
+}
