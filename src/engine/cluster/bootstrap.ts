@@ -20,7 +20,7 @@ import { controlPlanePods } from '../controllers/addons/control-plane.ts';
 import { corednsManifests } from '../controllers/addons/coredns.ts';
 import { kubeProxyManifests } from '../controllers/addons/kube-proxy.ts';
 import { cniManifests } from '../controllers/addons/cni.ts';
-import { k3sAddons, kindLocalPath, svclbDaemonSet } from '../controllers/addons/k3s.ts';
+import { k3sAddons, kindLocalPath } from '../controllers/addons/k3s.ts';
 import { imageIdOf, resolveImage } from '../node/images.ts';
 import { formatImageRef } from '../node/image-ref.ts';
 import { KUBERNETES_VERSION } from './config.ts';
@@ -83,7 +83,6 @@ export function bootstrapCluster(cluster: Cluster): void {
   cluster.settle();
   register('worker');
 
-  if (k3s) serviceLB(cluster, apply);
   cluster.waitFor(() => systemPodsUp(cluster), 10 * 60_000, 1000);
   const origin =
     Date.parse(api.list('namespaces')[0]?.metadata.creationTimestamp ?? '') || cluster.clock.now();
@@ -140,29 +139,6 @@ function kubernetesService(cluster: Cluster, apply: (m: Manifest) => AnyObject |
     endpoints: masters.map((n) => ({ addresses: [n.internalIP], conditions: { ready: true } })),
     ports: [{ name: 'https', port: 6443, protocol: 'TCP' }],
   });
-}
-
-/** k3s's ServiceLB for Traefik: the svclb DaemonSet and the node addresses as the Service's ingress. */
-function serviceLB(cluster: Cluster, apply: (m: Manifest) => AnyObject | undefined): void {
-  const { api } = cluster;
-  if (!api.list('serviceaccounts', 'kube-system').some((s) => s.metadata.name === 'svclb')) {
-    apply({
-      apiVersion: 'v1',
-      kind: 'ServiceAccount',
-      metadata: { name: 'svclb', namespace: 'kube-system' },
-    });
-  }
-  for (const svc of api.list('services').filter((s) => s.spec?.type === 'LoadBalancer')) {
-    apply(svclbDaemonSet(svc as never));
-    const nodes = api.list('nodes') as Node[];
-    const ingress = nodes
-      .map((n) => n.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '')
-      .filter(Boolean)
-      .sort()
-      .map((ip) => ({ ip, ipMode: 'VIP' }));
-    api.updateStatus({ ...svc, status: { loadBalancer: { ingress } } } as unknown as AnyObject);
-  }
-  cluster.settle();
 }
 
 function preloaded(): { names: string[]; sizeBytes: number }[] {

@@ -15,6 +15,7 @@ import { NamespaceController } from './namespace-controller.ts';
 import { NodeIpamController } from './node-ipam-controller.ts';
 import { ReplicaSetController } from './replicaset-controller.ts';
 import { Scheduler } from './scheduler.ts';
+import { ServiceLBController } from './servicelb-controller.ts';
 
 export function createControllers(ctx: ControllerContext): Controller[] {
   return [
@@ -26,6 +27,7 @@ export function createControllers(ctx: ControllerContext): Controller[] {
     ...ctx.config.nodes.map((n) => new Kubelet(ctx, n.name)),
     new EndpointSliceController(ctx),
     new EndpointsController(ctx),
+    new ServiceLBController(ctx),
     new NamespaceController(ctx),
     new GarbageCollector(ctx),
   ];
