@@ -34,6 +34,7 @@ import {
 import { createKubectl } from '../kubectl/index.ts';
 import { TOP_LEVEL_ORDER } from '../kubectl/commands/registry.ts';
 import type { Cluster } from './cluster.ts';
+import { registerDataplaneTools } from '../dataplane/tools/register.ts';
 
 /** A running container a pod command acts in. */
 export interface PodTarget {
@@ -54,6 +55,7 @@ export const HOST_COMMANDS = new Map<string, HostCommandFactory>();
 export const POD_COMMANDS = new Map<string, PodCommandFactory>();
 /** Node programs (iptables-save, ipvsadm, nft, crictl, ip, conntrack come with the dataplane). */
 export const NODE_COMMANDS = new Map<string, NodeCommandFactory>();
+registerDataplaneTools({ host: HOST_COMMANDS, pod: POD_COMMANDS, node: NODE_COMMANDS });
 
 /**
  * Standard programs every image with a shell carries (busybox applets or Debian's essential

@@ -1,0 +1,33 @@
+/**
+ * The dataplane's programs, handed to the command registry (cluster/commands.ts). A pod gets a tool
+ * only when its image has it (the registry checks the catalogue), so `curl` in busybox stays
+ * `sh: curl: not found`. Node programs are there in every node shell; the learner's machine has curl,
+ * nc and ping (reaching node addresses, NodePorts, LoadBalancer VIPs and port-forwards).
+ */
+import type { Cluster } from '../../cluster/cluster.ts';
+import type { CommandHandler } from '../../shell/types.ts';
+import type { PodTarget } from '../../cluster/commands.ts';
+import { curlCommand } from './curl.ts';
+import { hostToolContext, nodeToolContext, podToolContext, type ToolContext } from './tool-context.ts';
+
+type Factory = (ctx: ToolContext) => CommandHandler;
+
+/** Programs per context; each takes the session's tool context. */
+export const POD_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>([['curl', curlCommand]]);
+export const NODE_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>([['curl', curlCommand]]);
+export const HOST_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>([['curl', curlCommand]]);
+
+export interface CommandTables {
+  readonly host: Map<string, (cluster: Cluster) => CommandHandler>;
+  readonly pod: Map<string, (target: PodTarget) => CommandHandler>;
+  readonly node: Map<string, (cluster: Cluster, node: string) => CommandHandler>;
+}
+
+export function registerDataplaneTools(t: CommandTables): void {
+  for (const [name, f] of POD_TOOLS)
+    t.pod.set(name, (target) =>
+      f(podToolContext(target.cluster, target.pod, target.container.name, target.profile)),
+    );
+  for (const [name, f] of NODE_TOOLS) t.node.set(name, (cluster, node) => f(nodeToolContext(cluster, node)));
+  for (const [name, f] of HOST_TOOLS) t.host.set(name, (cluster) => f(hostToolContext(cluster)));
+}

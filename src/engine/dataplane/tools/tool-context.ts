@@ -1,0 +1,65 @@
+/**
+ * What every network tool needs from the session it runs in: the cluster, who it runs as (a pod's
+ * container, a node, the learner's machine), the image's tool flavour (BusyBox applets vs. the real
+ * programs) and a way to let simulated time pass while it waits.
+ */
+import type { Pod } from '../../api/objects.ts';
+import type { Cluster } from '../../cluster/cluster.ts';
+import type { ImageProfile } from '../../node/images.ts';
+import { imageVersion, resolveImage } from '../../node/images.ts';
+import type { Source } from '../network/types.ts';
+
+export interface ToolContext {
+  readonly cluster: Cluster;
+  readonly source: Source;
+  readonly pod?: Pod;
+  readonly profile?: ImageProfile;
+  /** The image's version as its tag says (`latest` → the catalogue's current version). */
+  readonly imageVersion?: string;
+  /** Set in a `kubectl debug node/…` or node shell. */
+  readonly node?: string;
+}
+
+export function podToolContext(
+  cluster: Cluster,
+  pod: Pod,
+  container: string,
+  profile: ImageProfile,
+): ToolContext {
+  const c = pod.spec?.containers?.find((x) => x.name === container);
+  const resolved = resolveImage(c?.image ?? '');
+  return {
+    cluster,
+    source: {
+      kind: 'pod',
+      namespace: pod.metadata.namespace ?? 'default',
+      name: pod.metadata.name,
+      container,
+    },
+    pod,
+    profile,
+    ...(resolved.kind === 'ok' ? { imageVersion: imageVersion(resolved) } : {}),
+  };
+}
+
+export function nodeToolContext(cluster: Cluster, node: string): ToolContext {
+  return { cluster, source: { kind: 'node', node }, node };
+}
+
+export function hostToolContext(cluster: Cluster): ToolContext {
+  return { cluster, source: { kind: 'external' } };
+}
+
+/** BusyBox applets (busybox, alpine and images built on them) word everything their own way. */
+export function isBusybox(ctx: ToolContext): boolean {
+  return ctx.profile?.tools.includes('ash') === true && !ctx.profile.tools.includes('dig');
+}
+
+/** Lets simulated time pass while a tool waits (timeouts, retries). */
+export function wait(ctx: ToolContext, ms: number): void {
+  if (ms > 0) ctx.cluster.tick(Math.round(ms));
+}
+
+export function repositoryOf(ctx: ToolContext): string {
+  return ctx.profile?.repository ?? '';
+}
