@@ -16,6 +16,9 @@ import { NodeIpamController } from './node-ipam-controller.ts';
 import { ReplicaSetController } from './replicaset-controller.ts';
 import { Scheduler } from './scheduler.ts';
 import { ServiceLBController } from './servicelb-controller.ts';
+import { MetalLBController } from './metallb-controller.ts';
+import { IngressController } from './ingress-controller.ts';
+import { GatewayController } from './gateway-controller.ts';
 
 export function createControllers(ctx: ControllerContext): Controller[] {
   return [
@@ -28,6 +31,9 @@ export function createControllers(ctx: ControllerContext): Controller[] {
     new EndpointSliceController(ctx),
     new EndpointsController(ctx),
     new ServiceLBController(ctx),
+    new MetalLBController(ctx),
+    new IngressController(ctx),
+    new GatewayController(ctx),
     new NamespaceController(ctx),
     new GarbageCollector(ctx),
   ];

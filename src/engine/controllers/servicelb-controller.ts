@@ -16,6 +16,7 @@ import { jsonEqual } from '../util/json.ts';
 import { BaseController, splitKey } from './base-controller.ts';
 import { isPodReady } from './pod-util.ts';
 import { computeHash } from './deployment-util.ts';
+import { metallbControllerRunning } from './metallb-controller.ts';
 
 const NS = 'kube-system';
 const SVC_NAME = 'svccontroller.k3s.cattle.io/svcname';
@@ -244,6 +245,9 @@ export class ServiceLBController extends BaseController {
       this.event(svc, 'Normal', 'AppliedDaemonSet', `Applied LoadBalancer DaemonSet ${NS}/${dsName}`);
       wrote = true;
     }
+    // MetalLB and ServiceLB both claim LoadBalancer Services (k3s docs: disable servicelb first); while
+    // MetalLB's controller runs, its addresses stand and the svclb pods only hold the ports.
+    if (metallbControllerRunning(this.ctx.api)) return wrote;
     return this.patchStatus(svc, nodes) || wrote;
   }
 

@@ -364,6 +364,7 @@ function systemImages(): ImageProfile[] {
     sys('ghcr.io/flannel-io/flannel-cni-plugin', 'v1.8.0-flannel1', ['cp'], 4_818_266, 'sh'),
     sys('docker.io/rancher/mirrored-library-traefik', '3.5.1', ['/entrypoint.sh'], 49_104_339, 'sh'),
     sys('docker.io/rancher/klipper-lb', 'v0.4.13', ['entry'], 5_196_770, 'sh'),
+    sys('docker.io/library/traefik', 'v3.5.1', ['/entrypoint.sh'], 49_104_339, 'sh'),
     sys('docker.io/rancher/klipper-helm', 'v0.9.8-build20250709', ['entry'], 68_993_512, 'sh'),
     sys('docker.io/rancher/mirrored-metrics-server', 'v0.8.0', ['/metrics-server'], 20_112_874),
     sys('docker.io/rancher/local-path-provisioner', 'v0.0.32', ['local-path-provisioner'], 21_744_590, 'sh'),
