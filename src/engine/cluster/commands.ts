@@ -35,6 +35,7 @@ import { createKubectl } from '../kubectl/index.ts';
 import { TOP_LEVEL_ORDER } from '../kubectl/commands/registry.ts';
 import type { Cluster } from './cluster.ts';
 import { registerDataplaneTools } from '../dataplane/tools/register.ts';
+import { nodeFiles } from '../dataplane/tools/node-tools.ts';
 
 /** A running container a pod command acts in. */
 export interface PodTarget {
@@ -275,6 +276,7 @@ function nodeEnvironment(
       TERM: 'xterm',
     },
     files: () => ({
+      ...nodeFiles(cluster, node.name),
       '/etc/resolv.conf': nodeResolvConf(config),
       '/etc/hosts': nodeHostsFile(config, node.name),
       '/etc/hostname': `${node.name}\n`,

@@ -8,14 +8,68 @@ import type { Cluster } from '../../cluster/cluster.ts';
 import type { CommandHandler } from '../../shell/types.ts';
 import type { PodTarget } from '../../cluster/commands.ts';
 import { curlCommand } from './curl.ts';
+import { digCommand, getentCommand, hostCommand, nslookupCommand } from './dns-tools.ts';
+import { ipCommand } from './ip-command.ts';
+import { ncCommand } from './nc.ts';
+import {
+  conntrackCommand,
+  ipvsadmCommand,
+  iptablesCommand,
+  iptablesSaveCommand,
+  nftCommand,
+} from './netfilter-tools.ts';
+import { bridgeCommand, crictlCommand, sysctlCommand } from './node-tools.ts';
+import { pingCommand } from './ping.ts';
+import { netstatCommand, ssCommand } from './ss.ts';
+import { wgetCommand } from './wget.ts';
 import { hostToolContext, nodeToolContext, podToolContext, type ToolContext } from './tool-context.ts';
 
 type Factory = (ctx: ToolContext) => CommandHandler;
 
 /** Programs per context; each takes the session's tool context. */
-export const POD_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>([['curl', curlCommand]]);
-export const NODE_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>([['curl', curlCommand]]);
-export const HOST_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>([['curl', curlCommand]]);
+const NETFILTER: [string, Factory][] = [
+  ['iptables-save', iptablesSaveCommand],
+  ['iptables', iptablesCommand],
+  ['ipvsadm', ipvsadmCommand],
+  ['nft', nftCommand],
+  ['conntrack', conntrackCommand],
+];
+
+export const POD_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>([
+  ['curl', curlCommand],
+  ['wget', wgetCommand],
+  ['nc', ncCommand],
+  ['ping', pingCommand],
+  ['nslookup', nslookupCommand],
+  ['dig', digCommand],
+  ['host', hostCommand],
+  ['getent', (ctx) => getentCommand(ctx)],
+  ['ip', ipCommand],
+  ['ss', ssCommand],
+  ['netstat', netstatCommand],
+  ['bridge', bridgeCommand],
+  ['sysctl', sysctlCommand],
+  ...NETFILTER,
+]);
+
+/** What a kind node (Debian 12) or a k3s VM (Ubuntu) has, plus crictl. */
+export const NODE_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>([
+  ['curl', curlCommand],
+  ['ping', pingCommand],
+  ['getent', (ctx) => getentCommand(ctx)],
+  ['ip', ipCommand],
+  ['ss', ssCommand],
+  ['bridge', bridgeCommand],
+  ['sysctl', sysctlCommand],
+  ['crictl', crictlCommand],
+  ...NETFILTER,
+]);
+
+export const HOST_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>([
+  ['curl', curlCommand],
+  ['nc', ncCommand],
+  ['ping', pingCommand],
+]);
 
 export interface CommandTables {
   readonly host: Map<string, (cluster: Cluster) => CommandHandler>;

@@ -1,0 +1,354 @@
+/**
+ * The interfaces and routes of a pod's and a node's network namespace, per CNI, as data for `ip` and
+ * `bridge`. Indexes pair up as on a real node: a pod's `eth0@ifN` names the host-side veth's index N,
+ * and the node lists that veth as `…@ifM` with M the pod-side index. MAC addresses are derived from
+ * the names (real ones are random; ours are stable per seed).
+ */
+import type { Pod } from '../../api/objects.ts';
+import { cniPlugin } from '../../node/cni/index.ts';
+import { fnv32a } from '../../util/rng.ts';
+import { formatIPv4, parseCidr } from '../../util/ip.ts';
+import { cniDataplane, type CniDataplane } from '../network/cni-dataplane.ts';
+import { kubeProxyOf } from '../network/kube-proxy-of.ts';
+import { hostInterfaceOf } from '../network/routes.ts';
+import { isRunning, type NetworkView, type NodeInfo } from '../network/view.ts';
+
+export interface Iface {
+  readonly index: number;
+  readonly name: string;
+  /** `@ifN` / `@NONE` / `@cilium_host` suffix. */
+  readonly peer?: string;
+  readonly flags: string;
+  readonly mtu: number;
+  readonly qdisc: string;
+  readonly state: 'UP' | 'DOWN' | 'UNKNOWN';
+  readonly master?: string;
+  readonly linkType: 'loopback' | 'ether' | 'ipip' | 'none';
+  readonly mac: string;
+  readonly inet?: { readonly cidr: string; readonly brd?: string; readonly scope: string };
+  readonly linkNetns?: string;
+  readonly qlen?: number;
+}
+
+export function macOf(seed: string): string {
+  const h = fnv32a(seed);
+  const g = fnv32a(`${seed}#2`);
+  const bytes = [
+    (h & 0xfe) | 0x02,
+    (h >>> 8) & 255,
+    (h >>> 16) & 255,
+    (h >>> 24) & 255,
+    g & 255,
+    (g >>> 8) & 255,
+  ];
+  return bytes.map((b) => b.toString(16).padStart(2, '0')).join(':');
+}
+
+function broadcast(cidr: string): string | undefined {
+  const c = parseCidr(cidr);
+  if (!c || c.prefix >= 31) return undefined;
+  return formatIPv4((c.base + 2 ** (32 - c.prefix) - 1) >>> 0);
+}
+
+const LO: Iface = {
+  index: 1,
+  name: 'lo',
+  flags: 'LOOPBACK,UP,LOWER_UP',
+  mtu: 65536,
+  qdisc: 'noqueue',
+  state: 'UNKNOWN',
+  linkType: 'loopback',
+  mac: '00:00:00:00:00:00',
+  inet: { cidr: '127.0.0.1/8', scope: 'host' },
+  qlen: 1000,
+};
+
+/** Pods on a node that have their own network namespace, in creation order (veth index order). */
+export function podsWithNetns(view: NetworkView, node: string): Pod[] {
+  return view.cluster.store
+    .list('pods')
+    .filter((p) => p.spec?.nodeName === node && !p.spec.hostNetwork && p.status?.podIP && isRunning(p))
+    .sort(
+      (a, b) =>
+        a.metadata.creationTimestamp.localeCompare(b.metadata.creationTimestamp) ||
+        a.metadata.name.localeCompare(b.metadata.name),
+    );
+}
+
+function tunlIndexInPods(dp: CniDataplane): boolean {
+  return dp.cni === 'calico' && dp.encapsulation === 'ipip';
+}
+
+function podEth0Index(dp: CniDataplane): number {
+  return tunlIndexInPods(dp) ? 3 : 2;
+}
+
+export interface NodeNetns {
+  readonly ifaces: Iface[];
+  readonly vethOf: Map<string, number>;
+}
+
+export function nodeInterfaces(view: NetworkView, node: NodeInfo): NodeNetns {
+  const dp = cniDataplane(view.cluster);
+  const k3s = view.config.distribution === 'k3s';
+  const ifaces: Iface[] = [LO];
+  let index = 2;
+  const prefix = k3s ? 24 : 16;
+  const podCidr = parseCidr(node.podCIDR);
+  const first = podCidr ? formatIPv4(podCidr.base) : '';
+  const second = podCidr ? formatIPv4(podCidr.base + 1) : '';
+  if (tunlIndexInPods(dp))
+    ifaces.push({
+      index: index++,
+      name: 'tunl0',
+      peer: 'NONE',
+      flags: 'NOARP,UP,LOWER_UP',
+      mtu: dp.nodeMtu - 20,
+      qdisc: 'noqueue',
+      state: 'UNKNOWN',
+      linkType: 'ipip',
+      mac: '0.0.0.0',
+      ...(first ? { inet: { cidr: `${first}/32`, scope: 'global' } } : {}),
+      qlen: 1000,
+    });
+  ifaces.push({
+    index: index++,
+    name: 'eth0',
+    ...(k3s ? {} : { peer: `if${100 + view.nodes.findIndex((n) => n.name === node.name) * 2 + 7}` }),
+    flags: 'BROADCAST,MULTICAST,UP,LOWER_UP',
+    mtu: dp.nodeMtu,
+    qdisc: k3s ? 'fq_codel' : 'noqueue',
+    state: 'UP',
+    linkType: 'ether',
+    mac: macOf(`eth0/${node.name}`),
+    inet: {
+      cidr: `${node.ip}/${prefix}`,
+      ...(broadcast(`${node.ip}/${prefix}`) ? { brd: broadcast(`${node.ip}/${prefix}`)! } : {}),
+      scope: 'global',
+    },
+    ...(k3s ? {} : { linkNetns: '0' }),
+    qlen: 1000,
+  });
+  const dev = (name: string, extra: Partial<Iface>): Iface => ({
+    index: index++,
+    name,
+    flags: 'BROADCAST,MULTICAST,UP,LOWER_UP',
+    mtu: dp.podMtu,
+    qdisc: 'noqueue',
+    state: 'UP',
+    linkType: 'ether',
+    mac: macOf(`${name}/${node.name}`),
+    ...extra,
+  });
+  if (dp.cni === 'flannel') {
+    if (dp.encapsulation === 'vxlan')
+      ifaces.push(
+        dev('flannel.1', {
+          flags: 'BROADCAST,MULTICAST,UP,LOWER_UP',
+          state: 'UNKNOWN',
+          ...(first ? { inet: { cidr: `${first}/32`, scope: 'global' } } : {}),
+        }),
+      );
+    ifaces.push(
+      dev('cni0', {
+        ...(second
+          ? {
+              inet: {
+                cidr: `${second}/24`,
+                ...(broadcast(node.podCIDR) ? { brd: broadcast(node.podCIDR)! } : {}),
+                scope: 'global',
+              },
+            }
+          : {}),
+      }),
+    );
+  } else if (dp.cni === 'calico' && dp.encapsulation === 'vxlan') {
+    ifaces.push(
+      dev('vxlan.calico', {
+        state: 'UNKNOWN',
+        ...(first ? { inet: { cidr: `${first}/32`, scope: 'global' } } : {}),
+      }),
+    );
+  } else if (dp.cni === 'cilium') {
+    const router = cniPlugin('cilium').gateway(node.podCIDR);
+    ifaces.push(dev('cilium_net', { peer: 'cilium_host', mtu: dp.nodeMtu }));
+    ifaces.push(
+      dev('cilium_host', {
+        peer: 'cilium_net',
+        mtu: dp.nodeMtu,
+        ...(router ? { inet: { cidr: `${router}/32`, scope: 'link' } } : {}),
+      }),
+    );
+    if (dp.encapsulation !== 'none')
+      ifaces.push(
+        dev(dp.tunnelDevice ?? 'cilium_vxlan', {
+          state: 'UNKNOWN',
+          mtu: dp.nodeMtu,
+          flags: 'BROADCAST,MULTICAST,UP,LOWER_UP',
+        }),
+      );
+  }
+  if (view.config.kubeProxyMode === 'ipvs' || kubeProxyOf(view.cluster).nodeMode(node.name) === 'ipvs') {
+    const ipvs = kubeProxyOf(view.cluster).rulesetFor(node.name)?.ipvs;
+    ifaces.push(
+      dev('kube-ipvs0', {
+        flags: 'BROADCAST,NOARP',
+        state: 'DOWN',
+        qdisc: 'noop',
+        mtu: 1500,
+        linkType: 'ether',
+        ...(ipvs?.dummyAddresses[0]
+          ? { inet: { cidr: `${ipvs.dummyAddresses[0]}/32`, scope: 'global' } }
+          : {}),
+      }),
+    );
+  }
+  const vethOf = new Map<string, number>();
+  for (const pod of podsWithNetns(view, node.name)) {
+    const name = hostInterfaceOf(view, pod);
+    vethOf.set(pod.metadata.uid, index);
+    ifaces.push(
+      dev(name, {
+        peer: `if${podEth0Index(dp)}`,
+        ...(dp.cni === 'flannel' ? { master: 'cni0' } : {}),
+        linkNetns: `cni-${pod.metadata.uid}`,
+      }),
+    );
+  }
+  return { ifaces, vethOf };
+}
+
+/** Extra IPVS addresses of kube-ipvs0 (`ip addr` lists one inet line per Service address). */
+export function ipvsAddresses(view: NetworkView, node: string): readonly string[] {
+  return kubeProxyOf(view.cluster).rulesetFor(node)?.ipvs?.dummyAddresses ?? [];
+}
+
+export function podInterfaces(view: NetworkView, pod: Pod): Iface[] {
+  const dp = cniDataplane(view.cluster);
+  const node = view.nodeByName(pod.spec?.nodeName ?? '');
+  if (!node) return [LO];
+  if (pod.spec?.hostNetwork) return nodeInterfaces(view, node).ifaces;
+  const ifaces: Iface[] = [LO];
+  if (tunlIndexInPods(dp))
+    ifaces.push({
+      index: 2,
+      name: 'tunl0',
+      peer: 'NONE',
+      flags: 'NOARP',
+      mtu: dp.nodeMtu - 20,
+      qdisc: 'noop',
+      state: 'DOWN',
+      linkType: 'ipip',
+      mac: '0.0.0.0',
+      qlen: 1000,
+    });
+  const veth = nodeInterfaces(view, node).vethOf.get(pod.metadata.uid) ?? 0;
+  const prefix = cniPlugin(view.config.cni).podPrefix;
+  const ip = pod.status?.podIP ?? '';
+  const cidr = `${ip}/${prefix}`;
+  ifaces.push({
+    index: podEth0Index(dp),
+    name: 'eth0',
+    peer: `if${veth}`,
+    flags: 'BROADCAST,MULTICAST,UP,LOWER_UP',
+    mtu: dp.podMtu,
+    qdisc: 'noqueue',
+    state: 'UP',
+    linkType: 'ether',
+    mac: macOf(`eth0/${pod.metadata.uid}`),
+    inet: { cidr, ...(broadcast(cidr) ? { brd: broadcast(cidr)! } : {}), scope: 'global' },
+    linkNetns: '0',
+    qlen: 1000,
+  });
+  return ifaces;
+}
+
+export interface RouteLine {
+  readonly text: string;
+}
+
+export function podRoutes(view: NetworkView, pod: Pod): string[] {
+  const node = view.nodeByName(pod.spec?.nodeName ?? '');
+  if (!node) return [];
+  if (pod.spec?.hostNetwork) return nodeRoutes(view, node);
+  const dp = cniDataplane(view.cluster);
+  const gw = cniPlugin(view.config.cni).gateway(node.podCIDR);
+  const ip = pod.status?.podIP ?? '';
+  if (dp.cni === 'flannel')
+    return [
+      `default via ${gw} dev eth0 `,
+      `${view.config.podSubnet} via ${gw} dev eth0 `,
+      `${node.podCIDR} dev eth0 proto kernel scope link src ${ip} `,
+    ];
+  if (dp.cni === 'calico') return ['default via 169.254.1.1 dev eth0 ', '169.254.1.1 dev eth0 scope link '];
+  return [`default via ${gw} dev eth0 mtu ${dp.podMtu} `, `${gw} dev eth0 scope link `];
+}
+
+export function nodeRoutes(view: NetworkView, node: NodeInfo): string[] {
+  const dp = cniDataplane(view.cluster);
+  const k3s = view.config.distribution === 'k3s';
+  const gateway = k3s ? '192.168.64.1' : '172.18.0.1';
+  const lines: { key: number; text: string }[] = [];
+  const key = (cidr: string) => parseCidr(cidr.includes('/') ? cidr : `${cidr}/32`)?.base ?? 0;
+  const add = (cidr: string, text: string) =>
+    lines.push({ key: key(cidr) + (cidr.includes('/') ? 0 : 0.5), text });
+  const netPrefix = k3s ? 24 : 16;
+  const net = parseCidr(`${node.ip}/${netPrefix}`);
+  for (const other of view.nodes) {
+    if (!other.podCIDR) continue;
+    const block = other.podCIDR;
+    const base = parseCidr(block);
+    const tunnelIP = base ? formatIPv4(base.base) : '';
+    if (other.name === node.name) {
+      if (dp.cni === 'flannel')
+        add(block, `${block} dev cni0 proto kernel scope link src ${base ? formatIPv4(base.base + 1) : ''} `);
+      else if (dp.cni === 'calico') add(block, `blackhole ${block} proto bird `);
+      else {
+        const router = cniPlugin('cilium').gateway(block);
+        add(block, `${block} via ${router} dev cilium_host proto kernel src ${router} `);
+        add(router, `${router} dev cilium_host proto kernel scope link `);
+      }
+      continue;
+    }
+    if (dp.cni === 'flannel')
+      add(
+        block,
+        dp.encapsulation === 'vxlan'
+          ? `${block} via ${tunnelIP} dev flannel.1 onlink `
+          : `${block} via ${other.ip} dev eth0 `,
+      );
+    else if (dp.cni === 'calico')
+      add(
+        block,
+        dp.encapsulation === 'ipip'
+          ? `${block} via ${other.ip} dev tunl0 proto bird onlink `
+          : dp.encapsulation === 'vxlan'
+            ? `${block} via ${tunnelIP} dev vxlan.calico onlink `
+            : `${block} via ${other.ip} dev eth0 proto bird `,
+      );
+    else {
+      const router = cniPlugin('cilium').gateway(node.podCIDR);
+      add(
+        block,
+        dp.encapsulation === 'none'
+          ? `${block} via ${other.ip} dev eth0 `
+          : `${block} via ${router} dev cilium_host proto kernel src ${router} mtu ${dp.podMtu} `,
+      );
+    }
+  }
+  if (dp.cni === 'calico') {
+    for (const pod of podsWithNetns(view, node.name)) {
+      const ip = pod.status?.podIP ?? '';
+      add(ip, `${ip} dev ${hostInterfaceOf(view, pod)} scope link `);
+    }
+  }
+  if (net)
+    add(
+      `${formatIPv4(net.base)}/${netPrefix}`,
+      `${formatIPv4(net.base)}/${netPrefix} dev eth0 proto kernel scope link src ${node.ip} `,
+    );
+  return [
+    `default via ${gateway} dev eth0 ${k3s ? 'proto dhcp src ' + node.ip + ' metric 100 ' : ''}`,
+    ...lines.sort((a, b) => a.key - b.key).map((l) => l.text),
+  ];
+}

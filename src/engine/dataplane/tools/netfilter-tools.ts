@@ -1,0 +1,165 @@
+/**
+ * The node's netfilter and IPVS tools, printing what kube-proxy left in the kernel (proxy/kube-proxy.ts
+ * renders; the printers are netfilter/iptables-save.ts, nft-list.ts, proxy/ipvs/ipvsadm.ts, conntrack.ts):
+ * `iptables-save [-t TABLE]`, `iptables [-t TABLE] -S [CHAIN]`, `ipvsadm -Ln`,
+ * `nft list table ip kube-proxy` / `nft list ruleset` / `nft list tables`, `conntrack -L`.
+ * With Cilium's kube-proxy replacement the tables hold no KUBE-* chain at all.
+ */
+import type { CommandHandler } from '../../shell/types.ts';
+import type { IptablesTableName } from '../netfilter/rule.ts';
+import { conntrackList } from '../netfilter/conntrack.ts';
+import { kubeProxyOf } from '../network/kube-proxy-of.ts';
+import type { ToolContext } from './tool-context.ts';
+
+const TABLES = new Set<IptablesTableName>(['filter', 'nat', 'mangle', 'raw'] as IptablesTableName[]);
+
+function nodeOf(ctx: ToolContext): string {
+  return ctx.node ?? ctx.pod?.spec?.nodeName ?? '';
+}
+
+function privileged(ctx: ToolContext): boolean {
+  // A pod sees its own netns: kube-proxy's rules live in the node's (hostNetwork pods share it).
+  return ctx.source.kind !== 'pod' || ctx.pod?.spec?.hostNetwork === true;
+}
+
+function tableArg(args: readonly string[]): { table?: IptablesTableName; rest: string[]; error?: string } {
+  const rest: string[] = [];
+  let table: IptablesTableName | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-t' || a === '--table') {
+      const t = args[++i] ?? '';
+      if (!TABLES.has(t as IptablesTableName)) return { rest, error: t };
+      table = t as IptablesTableName;
+    } else if (a.startsWith('--table=')) table = a.slice(8) as IptablesTableName;
+    else rest.push(a);
+  }
+  return { ...(table ? { table } : {}), rest };
+}
+
+export function iptablesSaveCommand(ctx: ToolContext): CommandHandler {
+  return (argv) => {
+    const t = tableArg(argv.slice(1));
+    if (t.error !== undefined)
+      return {
+        stdout: '',
+        stderr: `iptables-save v1.8.9 (nf_tables): Cannot initialize: table '${t.error}' does not exist\n`,
+        exitCode: 1,
+      };
+    if (!privileged(ctx)) return { stdout: '', stderr: '', exitCode: 0 };
+    return { stdout: kubeProxyOf(ctx.cluster).iptablesSave(nodeOf(ctx), t.table), stderr: '', exitCode: 0 };
+  };
+}
+
+export function iptablesCommand(ctx: ToolContext): CommandHandler {
+  return (argv) => {
+    const t = tableArg(argv.slice(1));
+    if (t.error !== undefined)
+      return {
+        stdout: '',
+        stderr: `iptables v1.8.9 (nf_tables): table '${t.error}' does not exist\nPerhaps iptables or your kernel needs to be upgraded.\n`,
+        exitCode: 3,
+      };
+    const listRules = t.rest.find((a) => a === '-S' || a === '--list-rules');
+    if (!listRules)
+      return {
+        stdout: '',
+        stderr:
+          "iptables v1.8.9 (nf_tables): this simulator prints rules with -S or iptables-save\nTry `iptables -h' or 'iptables --help' for more information.\n",
+        exitCode: 2,
+      };
+    const chain = t.rest.find((a) => !a.startsWith('-'));
+    const all = privileged(ctx)
+      ? kubeProxyOf(ctx.cluster).iptablesRules(nodeOf(ctx), t.table ?? 'filter')
+      : '';
+    if (!chain)
+      return {
+        stdout: all || '-P INPUT ACCEPT\n-P FORWARD ACCEPT\n-P OUTPUT ACCEPT\n',
+        stderr: '',
+        exitCode: 0,
+      };
+    const lines = all
+      .split('\n')
+      .filter((l) => l === `-N ${chain}` || l.startsWith(`-A ${chain} `) || l.startsWith(`-P ${chain} `));
+    if (lines.length === 0)
+      return {
+        stdout: '',
+        stderr: `iptables v1.8.9 (nf_tables): chain \`${chain}' in table \`${t.table ?? 'filter'}' is incompatible, use 'nft' tool.\n`,
+        exitCode: 1,
+      };
+    return { stdout: `${lines.join('\n')}\n`, stderr: '', exitCode: 0 };
+  };
+}
+
+export function ipvsadmCommand(ctx: ToolContext): CommandHandler {
+  return (argv) => {
+    const args = argv.slice(1);
+    if (args.some((a) => !/^-[Lln]+$|^--(list|numeric)$/.test(a)))
+      return {
+        stdout: '',
+        stderr: `ipvsadm: invalid option -- '${(args.find((a) => !/^-[Lln]+$/.test(a)) ?? '').replace(/^-+/, '')}'\nTry \`ipvsadm -h' or 'ipvsadm --help' for more information.\n`,
+        exitCode: 2,
+      };
+    if (!privileged(ctx))
+      return {
+        stdout: '',
+        stderr:
+          "Can't initialize ipvs: Protocol not available\nAre you sure that IP Virtual Server is built in the kernel or as module?\n",
+        exitCode: 1,
+      };
+    return { stdout: kubeProxyOf(ctx.cluster).ipvsadmList(nodeOf(ctx)), stderr: '', exitCode: 0 };
+  };
+}
+
+export function nftCommand(ctx: ToolContext): CommandHandler {
+  return (argv) => {
+    const args = argv.slice(1).filter((a) => a !== '-a' && a !== '--handle');
+    const words = args.join(' ');
+    const proxy = kubeProxyOf(ctx.cluster);
+    const table = privileged(ctx) ? proxy.nftListTable(nodeOf(ctx)) : undefined;
+    if (words === 'list ruleset') return { stdout: table ?? '', stderr: '', exitCode: 0 };
+    if (words === 'list tables')
+      return { stdout: table ? 'table ip kube-proxy\n' : '', stderr: '', exitCode: 0 };
+    const m = /^list table (?:(ip|ip6|inet) )?(\S+)$/.exec(words);
+    if (m) {
+      if (m[2] === 'kube-proxy' && (m[1] ?? 'ip') === 'ip' && table)
+        return { stdout: table, stderr: '', exitCode: 0 };
+      return {
+        stdout: '',
+        stderr: `Error: No such file or directory\n${words}\n${' '.repeat(words.length - m[2]!.length)}${'^'.repeat(m[2]!.length)}\n`,
+        exitCode: 1,
+      };
+    }
+    return { stdout: '', stderr: `Error: syntax error, unexpected end of file\n${words}\n`, exitCode: 1 };
+  };
+}
+
+export function conntrackCommand(ctx: ToolContext): CommandHandler {
+  return (argv) => {
+    const args = argv.slice(1);
+    if (!args.includes('-L') && !args.includes('--dump'))
+      return {
+        stdout: '',
+        stderr:
+          "conntrack v1.4.7 (conntrack-tools): no command specified\nTry `conntrack -h' or 'conntrack --help' for more information.\n",
+        exitCode: 2,
+      };
+    const st = privileged(ctx) ? kubeProxyOf(ctx.cluster).rulesetFor(nodeOf(ctx)) : undefined;
+    if (!st)
+      return {
+        stdout: '',
+        stderr: 'conntrack v1.4.7 (conntrack-tools): 0 flow entries have been shown.\n',
+        exitCode: 0,
+      };
+    const pIndex = args.findIndex((a) => a === '-p' || a === '--proto');
+    const proto = pIndex >= 0 ? (args[pIndex + 1] ?? '').toLowerCase() : undefined;
+    const listing = conntrackList(st.conntrack, ctx.cluster.clock.now());
+    if (!proto) return { stdout: listing.stdout, stderr: listing.stderr, exitCode: 0 };
+    const lines = listing.stdout.split('\n').filter((l) => l.startsWith(`${proto} `));
+    return {
+      stdout: lines.map((l) => `${l}\n`).join(''),
+      stderr: `conntrack v1.4.7 (conntrack-tools): ${lines.length} flow entries have been shown.\n`,
+      exitCode: 0,
+    };
+  };
+}

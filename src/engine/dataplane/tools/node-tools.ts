@@ -1,0 +1,325 @@
+/**
+ * Node programs besides netfilter: `crictl pods|ps|inspectp` (cri-tools: a Go tabwriter with minwidth
+ * 20, padding 3; ids cut to 13 characters; CREATED from go-units HumanDuration + " ago"),
+ * `bridge fdb show` / `bridge link` (flannel's cni0 and flannel.1 VTEP entries), `sysctl`, and the
+ * files a node shell reads under /etc/cni/net.d (the CNI's installed conflist).
+ */
+import type { Pod } from '../../api/objects.ts';
+import type { Cluster } from '../../cluster/cluster.ts';
+import type { CommandHandler } from '../../shell/types.ts';
+import { cniConfDir, cniPlugin, sandboxId } from '../../node/cni/index.ts';
+import { parseTimestamp } from '../../util/clock.ts';
+import { cniDataplane } from '../network/cni-dataplane.ts';
+import { buildView } from '../network/view.ts';
+import { macOf, nodeInterfaces } from './interfaces.ts';
+import type { ToolContext } from './tool-context.ts';
+
+/** go-units `HumanDuration`. */
+export function humanDuration(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  if (s < 1) return 'Less than a second';
+  if (s === 1) return '1 second';
+  if (s < 60) return `${s} seconds`;
+  const m = Math.floor(s / 60);
+  if (m === 1) return 'About a minute';
+  if (m < 60) return `${m} minutes`;
+  const h = Math.floor(s / 3600 + 0.5);
+  if (h === 1) return 'About an hour';
+  if (h < 48) return `${h} hours`;
+  if (h < 24 * 7 * 2) return `${Math.floor(h / 24)} days`;
+  return `${Math.floor(h / 24 / 7)} weeks`;
+}
+
+/** Go text/tabwriter with crictl's settings (minwidth 20, padding 3); the last column is not padded. */
+export function tabwrite(rows: readonly (readonly string[])[]): string {
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
+  return rows
+    .map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(Math.max(20, widths[i]! + 3)))).join(''))
+    .map((l) => `${l}\n`)
+    .join('');
+}
+
+function podsOn(cluster: Cluster, node: string): Pod[] {
+  return cluster.store
+    .list('pods')
+    .filter(
+      (p) => p.spec?.nodeName === node && (p.status?.podIP !== undefined || p.status?.phase === 'Running'),
+    )
+    .sort(
+      (a, b) =>
+        b.metadata.creationTimestamp.localeCompare(a.metadata.creationTimestamp) ||
+        a.metadata.name.localeCompare(b.metadata.name),
+    );
+}
+
+function ago(cluster: Cluster, ts: string | undefined): string {
+  return ts ? `${humanDuration(cluster.clock.now() - parseTimestamp(ts))} ago` : 'Unknown';
+}
+
+export function crictlCommand(ctx: ToolContext): CommandHandler {
+  return (argv) => {
+    const node = ctx.node ?? ctx.pod?.spec?.nodeName ?? '';
+    const [sub, ...rest] = argv.slice(1);
+    const cluster = ctx.cluster;
+    if (sub === 'pods') {
+      const rows = [['POD ID', 'CREATED', 'STATE', 'NAME', 'NAMESPACE', 'ATTEMPT', 'RUNTIME']];
+      for (const p of podsOn(cluster, node)) {
+        const ready = p.status?.phase === 'Running' && !p.metadata.deletionTimestamp;
+        rows.push([
+          sandboxId(p.metadata.uid).slice(0, 13),
+          ago(cluster, p.status?.startTime ?? p.metadata.creationTimestamp),
+          ready ? 'Ready' : 'NotReady',
+          p.metadata.name,
+          p.metadata.namespace ?? 'default',
+          '0',
+          '(default)',
+        ]);
+      }
+      return { stdout: tabwrite(rows), stderr: '', exitCode: 0 };
+    }
+    if (sub === 'ps') {
+      const all = rest.includes('-a') || rest.includes('--all');
+      const rows = [
+        ['CONTAINER', 'IMAGE', 'CREATED', 'STATE', 'NAME', 'ATTEMPT', 'POD ID', 'POD', 'NAMESPACE'],
+      ];
+      for (const p of podsOn(cluster, node)) {
+        for (const cs of p.status?.containerStatuses ?? []) {
+          const running = cs.state?.running !== undefined;
+          if (!running && !all) continue;
+          const id = (cs.containerID ?? '').replace(/^\w+:\/\//, '');
+          const image = (cs.imageID ?? '').replace(/^.*@sha256:/, '');
+          const started = cs.state?.running?.startedAt ?? cs.state?.terminated?.startedAt;
+          rows.push([
+            id.slice(0, 13),
+            image.slice(0, 13),
+            ago(cluster, started),
+            running ? 'Running' : 'Exited',
+            cs.name,
+            String(cs.restartCount ?? 0),
+            sandboxId(p.metadata.uid).slice(0, 13),
+            p.metadata.name,
+            p.metadata.namespace ?? 'default',
+          ]);
+        }
+      }
+      return { stdout: tabwrite(rows), stderr: '', exitCode: 0 };
+    }
+    if (sub === 'inspectp') {
+      const id = rest.find((a) => !a.startsWith('-'));
+      if (!id)
+        return {
+          stdout: '',
+          stderr: 'time="2026-01-01T00:00:00Z" level=fatal msg="ID cannot be empty"\n',
+          exitCode: 1,
+        };
+      const pod = podsOn(cluster, node).find((p) => sandboxId(p.metadata.uid).startsWith(id));
+      if (!pod)
+        return {
+          stdout: '',
+          stderr: `E0101 00:00:00.000000    4242 remote_runtime.go:432] "PodSandboxStatus from runtime service failed" err="rpc error: code = NotFound desc = an error occurred when try to find sandbox \\"${id}\\": not found" podSandboxID="${id}"\ntime="${cluster.clock.rfc3339()}" level=fatal msg="getting the pod sandbox status for \\"${id}\\": rpc error: code = NotFound desc = an error occurred when try to find sandbox \\"${id}\\": not found"\n`,
+          exitCode: 1,
+        };
+      return { stdout: `${JSON.stringify(inspectp(ctx, pod), null, 2)}\n`, stderr: '', exitCode: 0 };
+    }
+    return {
+      stdout: '',
+      stderr: sub
+        ? `No help topic for '${sub}'\n`
+        : 'NAME:\n   crictl - client for CRI\n\nUSAGE:\n   crictl [global options] command [command options]\n\nCOMMANDS:\n   inspectp  Display the status of one or more pods\n   pods      List pods\n   ps        List containers\n',
+      exitCode: sub ? 3 : 0,
+    };
+  };
+}
+
+function inspectp(ctx: ToolContext, pod: Pod): unknown {
+  const id = sandboxId(pod.metadata.uid);
+  const created = parseTimestamp(pod.status?.startTime ?? pod.metadata.creationTimestamp);
+  const host = pod.spec?.hostNetwork === true;
+  return {
+    status: {
+      id,
+      metadata: {
+        attempt: 0,
+        name: pod.metadata.name,
+        namespace: pod.metadata.namespace ?? 'default',
+        uid: pod.metadata.uid,
+      },
+      state: pod.status?.phase === 'Running' ? 'SANDBOX_READY' : 'SANDBOX_NOTREADY',
+      createdAt: `${new Date(created).toISOString().replace('Z', '000000Z')}`,
+      network: { additionalIps: [], ip: host ? '' : (pod.status?.podIP ?? '') },
+      linux: {
+        namespaces: {
+          options: {
+            ipc: host ? 'NODE' : 'POD',
+            network: host ? 'NODE' : 'POD',
+            pid: 'CONTAINER',
+            targetId: '',
+            usernsOptions: null,
+          },
+        },
+      },
+      labels: {
+        ...(pod.metadata.labels ?? {}),
+        'io.kubernetes.pod.name': pod.metadata.name,
+        'io.kubernetes.pod.namespace': pod.metadata.namespace ?? 'default',
+        'io.kubernetes.pod.uid': pod.metadata.uid,
+      },
+      annotations: {
+        'kubernetes.io/config.seen': pod.metadata.creationTimestamp,
+        'kubernetes.io/config.source': 'api',
+      },
+      runtimeHandler: '',
+    },
+    info: {
+      pid: 1000 + (parseInt(id.slice(0, 4), 16) % 60000),
+      processStatus: 'running',
+      netNamespaceClosed: false,
+      image: 'registry.k8s.io/pause:3.10.1',
+      snapshotKey: id,
+      snapshotter: 'overlayfs',
+      runtimeHandler: '',
+      runtimeType: 'io.containerd.runc.v2',
+      cniResult: host
+        ? null
+        : {
+            Interfaces: {
+              eth0: {
+                IPConfigs: [
+                  {
+                    IP: pod.status?.podIP ?? '',
+                    Gateway: cniPlugin(ctx.cluster.config.cni).gateway(
+                      buildView(ctx.cluster).nodeByName(pod.spec?.nodeName ?? '')?.podCIDR ?? '',
+                    ),
+                  },
+                ],
+                Mac: macOf(`eth0/${pod.metadata.uid}`),
+                Sandbox: `/var/run/netns/cni-${pod.metadata.uid}`,
+                PciID: '',
+                SocketPath: '',
+              },
+              lo: {
+                IPConfigs: [{ IP: '127.0.0.1', Gateway: '' }],
+                Mac: '00:00:00:00:00:00',
+                Sandbox: `/var/run/netns/cni-${pod.metadata.uid}`,
+                PciID: '',
+                SocketPath: '',
+              },
+            },
+            DNS: [{}, {}],
+            Routes: null,
+          },
+    },
+  };
+}
+
+export function bridgeCommand(ctx: ToolContext): CommandHandler {
+  return (argv) => {
+    const [object, sub] = argv.slice(1);
+    const view = buildView(ctx.cluster);
+    const node = view.nodeByName(ctx.node ?? ctx.pod?.spec?.nodeName ?? '');
+    const dp = cniDataplane(ctx.cluster);
+    if (!node) return { stdout: '', stderr: '', exitCode: 0 };
+    const { ifaces } = nodeInterfaces(view, node);
+    if (object === 'link' && (sub === undefined || sub === 'show')) {
+      const out = ifaces
+        .filter((i) => i.master)
+        .map(
+          (i) =>
+            `${i.index}: ${i.name}@${i.peer}: <${i.flags}> mtu ${i.mtu} master ${i.master} state forwarding priority 32 cost 2 \n`,
+        )
+        .join('');
+      return { stdout: out, stderr: '', exitCode: 0 };
+    }
+    if (object === 'fdb' && (sub === undefined || sub === 'show')) {
+      let out = '';
+      if (dp.cni === 'flannel') {
+        for (const other of view.nodes)
+          if (other.name !== node.name && dp.encapsulation === 'vxlan')
+            out += `${macOf(`flannel.1/${other.name}`)} dev flannel.1 dst ${other.ip} self permanent\n`;
+        const cni0 = ifaces.find((i) => i.name === 'cni0');
+        if (cni0)
+          out += `${cni0.mac} dev cni0 vlan 1 master cni0 permanent\n${cni0.mac} dev cni0 master cni0 permanent\n`;
+        for (const i of ifaces.filter((x) => x.master === 'cni0'))
+          out += `${i.mac} dev ${i.name} vlan 1 master cni0 permanent\n${i.mac} dev ${i.name} master cni0 permanent\n`;
+      }
+      return { stdout: out, stderr: '', exitCode: 0 };
+    }
+    return {
+      stdout: '',
+      stderr: `Command "${object ?? ''}" is unknown, try "bridge help".\n`,
+      exitCode: 255,
+    };
+  };
+}
+
+const SYSCTLS: Record<string, string> = {
+  'net.ipv4.ip_forward': '1',
+  'net.bridge.bridge-nf-call-iptables': '1',
+  'net.ipv4.conf.all.rp_filter': '0',
+  'net.ipv4.ip_local_port_range': '32768\t60999',
+  'net.ipv4.tcp_syn_retries': '6',
+  'net.ipv4.tcp_retries2': '15',
+  'net.netfilter.nf_conntrack_max': '131072',
+  'net.netfilter.nf_conntrack_tcp_timeout_established': '86400',
+  'net.netfilter.nf_conntrack_tcp_timeout_close_wait': '3600',
+  'net.ipv4.vs.conntrack': '1',
+};
+
+export function sysctlCommand(ctx: ToolContext): CommandHandler {
+  return (argv) => {
+    const names = argv.slice(1).filter((a) => !a.startsWith('-'));
+    const values = argv.includes('-n');
+    let out = '';
+    let err = '';
+    for (const n of names) {
+      const key = n.replace(/\//g, '.');
+      const v =
+        SYSCTLS[key] ?? (ctx.source.kind === 'pod' && key === 'net.ipv4.ip_forward' ? '1' : undefined);
+      if (v === undefined)
+        err += `sysctl: cannot stat /proc/sys/${key.replace(/\./g, '/')}: No such file or directory\n`;
+      else out += values ? `${v}\n` : `${key} = ${v}\n`;
+    }
+    return { stdout: out, stderr: err, exitCode: err ? (ctx.profile?.tools.includes('ash') ? 1 : 255) : 0 };
+  };
+}
+
+/** The installed conflist as the CNI's installer writes it on each node. */
+export function installedConflist(cluster: Cluster, node: string): string {
+  const plugin = cniPlugin(cluster.config.cni);
+  let text = plugin.conflist;
+  if (cluster.config.cni === 'calico') {
+    const dp = cniDataplane(cluster);
+    text = text
+      .replace('__KUBERNETES_NODE_NAME__', node)
+      .replace('"mtu": 0', `"mtu": ${dp.podMtuConfigured ? dp.podMtu : 0}`);
+  }
+  if (cluster.config.cni === 'flannel') {
+    const cm = cluster.store.get('configmaps', 'kube-flannel', 'kube-flannel-cfg')?.data?.['cni-conf.json'];
+    if (cm) text = cm.endsWith('\n') ? cm : `${cm}\n`;
+  }
+  return text;
+}
+
+/** Files a node shell sees besides resolv.conf/hosts: the CNI configuration and /proc/sys basics. */
+export function nodeFiles(cluster: Cluster, node: string): Record<string, string> {
+  if (cluster.config.disableDefaultCNI) return { '/proc/sys/net/ipv4/ip_forward': '1\n' };
+  const dir = cniConfDir(cluster.config);
+  const plugin = cniPlugin(cluster.config.cni);
+  const files: Record<string, string> = {
+    [`${dir}/${plugin.confFile}`]: installedConflist(cluster, node),
+    '/proc/sys/net/ipv4/ip_forward': '1\n',
+  };
+  if (cluster.config.cni === 'calico')
+    files[`${dir}/calico-kubeconfig`] =
+      `# Kubeconfig file for Calico CNI plugin. Installed by calico/node.\napiVersion: v1\nkind: Config\nclusters:\n- name: local\n  cluster:\n    server: https://10.96.0.1:443\n    certificate-authority-data: "LS0tLS1CRUdJTi..."\nusers:\n- name: calico\n  user:\n    token: eyJhbGciOiJSUzI1NiIsImtpZCI6...\ncontexts:\n- name: calico-context\n  context:\n    cluster: local\n    user: calico\ncurrent-context: calico-context\n`;
+  if (cluster.config.cni === 'flannel')
+    files['/run/flannel/subnet.env'] = (() => {
+      const view = buildView(cluster);
+      const n = view.nodeByName(node);
+      const dp = cniDataplane(cluster);
+      const gw = n?.podCIDR ? cniPlugin('flannel').gateway(n.podCIDR) : '';
+      return `FLANNEL_NETWORK=${cluster.config.podSubnet}\nFLANNEL_SUBNET=${gw}/24\nFLANNEL_MTU=${dp.nodeMtu - dp.overhead}\nFLANNEL_IPMASQ=true\n`;
+    })();
+  return files;
+}

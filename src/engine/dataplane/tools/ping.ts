@@ -1,0 +1,110 @@
+/**
+ * `ping` as BusyBox (networking/ping.c) and iputils (netshoot, nodes) print it. Echo requests follow
+ * the packet path like any connection: a ClusterIP has no interface in iptables and nftables mode, so
+ * nothing replies (kube-proxy only rewrites the Service's TCP/UDP ports); in IPVS mode every Service
+ * address sits on kube-ipvs0 and the node answers (fact-check #64). TTL drops by one per routing hop.
+ *
+ * Without -c a real ping runs until Ctrl+C; here it stops after DEFAULT_COUNT echoes.
+ */
+import type { CommandHandler } from '../../shell/types.ts';
+import { fnv32a } from '../../util/rng.ts';
+import { connect } from '../network/connect.ts';
+import { wait, type ToolContext } from './tool-context.ts';
+
+const DEFAULT_COUNT = 4;
+
+function iputils(ctx: ToolContext): boolean {
+  return (ctx.profile?.repository ?? '').endsWith('/netshoot') || ctx.source.kind !== 'pod';
+}
+
+export function pingCommand(ctx: ToolContext): CommandHandler {
+  return (argv) => {
+    let count: number | undefined;
+    let waitS = 10;
+    let target: string | undefined;
+    const args = argv.slice(1);
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      const m = /^-([cWwis])(.*)$/.exec(a);
+      if (m) {
+        const v = m[2] || args[++i];
+        const n = Number(v);
+        if (v === undefined || !Number.isFinite(n))
+          return { stdout: '', stderr: `ping: invalid argument: '${v ?? ''}'\n`, exitCode: 1 };
+        if (m[1] === 'c') count = n;
+        if (m[1] === 'W') waitS = n;
+        continue;
+      }
+      if (a === '-4' || a === '-n' || a === '-q') continue;
+      if (a.startsWith('-'))
+        return { stdout: '', stderr: `ping: invalid option -- '${a.slice(1, 2)}'\n`, exitCode: 2 };
+      target = a;
+    }
+    const bsd = iputils(ctx);
+    if (!target)
+      return {
+        stdout: '',
+        stderr: bsd
+          ? '\nUsage\n  ping [options] <destination>\n'
+          : 'BusyBox v1.37.0 (2024-09-26 21:31:42 UTC) multi-call binary.\n\nUsage: ping [OPTIONS] HOST\n',
+        exitCode: bsd ? 2 : 1,
+      };
+    const n = Math.max(1, Math.min(count ?? DEFAULT_COUNT, 100));
+    const first = connect({ from: ctx.source, to: target, protocol: 'ICMP' }, ctx.cluster, ctx.cluster.rng);
+    if (first.outcome === 'dns-failure') {
+      wait(ctx, first.dns?.elapsedMs ?? 0);
+      const musl = ctx.profile?.libc === 'musl';
+      return {
+        stdout: '',
+        stderr: bsd
+          ? `ping: ${target}: ${musl ? 'Name does not resolve' : 'Name or service not known'}\n`
+          : `ping: bad address '${target}'\n`,
+        exitCode: bsd ? 2 : 1,
+      };
+    }
+    const ip = first.remote?.ip ?? target;
+    const shown = first.dns ? target : ip;
+    const replies = first.outcome === 'connected';
+    const from = first.replyFrom ?? ip;
+    const routed = first.hops.filter(
+      (h) => h.kind === 'route' && h.via !== 'bridge' && h.via !== 'loopback' && h.via !== 'local',
+    ).length;
+    const ttl = first.backend?.host ? 117 : Math.max(1, 64 - routed);
+    const times: number[] = [];
+    let out = bsd
+      ? `PING ${shown} (${ip}) 56(84) bytes of data.\n`
+      : `PING ${shown} (${ip}): 56 data bytes\n`;
+    for (let i = 0; i < n; i++) {
+      const ms = first.backend?.host
+        ? 11 + (fnv32a(`${ip}#${i}`) % 900) / 100
+        : 0.04 + (fnv32a(`${ip}#${i}`) % 90) / 1000;
+      if (replies) {
+        times.push(ms);
+        out += bsd
+          ? `64 bytes from ${from}: icmp_seq=${i + 1} ttl=${ttl} time=${ms.toFixed(3)} ms\n`
+          : `64 bytes from ${from}: seq=${i} ttl=${ttl} time=${ms.toFixed(3)} ms\n`;
+      }
+    }
+    wait(ctx, replies ? (n - 1) * 1000 : (n - 1) * 1000 + waitS * 1000);
+    const lost = n - times.length;
+    const pct = Math.round((lost * 100) / n);
+    out += `\n--- ${shown} ping statistics ---\n`;
+    if (bsd) {
+      out += `${n} packets transmitted, ${times.length} received, ${pct}% packet loss, time ${(n - 1) * 1000 + (replies ? 2 : 0)}ms\n`;
+    } else out += `${n} packets transmitted, ${times.length} packets received, ${pct}% packet loss\n`;
+    if (times.length > 0) {
+      const min = Math.min(...times);
+      const max = Math.max(...times);
+      const avg = times.reduce((a, b) => a + b, 0) / times.length;
+      const mdev = Math.sqrt(times.reduce((a, b) => a + (b - avg) ** 2, 0) / times.length);
+      out += bsd
+        ? `rtt min/avg/max/mdev = ${min.toFixed(3)}/${avg.toFixed(3)}/${max.toFixed(3)}/${mdev.toFixed(3)} ms\n`
+        : `round-trip min/avg/max = ${min.toFixed(3)}/${avg.toFixed(3)}/${max.toFixed(3)} ms\n`;
+    }
+    const note =
+      count === undefined
+        ? `packetpath: ping stopped after ${n} packets (a real ping runs until Ctrl+C; use -c N)\n`
+        : '';
+    return { stdout: out, stderr: note, exitCode: times.length > 0 ? 0 : 1 };
+  };
+}
