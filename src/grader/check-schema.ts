@@ -183,7 +183,7 @@ const OutputCheck = z
         "A line run in a scratch copy of the learner's cluster: it changes neither their cluster nor their history.",
       ),
     contains: z.string().min(1).optional().describe('Text stdout must contain.'),
-    matches: regex.optional().describe('A regular expression stdout must match.'),
+    matches: regex.optional().describe('A regular expression stdout must match; ^ and $ match at line ends.'),
     exitCode: z.number().int().min(0).max(255).optional(),
   })
   .strict()

@@ -183,7 +183,7 @@ export function createStarter(
   const startState = startStateHash(first);
   try {
     const startSnapshot = first.snapshot();
-    const a = fresh();
+    const a = first;
     const b = engine.restoreCluster(startSnapshot);
     const steps = solutionJournal(loaded);
     replay(a, steps);
