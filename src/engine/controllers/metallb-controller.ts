@@ -116,7 +116,14 @@ export class MetalLBController extends BaseController {
 
   protected watches(): [ResourceKey, (e: WatchEvent) => readonly string[]][] {
     return [
-      ['services', (e) => [objectKey(e.object.metadata.namespace, e.object.metadata.name)]],
+      // A released address lets every waiting Service retry (MetalLB reprocesses all on a delete).
+      [
+        'services',
+        (e) =>
+          e.type === 'DELETED'
+            ? this.initialKeys()
+            : [objectKey(e.object.metadata.namespace, e.object.metadata.name)],
+      ],
       ['ipaddresspools.metallb.io', () => this.initialKeys()],
       ['l2advertisements.metallb.io', () => this.initialKeys()],
       ['pods', (e) => (e.object.metadata.namespace === 'default' ? [] : this.initialKeys())],
