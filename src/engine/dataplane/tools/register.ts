@@ -22,6 +22,7 @@ import { bridgeCommand, crictlCommand, sysctlCommand } from './node-tools.ts';
 import { pingCommand } from './ping.ts';
 import { netstatCommand, ssCommand } from './ss.ts';
 import { wgetCommand } from './wget.ts';
+import { traceCommand } from '../trace/trace-command.ts';
 import { hostToolContext, nodeToolContext, podToolContext, type ToolContext } from './tool-context.ts';
 
 type Factory = (ctx: ToolContext) => CommandHandler;
@@ -84,4 +85,5 @@ export function registerDataplaneTools(t: CommandTables): void {
     );
   for (const [name, f] of NODE_TOOLS) t.node.set(name, (cluster, node) => f(nodeToolContext(cluster, node)));
   for (const [name, f] of HOST_TOOLS) t.host.set(name, (cluster) => f(hostToolContext(cluster)));
+  t.host.set('trace', (cluster) => traceCommand(cluster));
 }
