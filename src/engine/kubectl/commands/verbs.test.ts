@@ -367,7 +367,7 @@ describe('informational commands', () => {
     ['auth can-i create pods', 'yes\n'],
     [
       'api-versions',
-      'apps/v1\ndiscovery.k8s.io/v1\ngateway.networking.k8s.io/v1\nmetallb.io/v1beta1\nnetworking.k8s.io/v1\nv1\n',
+      'apps/v1\ndiscovery.k8s.io/v1\ngateway.networking.k8s.io/v1\ngateway.networking.k8s.io/v1beta1\nmetallb.io/v1beta1\nnetworking.k8s.io/v1\nv1\n',
     ],
   ])('kubectl %s', (line, stdout) => {
     expect(makeKubectl().run(line)).toEqual({ stdout, stderr: '', exitCode: 0 });
