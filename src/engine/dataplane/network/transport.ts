@@ -160,7 +160,10 @@ export function transport(view: NetworkView, input: TransportInput, rng: Rng): T
       verdict: t.verdict,
       ...(service ? { service } : {}),
     };
-    if (t.verdict === 'REJECT' && service) hops.push({ kind: 'no-endpoints', service, node: entry.name });
+    // kube-proxy's REJECT for a Service without endpoints says so in its comment; other REJECTs
+    // (IPVS mode's KUBE-IPVS-FILTER, load-balancer source ranges) are about the packet, not the Service.
+    if (t.verdict === 'REJECT' && service && /no (endpoints|backends)/.test(last?.rule ?? ''))
+      hops.push({ kind: 'no-endpoints', service, node: entry.name });
     return fail(t.verdict === 'REJECT' ? 'refused' : 'timeout', hops, hop, withT());
   }
   if (t.verdict === 'DNAT' && t.dnatTo) {

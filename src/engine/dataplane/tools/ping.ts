@@ -63,6 +63,8 @@ export function pingCommand(ctx: ToolContext): CommandHandler {
       };
     }
     const ip = first.remote?.ip ?? target;
+    // A REJECT answers the echo with ICMP port unreachable: iputils reports it, BusyBox ignores it.
+    const rejected = first.outcome === 'refused' ? ip : undefined;
     const shown = first.dns ? target : ip;
     const replies = first.outcome === 'connected';
     const from = first.replyFrom ?? ip;
@@ -78,6 +80,7 @@ export function pingCommand(ctx: ToolContext): CommandHandler {
       const ms = first.backend?.host
         ? 11 + (fnv32a(`${ip}#${i}`) % 900) / 100
         : 0.04 + (fnv32a(`${ip}#${i}`) % 90) / 1000;
+      if (rejected && bsd) out += `From ${rejected} icmp_seq=${i + 1} Destination Port Unreachable\n`;
       if (replies) {
         times.push(ms);
         out += bsd
@@ -85,12 +88,12 @@ export function pingCommand(ctx: ToolContext): CommandHandler {
           : `64 bytes from ${from}: seq=${i} ttl=${ttl} time=${ms.toFixed(3)} ms\n`;
       }
     }
-    wait(ctx, replies ? (n - 1) * 1000 : (n - 1) * 1000 + waitS * 1000);
+    wait(ctx, replies || rejected ? (n - 1) * 1000 : (n - 1) * 1000 + waitS * 1000);
     const lost = n - times.length;
     const pct = Math.round((lost * 100) / n);
     out += `\n--- ${shown} ping statistics ---\n`;
     if (bsd) {
-      out += `${n} packets transmitted, ${times.length} received, ${pct}% packet loss, time ${(n - 1) * 1000 + (replies ? 2 : 0)}ms\n`;
+      out += `${n} packets transmitted, ${times.length} received, ${rejected ? `+${n} errors, ` : ''}${pct}% packet loss, time ${(n - 1) * 1000 + (replies ? 2 : 0)}ms\n`;
     } else out += `${n} packets transmitted, ${times.length} packets received, ${pct}% packet loss\n`;
     if (times.length > 0) {
       const min = Math.min(...times);

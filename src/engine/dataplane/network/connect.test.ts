@@ -1,0 +1,266 @@
+import { describe, expect, it } from 'vitest';
+import { Rng } from '../../util/rng.ts';
+import { connect } from './connect.ts';
+import type { ConnectRequest, Hop } from './types.ts';
+import { apply, clusterIP, kindConfig, nodePort, pod, podIP, scenario, service } from './test-helpers.ts';
+import { createCluster } from '../../cluster/cluster.ts';
+
+const http = (host: string, path = '/') => ({
+  http: { method: 'GET', path, host, headers: [['Host', host]] as [string, string][] },
+});
+const from = (name: string) => ({ kind: 'pod' as const, namespace: 'default', name });
+const kinds = (hops: readonly Hop[]) => hops.map((h) => h.kind);
+
+describe.each(['flannel', 'calico', 'cilium'] as const)('packet flow with %s', (cni) => {
+  const cluster = scenario(cni, cni === 'cilium' ? 'none' : 'iptables');
+  const rng = new Rng(99);
+  const go = (req: Omit<ConnectRequest, 'protocol'> & { protocol?: ConnectRequest['protocol'] }) =>
+    connect({ protocol: 'TCP', ...req }, cluster, rng);
+
+  it.each([
+    { name: 'same node', target: 'echo-a', crossNode: false },
+    { name: 'cross node', target: 'echo-b', crossNode: true },
+  ])('pod to pod IP, $name: no NAT, the server sees the client pod IP', ({ target, crossNode }) => {
+    const r = go({
+      from: from('client'),
+      to: podIP(cluster, target),
+      port: 8080,
+      payload: http('x', '/clientip'),
+    });
+    expect(r.outcome).toBe('connected');
+    expect(r.serverSawClientIP).toBe(podIP(cluster, 'client'));
+    expect(r.response?.body).toMatch(new RegExp(`^${podIP(cluster, 'client').replace(/\./g, '\\.')}:\\d+$`));
+    expect(kinds(r.hops)).not.toContain('snat');
+    const routes = r.hops.filter((h) => h.kind === 'route');
+    expect(routes.some((h) => h.kind === 'route' && h.toNode === 'kind-worker2')).toBe(crossNode);
+  });
+
+  it('cross node uses the CNI encapsulation between node IPs', () => {
+    const r = go({ from: from('client'), to: podIP(cluster, 'server-b'), port: 80 });
+    const tunnel = r.hops.find((h) => h.kind === 'route' && h.toNode === 'kind-worker2');
+    const expected = {
+      flannel: ['vxlan', 'UDP', 8472],
+      calico: ['ipip', 'IPIP', undefined],
+      cilium: ['vxlan', 'UDP', 8472],
+    }[cni];
+    expect(tunnel).toMatchObject({
+      via: expected[0],
+      outer: { src: '172.18.0.3', dst: '172.18.0.4', protocol: expected[1] },
+    });
+    if (expected[2]) expect(tunnel).toMatchObject({ outer: { port: expected[2] } });
+  });
+
+  it('through a Service: DNAT to a ready endpoint on the target port, no SNAT', () => {
+    const r = go({ from: from('client'), to: 'echo', port: 80, payload: http('echo', '/hostname') });
+    expect(r.outcome).toBe('connected');
+    expect(['echo-a', 'echo-b']).toContain(r.backend?.pod?.name);
+    expect(r.backend?.port).toBe(8080);
+    expect(r.response?.body).toBe(r.backend?.pod?.name);
+    expect(r.serverSawClientIP).toBe(podIP(cluster, 'client'));
+    const svc = r.hops.find((h) => h.kind === 'service');
+    expect(svc).toMatchObject({
+      service: { namespace: 'default', name: 'echo' },
+      mode: cni === 'cilium' ? 'cilium' : 'iptables',
+    });
+  });
+
+  it('a closed port on a pod is refused (RST), not a timeout', () => {
+    const r = go({ from: from('client'), to: podIP(cluster, 'server-b'), port: 8081 });
+    expect(r.outcome).toBe('refused');
+    expect(r.decidingHop).toMatchObject({ kind: 'no-listener', port: 8081 });
+  });
+
+  it('egress to the internet is SNATed to the node IP (httpbin.org /ip)', () => {
+    const r = go({ from: from('client'), to: 'httpbin.org', port: 80, payload: http('httpbin.org', '/ip') });
+    expect(r.outcome).toBe('connected');
+    expect(JSON.parse(r.response?.body ?? '{}')).toEqual({ origin: '172.18.0.3' });
+  });
+
+  it('the learner machine cannot reach pod IPs or ClusterIPs (timeout) but reaches NodePorts', () => {
+    expect(go({ from: { kind: 'external' }, to: podIP(cluster, 'echo-a'), port: 8080 }).outcome).toBe(
+      'timeout',
+    );
+    expect(go({ from: { kind: 'external' }, to: clusterIP(cluster, 'echo'), port: 80 }).outcome).toBe(
+      'timeout',
+    );
+    const r = go({
+      from: { kind: 'external' },
+      to: '172.18.0.2',
+      port: nodePort(cluster, 'echo-np'),
+      payload: http('x', '/clientip'),
+    });
+    expect(r.outcome).toBe('connected');
+    // externalTrafficPolicy Cluster: the backend sees the receiving node's address.
+    expect(r.serverSawClientIP).toBe('172.18.0.2');
+  });
+});
+
+describe('kube-proxy behaviour seen from a pod', () => {
+  const cluster = scenario('flannel', 'iptables');
+  const rng = new Rng(5);
+
+  it('a Service with no ready endpoint is refused by the REJECT rule', () => {
+    apply(cluster, [service('nobody', { app: 'nobody' }, 80, 80)]);
+    const r = connect({ from: from('client'), to: 'nobody', port: 80, protocol: 'TCP' }, cluster, rng);
+    expect(r.outcome).toBe('refused');
+    expect(kinds(r.hops)).toContain('no-endpoints');
+    expect(r.decidingHop).toMatchObject({ kind: 'netfilter', verdict: 'REJECT' });
+  });
+
+  it('spreads new connections over the endpoints and keeps one socket on its backend', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 30; i++) {
+      const r = connect(
+        { from: from('client'), to: clusterIP(cluster, 'echo'), port: 80, protocol: 'TCP' },
+        cluster,
+        rng,
+      );
+      seen.add(r.backend?.pod?.name ?? '');
+    }
+    expect([...seen].sort()).toEqual(['echo-a', 'echo-b']);
+    const first = connect(
+      { from: from('client'), to: clusterIP(cluster, 'echo'), port: 80, protocol: 'TCP', srcPort: 40000 },
+      cluster,
+      rng,
+    );
+    for (let i = 0; i < 10; i++) {
+      const again = connect(
+        { from: from('client'), to: clusterIP(cluster, 'echo'), port: 80, protocol: 'TCP', srcPort: 40000 },
+        cluster,
+        rng,
+      );
+      expect(again.backend?.pod?.name).toBe(first.backend?.pod?.name);
+      expect(again.hops.find((h) => h.kind === 'service')).toMatchObject({ established: true });
+    }
+  });
+
+  it('ping to a ClusterIP gets no reply in iptables mode (fact-check #64)', () => {
+    const r = connect(
+      { from: from('client'), to: clusterIP(cluster, 'echo'), protocol: 'ICMP' },
+      cluster,
+      rng,
+    );
+    expect(r.outcome).toBe('timeout');
+  });
+
+  it('ping to a ClusterIP in IPVS mode meets KUBE-IPVS-FILTER: port unreachable, not an echo reply', () => {
+    // The address sits on kube-ipvs0, but since kubernetes#72236 was fixed kube-proxy's filter
+    // REJECTs every NEW packet to KUBE-IPVS-IPS that no Service port set matches; ICMP has no port.
+    const ipvs = scenario('flannel', 'ipvs');
+    const r = connect({ from: from('client'), to: clusterIP(ipvs, 'echo'), protocol: 'ICMP' }, ipvs, rng);
+    expect(r.outcome).toBe('refused');
+    expect(r.decidingHop).toMatchObject({ kind: 'netfilter', chain: 'KUBE-IPVS-FILTER', verdict: 'REJECT' });
+  });
+});
+
+describe('externalTrafficPolicy from outside the cluster', () => {
+  const cluster = createCluster(kindConfig('calico'), { seed: 3 });
+  apply(cluster, [
+    pod(
+      'only',
+      'kind-worker',
+      'registry.k8s.io/e2e-test-images/agnhost:2.53',
+      { app: 'only' },
+      { args: ['netexec', '--http-port=8080'] },
+    ),
+    service('cluster-np', { app: 'only' }, 80, 8080, { type: 'NodePort' }),
+    service('local-np', { app: 'only' }, 80, 8080, { type: 'NodePort', externalTrafficPolicy: 'Local' }),
+  ]);
+  const rng = new Rng(1);
+  const hit = (node: string, svc: string) =>
+    connect(
+      {
+        from: { kind: 'external' },
+        to: node,
+        port: nodePort(cluster, svc),
+        protocol: 'TCP',
+        payload: http(node, '/clientip'),
+      },
+      cluster,
+      rng,
+    );
+
+  it.each([
+    { policy: 'Cluster', svc: 'cluster-np', node: '172.18.0.4', outcome: 'connected', seen: '172.18.0.4' },
+    { policy: 'Cluster', svc: 'cluster-np', node: '172.18.0.3', outcome: 'connected', seen: '172.18.0.3' },
+    { policy: 'Local', svc: 'local-np', node: '172.18.0.3', outcome: 'connected', seen: '172.18.0.1' },
+    { policy: 'Local', svc: 'local-np', node: '172.18.0.4', outcome: 'timeout', seen: undefined },
+  ])('$policy via $node: $outcome, the server sees $seen', ({ svc, node, outcome, seen }) => {
+    const r = hit(node, svc);
+    expect(r.outcome).toBe(outcome);
+    expect(r.serverSawClientIP).toBe(seen);
+  });
+});
+
+describe('DNS as packets', () => {
+  const cluster = scenario('calico');
+  const rng = new Rng(11);
+  it.each([
+    { client: 'client', libc: 'glibc', name: 'api.exemplo.com', queries: 8 },
+    { client: 'client', libc: 'glibc', name: 'api.exemplo.com.', queries: 2 },
+    { client: 'alpine', libc: 'musl', name: 'api.exemplo.com', queries: 8 },
+    { client: 'alpine', libc: 'musl', name: 'a.b.c.d.exemplo.com', queries: 2 },
+  ])('$libc resolves $name with $queries queries (A and AAAA per candidate)', ({ client, name, queries }) => {
+    const r = connect({ from: from(client), to: name, port: 443, protocol: 'TCP' }, cluster, rng);
+    expect(r.dns?.queries).toBe(queries);
+  });
+
+  it('an egress policy that forgot port 53 breaks resolution (the resolver times out)', () => {
+    const c = scenario('calico', 'iptables', 21);
+    apply(c, [
+      {
+        apiVersion: 'networking.k8s.io/v1',
+        kind: 'NetworkPolicy',
+        metadata: { name: 'egress-web-only', namespace: 'default' },
+        spec: {
+          podSelector: { matchLabels: { run: 'client' } },
+          policyTypes: ['Egress'],
+          egress: [{ ports: [{ port: 80 }] }],
+        },
+      },
+    ]);
+    const r = connect({ from: from('client'), to: 'server', port: 80, protocol: 'TCP' }, c, rng);
+    expect(r.outcome).toBe('dns-failure');
+    expect(r.dns).toMatchObject({ timedOut: true, error: { code: 'EAI_AGAIN' } });
+    expect(r.hops.find((h) => h.kind === 'network-policy')).toMatchObject({
+      direction: 'Egress',
+      verdict: 'blocked',
+      port: 53,
+    });
+  });
+});
+
+describe('MTU black hole', () => {
+  const cluster = scenario('flannel', 'iptables', 31);
+  cluster.api.update({
+    ...cluster.store.get('configmaps', 'kube-flannel', 'kube-flannel-cfg')!,
+    data: {
+      ...cluster.store.get('configmaps', 'kube-flannel', 'kube-flannel-cfg')!.data,
+      'cni-conf.json':
+        '{"name":"cbr0","cniVersion":"0.3.1","plugins":[{"type":"flannel","delegate":{"hairpinMode":true,"isDefaultGateway":true,"mtu":1500}},{"type":"portmap","capabilities":{"portMappings":true}}]}',
+    },
+  });
+  const rng = new Rng(2);
+  const big = 'x'.repeat(3000);
+
+  it.each([
+    { name: 'small response across nodes', target: 'echo-b', msg: 'hi', stalled: false },
+    { name: 'large response across nodes', target: 'echo-b', msg: big, stalled: true },
+    { name: 'large response on the same node', target: 'echo-a', msg: big, stalled: false },
+  ])('$name: stalled=$stalled', ({ target, msg, stalled }) => {
+    const r = connect(
+      {
+        from: from('client'),
+        to: podIP(cluster, target),
+        port: 8080,
+        protocol: 'TCP',
+        payload: http('x', `/echo?msg=${msg}`),
+      },
+      cluster,
+      rng,
+    );
+    expect(r.outcome).toBe('connected');
+    expect(r.stalled === true).toBe(stalled);
+    if (!stalled) expect(r.response?.body).toBe(msg);
+  });
+});

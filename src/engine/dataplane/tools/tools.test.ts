@@ -1,0 +1,219 @@
+/**
+ * Tool outputs against the real programs' formats. Where each expected text comes from:
+ * - curl: lib/*.c at tags curl-7_88_1, curl-8_14_1 and curl-8_17_0 (hostip.c "Host %s:%d was resolved.",
+ *   cfilters.c "Established %sconnection to %s (%s port %u) from %s port %u ", request.c "Request
+ *   completely sent off", multi.c "Connection #%d to host %s:%d left intact", cf-ip-happy.c "Failed to
+ *   connect to %s %s %s%s%safter %d ms: %s", multi.c "Connection timed out after %d milliseconds"),
+ *   src/tool_cb_dbg.c "[%zu bytes data]"; a local curl 7.88.1 -v run against python3 -m http.server.
+ * - BusyBox: networking/wget.c ("Connecting to %s (%s)"), libbb/xconnect.c ("can't connect to remote
+ *   host (%s)" + perror), networking/nc_bloaty.c ("%s (%s) open"), networking/ping.c, networking/
+ *   nslookup.c (";; connection timed out; no servers could be reached").
+ * - OpenBSD netcat: "Connection to %s (%s) %s port [%s/%s] succeeded!".
+ * - iproute2 6.1 (`ip addr`, `ip route` trailing spaces, `ss -tlnp` column layout): captured on Debian 12.
+ * - cri-tools: Go tabwriter minwidth 20 padding 3.
+ */
+import { describe, expect, it } from 'vitest';
+import { clusterIP, exec, podIP, scenario } from '../network/test-helpers.ts';
+
+const cluster = scenario('flannel', 'iptables', 41);
+const server = clusterIP(cluster, 'server');
+
+describe('curl', () => {
+  it('8.17 -v prints the resolution, the connection with its source port and the exchange', () => {
+    const r = exec(cluster, 'curl', 'curl -sv server -o /dev/null');
+    expect(r.exitCode).toBe(0);
+    const lines = r.stderr.split('\n');
+    expect(lines.slice(0, 4)).toEqual([
+      '* Host server:80 was resolved.',
+      '* IPv6: (none)',
+      `* IPv4: ${server}`,
+      `*   Trying ${server}:80...`,
+    ]);
+    expect(lines[4]).toMatch(
+      new RegExp(
+        `^\\* Established connection to server \\(${server.replace(/\./g, '\\.')} port 80\\) from ${podIP(cluster, 'curl').replace(/\./g, '\\.')} port \\d+ $`,
+      ),
+    );
+    expect(lines.slice(5, 12)).toEqual([
+      '* using HTTP/1.x',
+      '> GET / HTTP/1.1',
+      '> Host: server',
+      '> User-Agent: curl/8.17.0',
+      '> Accept: */*',
+      '> ',
+      '* Request completely sent off',
+    ]);
+    expect(lines).toContain('< HTTP/1.1 200 OK');
+    expect(lines).toContain('{ [615 bytes data]');
+    expect(lines).toContain('* Connection #0 to host server:80 left intact');
+  });
+
+  it("7.88 (nginx's Debian curl) words the connection the older way", () => {
+    const r = exec(cluster, 'server-a', 'curl -sv server -o /dev/null');
+    expect(r.stderr).toContain(`* Connected to server (${server}) port 80 (#0)\n`);
+    expect(r.stderr).toContain('* Connection #0 to host server left intact\n');
+    expect(r.stderr).not.toContain('was resolved');
+  });
+
+  it.each([
+    { name: 'unknown name', args: 'curl -sS nope', code: 6, err: 'curl: (6) Could not resolve host: nope\n' },
+    {
+      name: 'closed port',
+      args: `curl -sS ${'<ip>'}:8081`,
+      code: 7,
+      err: "curl: (7) Failed to connect to <ip> port 8081 after 1 ms: Couldn't connect to server\n",
+    },
+    {
+      name: '-m on a dropped SYN',
+      args: 'curl -sS -m 2 10.244.200.9',
+      code: 28,
+      err: 'curl: (28) Connection timed out after 2001 milliseconds\n',
+    },
+    {
+      name: '-f on a 404',
+      args: 'curl -sSf server/nope',
+      code: 22,
+      err: 'curl: (22) The requested URL returned error: 404\n',
+    },
+  ])("$name: exit $code with curl's message", ({ args, code, err }) => {
+    const ip = podIP(cluster, 'server-b');
+    const r = exec(cluster, 'curl', args.replace('<ip>', ip));
+    expect(r.exitCode).toBe(code);
+    expect(r.stderr).toBe(`${err.replace('<ip>', ip)}command terminated with exit code ${code}\n`);
+  });
+
+  it('-w %{http_code} and -I', () => {
+    expect(exec(cluster, 'curl', "curl -s -o /dev/null -w '%{http_code}' server").stdout).toBe('200');
+    const head = exec(cluster, 'curl', 'curl -sI server').stdout;
+    expect(head).toMatch(
+      /^HTTP\/1\.1 200 OK\r\nServer: nginx\/1\.29\.4\r\nDate: .+ GMT\r\nContent-Type: text\/html\r\nContent-Length: 615\r\n/,
+    );
+  });
+
+  it('a dropped SYN without -m waits for the kernel (≈130 s of simulated time)', () => {
+    const before = cluster.clock.now();
+    const r = exec(cluster, 'curl', 'curl -sS 10.244.200.9');
+    expect(r.exitCode).toBe(28);
+    expect(r.stderr).toMatch(
+      /^curl: \(28\) Failed to connect to 10\.244\.200\.9 port 80 after 130039 ms: Couldn't connect to server\n/,
+    );
+    expect(cluster.clock.now() - before).toBeGreaterThanOrEqual(130_000);
+  });
+});
+
+describe('BusyBox applets', () => {
+  it('wget wording', () => {
+    expect(exec(cluster, 'client', 'wget -qO- nope').stderr).toBe(
+      "wget: bad address 'nope'\ncommand terminated with exit code 1\n",
+    );
+    const ip = podIP(cluster, 'server-b');
+    expect(exec(cluster, 'client', `wget -O- ${ip}:8081`).stderr).toBe(
+      `Connecting to ${ip} (${ip}:8081)\nwget: can't connect to remote host (${ip}): Connection refused\ncommand terminated with exit code 1\n`,
+    );
+    expect(exec(cluster, 'client', 'wget -qO- server').stdout).toContain('<title>Welcome to nginx!</title>');
+  });
+
+  it('nc -zv (BusyBox nc_bloaty) and OpenBSD netcat in netshoot', () => {
+    expect(exec(cluster, 'client', 'nc -zv server 80').stderr).toBe(`server (${server}:80) open\n`);
+    expect(exec(cluster, 'netshoot', 'nc -zv server 80').stderr).toBe(
+      `Connection to server (${server}) 80 port [tcp/http] succeeded!\n`,
+    );
+    const ip = podIP(cluster, 'server-b');
+    expect(exec(cluster, 'client', `nc -zv ${ip} 81`).stderr).toBe(
+      `nc: ${ip} (${ip}:81): Connection refused\ncommand terminated with exit code 1\n`,
+    );
+  });
+
+  it('ping to a pod replies; to a ClusterIP nothing comes back (iptables mode)', () => {
+    const ip = podIP(cluster, 'server-a');
+    const ok = exec(cluster, 'client', `ping -c 1 ${ip}`);
+    const lines = ok.stdout.split('\n');
+    expect(lines[0]).toBe(`PING ${ip} (${ip}): 56 data bytes`);
+    expect(lines[1]).toMatch(/^64 bytes from 10\.244\.1\.\d+: seq=0 ttl=64 time=0\.\d{3} ms$/);
+    expect(lines.slice(2, 5)).toEqual([
+      '',
+      `--- ${ip} ping statistics ---`,
+      '1 packets transmitted, 1 packets received, 0% packet loss',
+    ]);
+    expect(lines[5]).toMatch(/^round-trip min\/avg\/max = 0\.\d{3}\/0\.\d{3}\/0\.\d{3} ms$/);
+    const none = exec(cluster, 'client', `ping -c 2 -W 1 ${server}`);
+    expect(none.stdout).toBe(
+      `PING ${server} (${server}): 56 data bytes\n\n--- ${server} ping statistics ---\n2 packets transmitted, 0 packets received, 100% packet loss\n`,
+    );
+    expect(none.exitCode).toBe(1);
+  });
+});
+
+describe('in-pod network views', () => {
+  it('ip addr shows eth0 with the pod IP, the /24 of the bridge and the VXLAN MTU', () => {
+    const ip = podIP(cluster, 'client');
+    const out = exec(cluster, 'client', 'ip addr').stdout;
+    expect(out).toMatch(
+      /\n2: eth0@if\d+: <BROADCAST,MULTICAST,UP,LOWER_UP,M-DOWN> mtu 1450 qdisc noqueue state UP\n/,
+    );
+    expect(out).toContain(
+      `    inet ${ip}/24 brd 10.244.1.255 scope global eth0\n       valid_lft forever preferred_lft forever\n`,
+    );
+  });
+
+  it('ip route keeps iproute2 trailing spaces', () => {
+    const ip = podIP(cluster, 'client');
+    expect(exec(cluster, 'client', 'ip route').stdout).toBe(
+      `default via 10.244.1.1 dev eth0 \n10.244.0.0/16 via 10.244.1.1 dev eth0 \n10.244.1.0/24 dev eth0 proto kernel scope link src ${ip} \n`,
+    );
+  });
+
+  it('ss -tlnp lists what listens, laid out as iproute2 6.1 does', () => {
+    expect(exec(cluster, 'netshoot', 'ss -tlnp').stdout).toBe(
+      'State Recv-Q Send-Q Local Address:Port Peer Address:PortProcess\n',
+    );
+  });
+});
+
+describe('node tools', () => {
+  const node = (line: string) => {
+    cluster.execSync('kubectl debug node/kind-worker -it --image=nicolaka/netshoot', { interactive: true });
+    const r = cluster.execSync(line, { interactive: true });
+    cluster.execSync('exit', { interactive: true });
+    return r;
+  };
+
+  it("ip route: flannel routes other nodes' /24s through flannel.1 onlink", () => {
+    expect(node('ip route').stdout).toBe(
+      'default via 172.18.0.1 dev eth0 \n10.244.0.0/24 via 10.244.0.0 dev flannel.1 onlink \n10.244.1.0/24 dev cni0 proto kernel scope link src 10.244.1.1 \n10.244.2.0/24 via 10.244.2.0 dev flannel.1 onlink \n172.18.0.0/16 dev eth0 proto kernel scope link src 172.18.0.3 \n',
+    );
+  });
+
+  it('crictl pods uses the tabwriter layout', () => {
+    const out = node('crictl pods').stdout;
+    expect(out.split('\n')[0]).toMatch(
+      /^POD ID {14}CREATED {13}STATE {15}NAME +NAMESPACE +ATTEMPT +RUNTIME$/,
+    );
+    expect(out).toMatch(
+      /\n[0-9a-f]{13} {7}\d+ (seconds|minutes) ago +Ready +client +default +0 +\(default\)\n/,
+    );
+  });
+
+  it('the node sees the CNI conflist and one veth per pod on cni0', () => {
+    expect(node('cat /etc/cni/net.d/10-flannel.conflist').stdout).toContain('"type": "flannel"');
+    const links = node('bridge link').stdout.trim().split('\n');
+    const pods = cluster.store
+      .list('pods')
+      .filter((p) => p.spec?.nodeName === 'kind-worker' && !p.spec.hostNetwork && p.status?.podIP);
+    expect(links).toHaveLength(pods.length);
+  });
+
+  it('conntrack -L shows a finished curl through the Service in TIME_WAIT with the DNAT reply tuple', () => {
+    exec(cluster, 'client', `wget -qO /dev/null ${server}`);
+    const out = node('conntrack -L');
+    expect(out.stdout).toMatch(
+      new RegExp(
+        `^tcp      6 \\d+ TIME_WAIT src=${podIP(cluster, 'client').replace(/\./g, '\\.')} dst=${server.replace(/\./g, '\\.')} sport=\\d+ dport=80 src=10\\.244\\.\\d+\\.\\d+ dst=`,
+        'm',
+      ),
+    );
+    expect(out.stderr).toMatch(
+      /^conntrack v1\.4\.7 \(conntrack-tools\): \d+ flow entries have been shown\.\n$/,
+    );
+  });
+});
