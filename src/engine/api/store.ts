@@ -10,6 +10,7 @@ import { resourceInfo } from './resources.ts';
 import type { SimClock } from '../util/clock.ts';
 import type { Rng } from '../util/rng.ts';
 import { deepClone, jsonEqual } from '../util/json.ts';
+import { Table, type IndexFn } from './table.ts';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -56,12 +57,16 @@ const GENERATION_TRACKED = new Set<ResourceKey>([
   'l2advertisements.metallb.io',
 ]);
 
+export const POD_NODE_INDEX = 'spec.nodeName';
+export const EVENT_OBJECT_INDEX = 'involvedObject.uid';
+export const SLICE_SERVICE_INDEX = 'kubernetes.io/service-name';
+
 export function objectKey(namespace: string | undefined, name: string): string {
   return namespace ? `${namespace}/${name}` : name;
 }
 
 export class ApiStore {
-  private readonly tables = new Map<ResourceKey, Map<string, AnyObject>>();
+  private readonly tables = new Map<ResourceKey, Table>();
   private readonly watchers = new Map<ResourceKey | '*', Set<WatchHandler>>();
   private revision = 0;
 
@@ -71,13 +76,41 @@ export class ApiStore {
   constructor(clock: SimClock, rng: Rng) {
     this.clock = clock;
     this.rng = rng;
+    this.addIndex('pods', POD_NODE_INDEX, (o) => (o.spec as { nodeName?: string } | undefined)?.nodeName);
+    this.addIndex(
+      'events',
+      EVENT_OBJECT_INDEX,
+      (o) => (o.involvedObject as { uid?: string } | undefined)?.uid,
+    );
+    this.addIndex('endpointslices.discovery.k8s.io', SLICE_SERVICE_INDEX, (o) => {
+      const svc = o.metadata.labels?.['kubernetes.io/service-name'];
+      return svc === undefined ? undefined : `${o.metadata.namespace ?? ''}/${svc}`;
+    });
+  }
+
+  /**
+   * Registers a secondary index (like a client-go indexer). Built-in ones: pods by node
+   * (`POD_NODE_INDEX`), events by involved object uid (`EVENT_OBJECT_INDEX`), EndpointSlices by
+   * `namespace/service` (`SLICE_SERVICE_INDEX`).
+   */
+  addIndex(resource: ResourceKey, name: string, fn: IndexFn): void {
+    this.table(resource).addIndex(name, fn);
+  }
+
+  /** Objects of `resource` whose index `name` has `value`, sorted by namespace then name. */
+  byIndex<K extends ResourceKey>(resource: K, name: string, value: string): ResourceTypes[K][] {
+    return this.table(resource).byIndex(name, value) as unknown as ResourceTypes[K][];
   }
 
   get resourceVersion(): number {
     return this.revision;
   }
 
-  get<K extends ResourceKey>(resource: K, namespace: string | undefined, name: string): ResourceTypes[K] | undefined {
+  get<K extends ResourceKey>(
+    resource: K,
+    namespace: string | undefined,
+    name: string,
+  ): ResourceTypes[K] | undefined {
     return this.table(resource).get(this.keyFor(resource, namespace, name)) as ResourceTypes[K] | undefined;
   }
 
@@ -90,12 +123,7 @@ export class ApiStore {
 
   /** Objects of a resource, sorted by namespace then name (the order the API server lists them in). */
   list<K extends ResourceKey>(resource: K, namespace?: string): ResourceTypes[K][] {
-    const out: AnyObject[] = [];
-    for (const obj of this.table(resource).values()) {
-      if (namespace === undefined || obj.metadata.namespace === namespace) out.push(obj);
-    }
-    out.sort(compareObjects);
-    return out as unknown as ResourceTypes[K][];
+    return this.table(resource).list(namespace).slice() as unknown as ResourceTypes[K][];
   }
 
   count(resource: ResourceKey): number {
@@ -199,10 +227,14 @@ export class ApiStore {
 
   /** Replaces the whole content without emitting events (controllers rebuild their caches after a restore). */
   restore(snapshot: StoreSnapshot): void {
-    this.tables.clear();
+    for (const t of this.tables.values()) t.clear();
     for (const { resource, object } of snapshot.objects) {
       const info = resourceInfo(resource);
-      const key = this.keyFor(resource, info.namespaced ? object.metadata.namespace : undefined, object.metadata.name);
+      const key = this.keyFor(
+        resource,
+        info.namespaced ? object.metadata.namespace : undefined,
+        object.metadata.name,
+      );
       this.table(resource).set(key, deepClone(object));
     }
     this.revision = snapshot.resourceVersion;
@@ -212,9 +244,9 @@ export class ApiStore {
     return objectKey(resourceInfo(resource).namespaced ? namespace : undefined, name);
   }
 
-  private table(resource: ResourceKey): Map<string, AnyObject> {
+  private table(resource: ResourceKey): Table {
     let t = this.tables.get(resource);
-    if (!t) this.tables.set(resource, (t = new Map()));
+    if (!t) this.tables.set(resource, (t = new Table()));
     return t;
   }
 
@@ -227,11 +259,4 @@ export class ApiStore {
 function specOf(obj: AnyObject): unknown {
   const { metadata: _m, status: _s, ...rest } = obj;
   return rest;
-}
-
-function compareObjects(a: AnyObject, b: AnyObject): number {
-  const na = a.metadata.namespace ?? '';
-  const nb = b.metadata.namespace ?? '';
-  if (na !== nb) return na < nb ? -1 : 1;
-  return a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0;
 }

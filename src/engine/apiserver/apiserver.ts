@@ -80,6 +80,11 @@ export class ApiServer {
     return this.store.list(resource, namespace);
   }
 
+  /** Objects found through a store index (see ApiStore.addIndex). */
+  byIndex<K extends ResourceKey>(resource: K, index: string, value: string): ResourceTypes[K][] {
+    return this.store.byIndex(resource, index, value);
+  }
+
   watch(resource: ResourceKey | '*', handler: WatchHandler): () => void {
     return this.store.watch(resource, handler);
   }

@@ -14,6 +14,7 @@ import type { SimClock } from '../util/clock.ts';
 import type { Rng } from '../util/rng.ts';
 import { deepClone } from '../util/json.ts';
 import { parseTimestamp } from '../util/clock.ts';
+import { EVENT_OBJECT_INDEX } from '../api/store.ts';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -110,8 +111,7 @@ export class EventRecorder {
   /** Events about an object, oldest first (what `kubectl describe` lists). */
   eventsFor(involved: AnyObject): Event[] {
     return this.api
-      .list('events', involved.metadata.namespace ?? 'default')
-      .filter((e) => e.involvedObject.uid === involved.metadata.uid)
+      .byIndex('events', EVENT_OBJECT_INDEX, involved.metadata.uid)
       .sort(
         (a, b) =>
           (a.firstTimestamp ?? '').localeCompare(b.firstTimestamp ?? '') ||
@@ -121,13 +121,8 @@ export class EventRecorder {
 
   private matching(involved: AnyObject, reason: string, fieldPath: string | undefined): Event[] {
     return this.api
-      .list('events', involved.metadata.namespace ?? 'default')
-      .filter(
-        (e) =>
-          e.involvedObject.uid === involved.metadata.uid &&
-          e.reason === reason &&
-          (e.involvedObject.fieldPath ?? undefined) === fieldPath,
-      );
+      .byIndex('events', EVENT_OBJECT_INDEX, involved.metadata.uid)
+      .filter((e) => e.reason === reason && (e.involvedObject.fieldPath ?? undefined) === fieldPath);
   }
 
   private find(

@@ -400,8 +400,23 @@ export type ResolvedImage =
   | { readonly kind: 'invalid'; readonly message: string }
   | { readonly kind: 'not-found'; readonly ref: ImageRef };
 
-/** Applies the catalogue's rule (see the header) to what a pod spec names in `image:`. */
+/**
+ * Applies the catalogue's rule (see the header) to what a pod spec names in `image:`. References repeat
+ * endlessly (every pod sync asks) and resolution is pure, so results are remembered.
+ */
+const RESOLVED = new Map<string, ResolvedImage>();
+const RESOLVED_LIMIT = 4096;
+
 export function resolveImage(image: string): ResolvedImage {
+  let r = RESOLVED.get(image);
+  if (!r) {
+    if (RESOLVED.size >= RESOLVED_LIMIT) RESOLVED.clear();
+    RESOLVED.set(image, (r = resolveImageUncached(image)));
+  }
+  return r;
+}
+
+function resolveImageUncached(image: string): ResolvedImage {
   const parsed = parseImageRef(image);
   if ('error' in parsed) {
     return { kind: 'invalid', message: `couldn't parse image name "${image}": ${parsed.error}` };

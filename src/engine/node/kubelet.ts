@@ -19,6 +19,7 @@ import type { AnyObject, Node, Pod } from '../api/objects.ts';
 import type { ContainerImage, PodStatus } from 'kubernetes-types/core/v1';
 import { WorkQueue } from '../cluster/controller.ts';
 import { objectKey } from '../api/store.ts';
+import { POD_NODE_INDEX } from '../api/store.ts';
 import { deepClone, jsonEqual } from '../util/json.ts';
 import { parseTimestamp } from '../util/clock.ts';
 import { cniPlugin, sandboxId } from './cni/index.ts';
@@ -88,7 +89,7 @@ export class Kubelet implements Controller {
   }
 
   private podsHere(): Pod[] {
-    return this.ctx.api.list('pods').filter((p) => p.spec?.nodeName === this.nodeName);
+    return this.ctx.api.byIndex('pods', POD_NODE_INDEX, this.nodeName);
   }
 
   private syncPod(namespace: string, name: string): boolean {
