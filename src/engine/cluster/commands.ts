@@ -36,6 +36,7 @@ import { TOP_LEVEL_ORDER } from '../kubectl/commands/registry.ts';
 import type { Cluster } from './cluster.ts';
 import { registerDataplaneTools } from '../dataplane/tools/register.ts';
 import { nodeFiles } from '../dataplane/tools/node-tools.ts';
+import { coreDnsContainerLog } from '../dataplane/network/dns-client.ts';
 
 /** A running container a pod command acts in. */
 export interface PodTarget {
@@ -153,7 +154,13 @@ export function createCommandResolver(cluster: Cluster): CommandResolver {
     },
     containerLogs: (pod, container, opts) => {
       const r = containerLogs(pod as Pod, container, { previous: opts.previous, now: cluster.clock.now() });
-      return r.ok ? r.lines.map((l) => `${l.text}\n`).join('') : undefined;
+      if (!r.ok) return undefined;
+      // CoreDNS's `log` plugin writes one line per query the dataplane sent it.
+      const dns = opts.previous ? [] : coreDnsContainerLog(cluster, pod as Pod, container);
+      return [...r.lines, ...dns]
+        .sort((a, b) => a.time - b.time)
+        .map((l) => `${l.text}\n`)
+        .join('');
     },
   });
 

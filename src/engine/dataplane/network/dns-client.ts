@@ -13,6 +13,7 @@
  */
 import type { Cluster } from '../../cluster/cluster.ts';
 import type { Rng } from '../../util/rng.ts';
+import { parseTimestamp } from '../../util/clock.ts';
 import { nodeResolvConf } from '../../node/pod-files.ts';
 import { answer, DnsCache } from '../dns/coredns.ts';
 import { defaultCorefileText, validateCorefile, type Corefile } from '../dns/corefile.ts';
@@ -48,6 +49,27 @@ function stateOf(cluster: Cluster): DnsState {
 /** Lines CoreDNS's `log` plugin wrote in one replica (for `kubectl logs`), oldest first. */
 export function coreDnsLogLines(cluster: Cluster, namespace: string, pod: string): readonly CoreDnsLogLine[] {
   return (STATE.get(cluster)?.logs ?? []).filter((l) => l.namespace === namespace && l.pod === pod);
+}
+
+/**
+ * The `log` plugin's lines for `kubectl logs` of a CoreDNS container: only what the running instance
+ * wrote (a restart starts a new log), with the time each was written.
+ */
+export function coreDnsContainerLog(
+  cluster: Cluster,
+  pod: {
+    metadata: { namespace?: string; name: string };
+    status?: { containerStatuses?: { name: string; state?: { running?: { startedAt?: string } } }[] };
+  },
+  container: string,
+): { time: number; text: string }[] {
+  const status = pod.status?.containerStatuses?.find((c) => c.name === container);
+  const started = status?.state?.running?.startedAt;
+  if (!started || container !== 'coredns') return [];
+  const since = parseTimestamp(started);
+  return coreDnsLogLines(cluster, pod.metadata.namespace ?? 'kube-system', pod.metadata.name)
+    .filter((l) => l.time >= since)
+    .map((l) => ({ time: l.time, text: l.text }));
 }
 
 function currentCorefile(cluster: Cluster): Corefile | undefined {

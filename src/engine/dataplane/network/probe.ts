@@ -130,6 +130,16 @@ export function reachabilityMatrix(cluster: Cluster, pods?: readonly Pod[]): Mat
   );
   const endpoints = list.map((p) => podEndpoint(p, nodeIPs.get(p.spec?.nodeName ?? '')));
   const sockets = list.map((p) => listeningSockets(p, now).filter((s) => s.address === '0.0.0.0'));
+  const ipBlocks = [...idx.byNamespace.values()].some((ps) =>
+    ps.some((p) =>
+      [...(p.ingress ?? []), ...(p.egress ?? [])].some((r) => r.peers.some((peer) => peer.ipBlock)),
+    ),
+  );
+  const identity = endpoints.map(
+    (e) =>
+      `${e.namespace}|${JSON.stringify(Object.entries(e.labels).sort())}|${JSON.stringify(e.ports ?? [])}|${e.node ?? ''}${ipBlocks ? `|${e.ip}` : ''}`,
+  );
+  const memo = new Map<string, ReturnType<typeof evaluate>>();
   const cells: MatrixCell[] = [];
   list.forEach((src, i) => {
     list.forEach((dst, j) => {
@@ -141,10 +151,13 @@ export function reachabilityMatrix(cluster: Cluster, pods?: readonly Pod[]): Mat
           cells.push({ ...base, verdict: 'allowed', reason: 'not-enforced' });
           continue;
         }
-        const e = evaluate(
-          { src: endpoints[i]!, dst: endpoints[j]!, port: s.port, protocol: s.protocol },
-          idx,
-        );
+        // Pods of one workload share labels: their verdicts are the same unless an ipBlock names addresses.
+        const key = `${identity[i]}>${identity[j]}>${s.port}/${s.protocol}`;
+        let e = memo.get(key);
+        if (!e) {
+          e = evaluate({ src: endpoints[i]!, dst: endpoints[j]!, port: s.port, protocol: s.protocol }, idx);
+          memo.set(key, e);
+        }
         if (!e.egress.allowed)
           cells.push({ ...base, verdict: 'blocked', reason: 'no-rule-allowed', direction: 'Egress' });
         else if (!e.ingress.allowed)

@@ -217,3 +217,35 @@ describe('node tools', () => {
     );
   });
 });
+
+describe("CoreDNS's log plugin shows every query the resolvers send", () => {
+  const c = scenario('calico', 'iptables', 42);
+  const cm = c.store.get('configmaps', 'kube-system', 'coredns')!;
+  c.api.update({ ...cm, data: { Corefile: cm.data!.Corefile!.replace('errors\n', 'errors\n    log\n') } });
+  const logs = () =>
+    c.store
+      .list('pods', 'kube-system')
+      .filter((p) => p.metadata.labels?.['k8s-app'] === 'kube-dns')
+      .map((p) => c.execSync(`kubectl -n kube-system logs ${p.metadata.name}`).stdout)
+      .join('')
+      .split('\n')
+      .filter((l) => l.startsWith('[INFO] ') && l.includes('exemplo'));
+
+  it.each([
+    {
+      client: 'client',
+      tool: 'glibc (busybox wget) through the search list',
+      cmd: 'wget -qO- -T 1 http://api.exemplo.com/',
+      queries: 8,
+    },
+    { client: 'client', tool: 'absolute name', cmd: 'wget -qO- -T 1 http://api.exemplo.com./', queries: 2 },
+  ])('$tool: $queries queries logged', ({ client, cmd, queries }) => {
+    const before = logs().length;
+    exec(c, client, cmd);
+    const lines = logs().slice(before);
+    expect(lines).toHaveLength(queries);
+    expect(lines[0]).toMatch(
+      /^\[INFO\] 10\.244\.\d+\.\d+:\d+ - \d+ "A IN api\.exemplo\.com\.(default\.svc\.cluster\.local\. )?/,
+    );
+  });
+});
