@@ -25,6 +25,8 @@ export {
 } from '../engine/kubectl/printers/jsonpath.ts';
 export { jsonEqual } from '../engine/util/json.ts';
 export { parseClusterConfig } from '../engine/cluster/config.ts';
+import type { TrafficProbes } from './probes.ts';
+
 export type { AnyObject, ResourceKey, ExecResult, ClusterSnapshot };
 export type {
   ConnectRequest,
@@ -55,4 +57,6 @@ export interface GradableCluster {
 export interface LabEngine<C extends GradableCluster = GradableCluster> {
   createCluster(config: string | undefined, opts: { seed: number; files: Record<string, string> }): C;
   restoreCluster(snapshot: ClusterSnapshot): C;
+  /** How traffic and DNS checks are answered on this engine's clusters (see probes.ts). */
+  readonly probes?: TrafficProbes;
 }

@@ -63,13 +63,15 @@ export function evaluateChecks(
   opts: EvaluationOptions,
 ): CheckResult[] {
   let snapshot: ReturnType<GradableCluster['snapshot']> | undefined;
+  let probeCopy: GradableCluster | undefined;
   const env: CheckEnv = {
     cluster,
     history: ctx.history,
     quizAnswers: ctx.quizAnswers ?? {},
-    probes: opts.probes ?? defaultProbes,
+    probes: opts.probes ?? opts.engine.probes ?? defaultProbes,
     // One snapshot per evaluation, one fresh restore per output check: checks never see each other's effects.
     scratch: () => opts.engine.restoreCluster((snapshot ??= cluster.snapshot())),
+    probeCluster: () => (probeCopy ??= opts.engine.restoreCluster((snapshot ??= cluster.snapshot()))),
   };
   return loaded.lab.checks.map((check) => {
     const result: CheckResult = {

@@ -8,13 +8,15 @@ import type { LabEngine } from './engine-api.ts';
 import { evaluateChecks as evaluateWith, type EvaluationContext } from './evaluate.ts';
 import { startLab as startWith } from './lab-runtime.ts';
 import type { LoadedLab } from './lab-schema.ts';
-import { defaultProbes, type TrafficProbes } from './probes.ts';
+import type { TrafficProbes } from './probes.ts';
+import { engineProbes } from './dataplane.ts';
 import { LabSession as Session, type SessionOptions } from './session.ts';
 import type { CheckResult } from './result.ts';
 
 export const engine: LabEngine<Cluster> = {
   createCluster: (config, opts) => createCluster(config, opts),
   restoreCluster: (snapshot) => restoreCluster(snapshot),
+  probes: engineProbes,
 };
 
 /** Boots the lab's cluster: definition and seed, start files, then the setup lines (their output is not shown). */
@@ -31,7 +33,7 @@ export function evaluateChecks(
 ): CheckResult[] {
   return evaluateWith(loaded, cluster, ctx, {
     engine,
-    probes: opts.probes ?? defaultProbes,
+    probes: opts.probes ?? engineProbes,
     revealHidden: opts.revealHidden ?? false,
   });
 }
@@ -82,5 +84,6 @@ export {
   type LoadedLab,
   type CheckType,
 } from './lab-schema.ts';
-export { defaultProbes, unavailableProbes, type TrafficProbes, type Hop } from './probes.ts';
+export { defaultProbes, unavailableProbes, dataplaneProbes, type TrafficProbes, type Hop } from './probes.ts';
+export { engineProbes } from './dataplane.ts';
 export type { GradableCluster, LabEngine } from './engine-api.ts';

@@ -20,7 +20,7 @@ export function parseLab(
 ): LoadedLab {
   let doc: unknown;
   try {
-    doc = parseYaml(yamlText, { maxAliasCount: 100, prettyErrors: true });
+    doc = parseYaml(yamlText, { maxAliasCount: 100, prettyErrors: true, logLevel: 'error' });
   } catch (e) {
     throw new LabError(`${source}: ${(e as Error).message.split('\n')[0]}`);
   }

@@ -4,8 +4,9 @@
  * the dataplane answers from its connection model (`src/engine/dataplane/network/`: resolver, kube-proxy
  * rules, NetworkPolicy, routes, listening sockets), naming the hop that decided. Hops use the dataplane's
  * own vocabulary (`network/types.ts`: "a kind is never renamed, only added"); `hopMessage` words them.
- * Until the dataplane exports its `connect` entry point, both probes answer `unavailable`, which the
- * grader turns into an *error* result: never a pass. `dataplaneProbes(connect)` is the wiring for then.
+ * This module stays engine-free: `dataplaneProbes(connect)` adapts any `connect`, and `dataplane.ts`
+ * binds the engine's (the grader's index and the CLI use it). Without an engine, probes answer
+ * `unavailable`, which the grader turns into an *error* result: never a pass.
  */
 import type { ConnectRequest, ConnectResult, DataplaneHop, GradableCluster } from './engine-api.ts';
 import { msg, type Message } from './messages/format.ts';
@@ -102,11 +103,7 @@ export function dataplaneProbes(connect: Connect): TrafficProbes {
   };
 }
 
-/**
- * The probes the grader uses by default. The dataplane's connection model is being written
- * (`src/engine/dataplane/network/types.ts` has the vocabulary, no `connect` yet): wire it here with
- * `dataplaneProbes(connect)` when it is exported.
- */
+/** The probes of an engine-less evaluation (unit tests with a fake cluster); `engine.probes` overrides them. */
 export const defaultProbes: TrafficProbes = unavailableProbes;
 
 const ref = (p: { namespace: string; name: string } | undefined): string =>

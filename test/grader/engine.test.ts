@@ -90,3 +90,51 @@ describe('the grader on the real engine', () => {
     });
   });
 });
+
+describe('traffic and DNS checks on the engine dataplane', () => {
+  const lab = parseLab(
+    'np/lab.yaml',
+    `id: 97-policy
+version: 1
+title: { pt-BR: t, en: t }
+summary: { pt-BR: s, en: s }
+setup:
+  - kubectl create deployment web --image=nginx:1.29 --port=80
+  - kubectl expose deployment web --port=80
+  - kubectl run client --image=busybox:1.36 -- sleep 3600
+steps: [{ pt-BR: p, en: p }]
+hints: [{ pt-BR: a, en: a }, { pt-BR: b, en: b }, { pt-BR: c, en: c }]
+solution: { commands: ['kubectl apply -f deny.yaml'] }
+checks:
+  - { id: open, title: { pt-BR: t, en: t }, type: reachability, from: { pod: client }, to: 'http://web/', expect: allowed }
+  - { id: closed, title: { pt-BR: t, en: t }, hidden: true, type: reachability, from: { pod: client }, to: 'web:80', expect: blocked }
+  - { id: dns, title: { pt-BR: t, en: t }, type: dns, from: { pod: client }, name: web, expect: { resolves: true, maxQueries: 2 } }
+  - { id: nx, title: { pt-BR: t, en: t }, type: dns, from: { pod: client }, name: nope.example, expect: { resolves: false } }`,
+    {
+      'deny.yaml':
+        'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: deny}\nspec:\n  podSelector: {matchLabels: {app: web}}\n  policyTypes: [Ingress]\n',
+    },
+  );
+
+  it('decides reachability with the packet walk and names the deciding hop, without touching the cluster', () => {
+    const s = openSession(lab);
+    s.wait(60_000);
+    const before = JSON.stringify(s.cluster.snapshot());
+    expect(s.evaluate().map((r) => [r.id, r.status])).toEqual([
+      ['open', 'pass'],
+      ['closed', 'fail'],
+      ['dns', 'pass'],
+      ['nx', 'pass'],
+    ]);
+    expect(JSON.stringify(s.cluster.snapshot())).toBe(before);
+    s.exec('kubectl apply -f deny.yaml');
+    const after = evaluateChecks(lab, s.cluster, { history: [] }, { revealHidden: true });
+    const open = after.find((r) => r.id === 'open')!;
+    expect(open.status).toBe('fail');
+    expect(formatMessage('en', open.observed)).toBe('the connection times out: the traffic is dropped');
+    expect(formatMessage('en', open.hop!)).toMatch(
+      /^decided at: pod default\/web-[a-z0-9]+-[a-z0-9]+ is isolated for Ingress by default\/deny and no rule allows this traffic$/,
+    );
+    expect(after.find((r) => r.id === 'closed')!.status).toBe('pass');
+  });
+});

@@ -22,7 +22,7 @@ export const evaluateDns: Evaluator<'dns'> = (check, env): Verdict => {
       : msg('check.dns.expected.resolves', base);
   const client = resolveClient(check.from, env);
   if ('problem' in client) return fail(expected, client.problem);
-  const outcome = env.probes.lookup(env.cluster, client, check.name);
+  const outcome = env.probes.lookup(env.probeCluster(), client, check.name);
   if (isUnavailable(outcome))
     return errorVerdict(expected, msg('check.error.unavailable', { feature: outcome.unavailable }));
   const resolved = outcome.addresses.length > 0 && outcome.error === undefined;

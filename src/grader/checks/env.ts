@@ -12,6 +12,8 @@ export interface CheckEnv {
   readonly quizAnswers: Readonly<Record<string, readonly string[]>>;
   /** A throwaway copy of the cluster for commands run while checking; each call gives a fresh one. */
   scratch(): GradableCluster;
+  /** One throwaway copy shared by this evaluation's traffic and DNS probes (they leave conntrack and cache state). */
+  probeCluster(): GradableCluster;
   readonly probes: TrafficProbes;
 }
 

@@ -26,7 +26,11 @@ export const evaluateReachability: Evaluator<'reachability'> = (check, env): Ver
   if ('error' in target) return errorVerdict(expected, msg('check.error.invalid', { detail: target.error }));
   const client = resolveClient(check.from, env);
   if ('problem' in client) return fail(expected, client.problem);
-  const outcome: ReachOutcome | { unavailable: string } = env.probes.reach(env.cluster, client, target);
+  const outcome: ReachOutcome | { unavailable: string } = env.probes.reach(
+    env.probeCluster(),
+    client,
+    target,
+  );
   if (isUnavailable(outcome))
     return errorVerdict(expected, msg('check.error.unavailable', { feature: outcome.unavailable }));
   if (outcome.kind === 'unresolved') {

@@ -1,0 +1,18 @@
+/**
+ * Traffic and DNS probes on the real engine: `dataplaneProbes` over the dataplane's `connect`
+ * (src/engine/dataplane/network/connect.ts), one real client connection from the pod, with the hop
+ * that decided. Probes run on the scratch copy the evaluator hands them, never on the learner's
+ * cluster: a connection leaves conntrack entries, IPVS counters and CoreDNS cache/log lines, and a
+ * check must leave no trace. Each probe gets its own RNG seeded from the cluster clock and the request,
+ * so the same state always gives the same verdict (the instructor's replay depends on it).
+ */
+import { Cluster } from '../engine/index.ts';
+import { connect } from '../engine/dataplane/network/connect.ts';
+import { Rng } from '../engine/util/rng.ts';
+import { dataplaneProbes, type TrafficProbes } from './probes.ts';
+
+export const engineProbes: TrafficProbes = dataplaneProbes((cluster, request) => {
+  if (!(cluster instanceof Cluster)) throw new Error('traffic probes need an engine cluster');
+  const rng = new Rng(`grader-probe:${cluster.clock.now()}:${JSON.stringify(request)}`);
+  return connect(request, cluster, rng);
+});
