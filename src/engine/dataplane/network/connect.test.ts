@@ -264,3 +264,33 @@ describe('MTU black hole', () => {
     if (!stalled) expect(r.response?.body).toBe(msg);
   });
 });
+
+describe('k3s: flannel plus kube-router policies, CoreDNS with import globs', () => {
+  const cluster = createCluster(
+    'kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\npacketpath:\n  distribution: k3s\n',
+    { seed: 9 },
+  );
+  apply(cluster, [
+    pod('srv', 'k3s-agent1', 'nginx', { app: 'srv' }),
+    pod('cli', 'k3s-agent2', 'busybox', {}, { command: ['sleep', '3600'] }),
+    service('srv', { app: 'srv' }, 80, 80),
+    {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'deny-all', namespace: 'default' },
+      spec: { podSelector: { matchLabels: { app: 'srv' } }, policyTypes: ['Ingress'] },
+    },
+  ]);
+
+  it('resolves through CoreDNS and kube-router drops what no rule allows', () => {
+    const r = connect({ from: from('cli'), to: 'srv', port: 80, protocol: 'TCP' }, cluster, new Rng(3));
+    expect(r.dns?.addresses).toEqual([clusterIP(cluster, 'srv')]);
+    expect(r.outcome).toBe('timeout');
+    expect(r.decidingHop).toMatchObject({
+      kind: 'network-policy',
+      direction: 'Ingress',
+      verdict: 'blocked',
+      enforcement: 'enforced-by-k3s-kube-router',
+    });
+  });
+});

@@ -78,7 +78,10 @@ function currentCorefile(cluster: Cluster): Corefile | undefined {
     cluster.store.get('configmaps', 'kube-system', 'coredns')?.data?.Corefile ??
     defaultCorefileText(cluster.config.clusterDomain);
   if (s.lastValid?.text === text) return s.lastValid.corefile;
-  const v = validateCorefile(text);
+  // Caddy expands an `import` glob that matches no file to nothing; k3s's Corefile imports
+  // /etc/coredns/custom/*.override and *.server from the optional `coredns-custom` ConfigMap, which a
+  // fresh cluster does not have. The Corefile parser does not know `import`, so the empty globs go here.
+  const v = validateCorefile(text.replace(/^[ \t]*import[ \t]+\S*\*\S*[ \t]*$/gm, ''));
   if (v.ok) s.lastValid = { text, corefile: v.corefile };
   return s.lastValid?.corefile;
 }
