@@ -26,3 +26,22 @@ export { LabFiles, normalisePath, MAX_FILE_BYTES, type FileChange } from './clus
 export type { ExecResult, SessionContext } from './shell/types.ts';
 export { needsMoreInput, type ShellState, type Completion } from './shell/shell.ts';
 export type { AnyObject, ResourceKey } from './api/objects.ts';
+export {
+  connect,
+  probe,
+  reachabilityMatrix,
+  resolveName,
+  graderHop,
+  verdictOf,
+  type ConnectRequest,
+  type ConnectResult,
+  type Hop,
+  type HopKind,
+  type Outcome,
+} from './dataplane/network/index.ts';
+export {
+  traceConnection,
+  formatTrace,
+  type TraceResult,
+  type TraceRequest,
+} from './dataplane/trace/index.ts';

@@ -80,13 +80,23 @@ export function parseClusterConfig(yamlText: string): ClusterConfig {
   if (doc.apiVersion !== 'kind.x-k8s.io/v1alpha4') {
     throw new ClusterConfigError(`unknown apiVersion: ${String(doc.apiVersion ?? '')}`);
   }
-  const known = new Set(['kind', 'apiVersion', 'name', 'nodes', 'networking', 'packetpath', 'featureGates', 'runtimeConfig']);
+  const known = new Set([
+    'kind',
+    'apiVersion',
+    'name',
+    'nodes',
+    'networking',
+    'packetpath',
+    'featureGates',
+    'runtimeConfig',
+  ]);
   for (const key of Object.keys(doc)) {
     if (!known.has(key)) throw new ClusterConfigError(`unknown field "${key}" in cluster config`);
   }
   const networking = optionalObject(doc.networking, 'networking');
   const packetpath = optionalObject(doc.packetpath, 'packetpath');
-  const distribution = oneOf(packetpath.distribution, ['kubeadm', 'k3s'], 'packetpath.distribution') ?? 'kubeadm';
+  const distribution =
+    oneOf(packetpath.distribution, ['kubeadm', 'k3s'], 'packetpath.distribution') ?? 'kubeadm';
   const nodesInput = doc.nodes === undefined ? undefined : arrayOf(doc.nodes, 'nodes');
   const roles = nodesInput?.map((n, i) => {
     const node = optionalObject(n, `nodes[${i}]`);
@@ -102,11 +112,17 @@ export function parseClusterConfig(yamlText: string): ClusterConfig {
     cni: oneOf(packetpath.cni, ['flannel', 'calico', 'cilium'], 'packetpath.cni'),
     podSubnet: optionalString(networking.podSubnet, 'networking.podSubnet'),
     serviceSubnet: optionalString(networking.serviceSubnet, 'networking.serviceSubnet'),
-    kubeProxyMode: oneOf(networking.kubeProxyMode, ['iptables', 'ipvs', 'nftables', 'none'], 'networking.kubeProxyMode'),
+    kubeProxyMode: oneOf(
+      networking.kubeProxyMode,
+      ['iptables', 'ipvs', 'nftables', 'none'],
+      'networking.kubeProxyMode',
+    ),
     disableDefaultCNI: networking.disableDefaultCNI === true,
     nodes: roles,
     k3sDisable: k3s.disable === undefined ? [] : arrayOf(k3s.disable, 'packetpath.k3s.disable').map(String),
     k3sDisableNetworkPolicy: k3s.disableNetworkPolicy === true,
+    nodeCidrMaskSize: optionalInt(packetpath.nodeCidrMaskSize, 'packetpath.nodeCidrMaskSize', 16, 30),
+    maxPods: optionalInt(packetpath.maxPods, 'packetpath.maxPods', 1, 1000),
   });
 }
 
@@ -122,6 +138,8 @@ interface BuildInput {
   nodes?: { role: NodeRole; labels: Record<string, string> }[];
   k3sDisable?: string[];
   k3sDisableNetworkPolicy?: boolean;
+  nodeCidrMaskSize?: number;
+  maxPods?: number;
 }
 
 function buildConfig(input: BuildInput): ClusterConfig {
@@ -150,8 +168,8 @@ function buildConfig(input: BuildInput): ClusterConfig {
     serviceSubnet,
     dnsIP: formatIPv4(nthAddress(serviceCidr, 10)),
     clusterDomain: 'cluster.local',
-    nodeCidrMaskSize: 24,
-    maxPods: 110,
+    nodeCidrMaskSize: input.nodeCidrMaskSize ?? 24,
+    maxPods: input.maxPods ?? 110,
     nodeMTU: 1500,
     nodes,
     disableDefaultCNI: input.disableDefaultCNI ?? false,
@@ -165,7 +183,11 @@ function buildConfig(input: BuildInput): ClusterConfig {
  * addresses on its docker network 172.18.0.0/16 from .2 up. k3s nodes take their host names; ours are
  * `k3s-server`, `k3s-agent1`, … on a 192.168.64.0/24 host network.
  */
-function nameNodes(cluster: string, roles: { role: NodeRole; labels: Record<string, string> }[], k3s: boolean): NodeConfig[] {
+function nameNodes(
+  cluster: string,
+  roles: { role: NodeRole; labels: Record<string, string> }[],
+  k3s: boolean,
+): NodeConfig[] {
   const counters: Record<NodeRole, number> = { 'control-plane': 0, worker: 0 };
   return roles.map(({ role, labels }, i) => {
     const n = ++counters[role];
@@ -195,6 +217,20 @@ function optionalObject(v: unknown, field: string): Record<string, unknown> {
 
 function arrayOf(v: unknown, field: string): unknown[] {
   if (!Array.isArray(v)) throw new ClusterConfigError(`invalid ${field}: expected a list`);
+  return v;
+}
+
+/**
+ * kube-controller-manager's `--node-cidr-mask-size` and the kubelet's `maxPods`, which kind sets through
+ * kubeadm config patches; labs set them here to show IPAM exhaustion and the pod limit.
+ */
+function optionalInt(v: unknown, field: string, min: number, max: number): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+    throw new ClusterConfigError(
+      `invalid ${field}: "${String(v)}" (must be a whole number from ${min} to ${max})`,
+    );
+  }
   return v;
 }
 
