@@ -11,17 +11,19 @@ const contentDir = fileURLToPath(new URL('./content/', import.meta.url));
 
 /**
  * The course parts, in sidebar order. Each one is a directory under `content/<locale>/`.
- * `label` is the default-locale (pt-BR) text; `en` the English one.
+ * `label` is the default-locale (pt-BR) text; `en` the English one. The order is the learning path:
+ * the big picture first (note 003), then the network drawn layer by layer (002), then each mechanism
+ * from the inside (001), and last what a light distribution bundles (000).
  */
 const parts = [
-  { dir: 'k3s', label: 'Rede interna do cluster (k3s)', en: 'Inside a light cluster (k3s)' },
-  { dir: 'inside', label: 'Rede do cluster por dentro', en: 'Cluster networking, inside out' },
-  { dir: 'diagram', label: 'Diagrama de rede do Kubernetes', en: 'Drawing the Kubernetes network' },
   {
     dir: 'basics',
     label: 'CNI, Services e Ingress sem mistério',
     en: 'CNI, Services and Ingress, demystified',
   },
+  { dir: 'diagram', label: 'Diagrama de rede do Kubernetes', en: 'Drawing the Kubernetes network' },
+  { dir: 'inside', label: 'Rede do cluster por dentro', en: 'Cluster networking, inside out' },
+  { dir: 'k3s', label: 'Rede interna do cluster (k3s)', en: 'Inside a light cluster (k3s)' },
 ];
 
 /**
