@@ -7,7 +7,7 @@ export default defineConfig({
     environment: 'node',
     include: ['test/e2e/**/*.test.ts'],
     globalSetup: ['test/e2e/global-setup.ts'],
-    testTimeout: 30_000,
+    testTimeout: 60_000,
     hookTimeout: 60_000,
   },
 });
