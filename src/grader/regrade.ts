@@ -34,6 +34,8 @@ export interface RegradeOptions {
   readonly start?: () => GradableCluster;
   /** `startStateHash` of this engine's start state for the lab (computed when left out). */
   readonly startState?: string;
+  /** Replays a whole journal (e.g. through a `ReplayTree`); by default `start()` then every step. */
+  readonly replayJournal?: (journal: readonly JournalStep[]) => GradableCluster;
 }
 
 /** One line per flag, for the CLI (instructor-facing, English). */
@@ -81,7 +83,6 @@ interface Replayed {
   readonly results: CheckResult[];
   readonly files: Record<string, string>;
   readonly snapshot: unknown;
-  readonly startState: string | undefined;
 }
 
 /**
@@ -108,21 +109,26 @@ export class ReplayCache {
   }
 }
 
-function replayReport(
-  loaded: LoadedLab,
-  report: GradeReport,
-  cluster: GradableCluster,
-  opts: RegradeOptions,
-): Replayed {
+function replayReport(loaded: LoadedLab, report: GradeReport, opts: RegradeOptions): Replayed {
   const journal = report.submission.journal as readonly JournalStep[];
-  replay(cluster, journal);
+  let cluster: GradableCluster;
+  if (opts.replayJournal) {
+    try {
+      cluster = opts.replayJournal(journal);
+    } catch (e) {
+      throw new ReportError(`replay failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  } else {
+    cluster = opts.start ? opts.start() : startLab(loaded, opts.engine);
+    replay(cluster, journal);
+  }
   const results = evaluateChecks(
     loaded,
     cluster,
     { history: historyOf(journal), quizAnswers: report.submission.quizAnswers },
     { engine: opts.engine, revealHidden: true, ...(opts.probes ? { probes: opts.probes } : {}) },
   );
-  return { results, files: cluster.files.toJSON(), snapshot: cluster.snapshot(), startState: undefined };
+  return { results, files: cluster.files.toJSON(), snapshot: cluster.snapshot() };
 }
 
 export function regradeReport(
@@ -134,16 +140,14 @@ export function regradeReport(
   const key = opts.cache ? canonicalJson([report.submission.journal, report.submission.quizAnswers]) : '';
   let replayed = opts.cache?.get(key);
   if (!replayed) {
-    const cluster = opts.start ? opts.start() : startLab(loaded, opts.engine);
-    const startState = opts.startState ?? startStateHash(cluster);
-    replayed = { ...replayReport(loaded, report, cluster, opts), startState };
+    replayed = replayReport(loaded, report, opts);
     opts.cache?.set(key, replayed);
   }
-  const startState = replayed.startState;
+  const startState = opts.startState ?? startStateHash(startLab(loaded, opts.engine));
   const notes: string[] = [];
   const recordedStart = report.engine?.startState;
   // A different start state means a different simulator build: its snapshots cannot be compared with ours.
-  const sameEngine = recordedStart === undefined || startState === undefined || recordedStart === startState;
+  const sameEngine = recordedStart === undefined || recordedStart === startState;
   if (!sameEngine) {
     notes.push(
       "the learner's simulator built a different start state (another engine version): snapshot not compared",

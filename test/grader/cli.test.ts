@@ -59,11 +59,11 @@ beforeAll(() => {
   write('erin.json', { ...bobReport, lab: { ...bobReport.lab, version: 2 } });
   write('frank.json', '{"name": "not a report"}');
   write('gina.json', 'not even JSON');
-});
+}, 120_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('packetpath grade', () => {
+describe('packetpath grade', { timeout: 120_000 }, () => {
   it('grades the cohort, names each bad report on one line, and exits 1', async () => {
     const { io, out, err } = capture(dir);
     const code = await runGrade(
@@ -113,6 +113,19 @@ describe('packetpath grade', () => {
     expect(err).toEqual([]);
   });
 
+  it('grades large cohorts in worker threads with the same results', async () => {
+    const big = join(dir, 'big');
+    mkdirSync(big);
+    const alice = readFileSync(join(dir, 'reports', 'alice.json'), 'utf8');
+    const bob = readFileSync(join(dir, 'reports', 'bob.json'), 'utf8');
+    for (let i = 0; i < 80; i++)
+      writeFileSync(join(big, `r${String(i).padStart(2, '0')}.json`), i % 10 === 3 ? bob : alice);
+    const { io, out, err } = capture(dir);
+    expect(await runGrade(['00-sandbox', 'big', '--labs', LABS, '--jobs', '2'], io)).toBe(1);
+    expect(out.join('')).toContain('80 reports: 72 ok, 8 flagged, 0 invalid; mean score 92%');
+    expect(err.filter((l) => l.includes('recorded score 100% does not match recomputed 20%')).length).toBe(8);
+  });
+
   it('rejects bad usage with exit 2', async () => {
     const { io, err } = capture(dir);
     expect(await runGrade(['00-sandbox'], io)).toBe(2);
@@ -121,7 +134,7 @@ describe('packetpath grade', () => {
   });
 });
 
-describe('packetpath lab validate', () => {
+describe('packetpath lab validate', { timeout: 120_000 }, () => {
   function labFolder(id: string, mutate: (yaml: string) => string): string {
     const root = join(dir, 'labs');
     cpSync(join(LABS, '00-sandbox'), join(root, id), { recursive: true });

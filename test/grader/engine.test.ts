@@ -33,7 +33,7 @@ ${checks}`,
   );
 }
 
-describe('the grader on the real engine', () => {
+describe('the grader on the real engine', { timeout: 120_000 }, () => {
   it('starts a lab with its files and setup lines', () => {
     const lab = withChecks(
       `  - { id: ns, title: { pt-BR: t, en: t }, type: resource, resource: ns, name: shop }`,
@@ -91,7 +91,7 @@ describe('the grader on the real engine', () => {
   });
 });
 
-describe('traffic and DNS checks on the engine dataplane', () => {
+describe('traffic and DNS checks on the engine dataplane', { timeout: 120_000 }, () => {
   const lab = parseLab(
     'np/lab.yaml',
     `id: 97-policy

@@ -8,7 +8,7 @@ import { validateLabDir } from '../../src/runtime/node-cli/lab.ts';
 const LABS = join(import.meta.dirname, '../../labs');
 const dirs = listLabDirs(LABS);
 
-describe('every lab in labs/', () => {
+describe('every lab in labs/', { timeout: 120_000 }, () => {
   it('finds the labs', () => {
     expect(dirs.length).toBeGreaterThan(0);
   });

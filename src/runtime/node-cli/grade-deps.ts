@@ -8,6 +8,7 @@ export {
   regradeReport,
   ReplayCache,
   validateLab,
+  type GradeReport,
   type LoadedLab,
   type Locale,
 } from '../../grader/index.ts';

@@ -13,7 +13,7 @@ import { availableParallelism } from 'node:os';
 import { isMainThread, Worker } from 'node:worker_threads';
 import { join, resolve } from 'node:path';
 import { isLocaleArg, labContentHash, type LoadedLab, type Locale } from './grade-deps.ts';
-import { createGrader, type GradedFile, type ReportFile } from './grade-files.ts';
+import { gradeLoaded, type GradedFile, type ReportFile } from './grade-files.ts';
 import { loadLabFromDir } from '../../grader/node/load-lab.ts';
 import { processIO, type CliIO } from './grade-io.ts';
 import { cohortCsv, cohortJson, cohortTable, type GradedRow } from './grade-output.ts';
@@ -108,10 +108,7 @@ async function gradeAll(
   jobs: number,
 ): Promise<GradedFile[]> {
   const workers = Math.min(jobs, Math.floor(files.length / MIN_PER_WORKER));
-  if (workers <= 1) {
-    const grader = createGrader(loaded);
-    return files.map((f) => grader.grade(f));
-  }
+  if (workers <= 1) return gradeLoaded(loaded, files);
   const slices = Array.from({ length: workers }, (_, w) => files.filter((_, i) => i % workers === w));
   const parts = await Promise.all(
     slices.map(
