@@ -88,11 +88,26 @@ export class ReplayTree {
         this.stats.snapshots++;
       }
     }
+    this.release(path);
+    return cluster;
+  }
+
+  /** Marks a journal done without replaying it (its result came from elsewhere, e.g. a replay cache). */
+  skip(journal: readonly JournalStep[]): void {
+    const path: TreeNode[] = [this.root];
+    for (const key of stepKeys(journal)) {
+      const next = path[path.length - 1]!.children.get(key);
+      if (!next) break;
+      path.push(next);
+    }
+    this.release(path);
+  }
+
+  private release(path: readonly TreeNode[]): void {
     for (const n of path) {
       n.pending--;
       if (n.pending <= 0) delete n.snapshot;
     }
-    return cluster;
   }
 }
 

@@ -100,7 +100,9 @@ export function gradeLoaded(loaded: LoadedLab, files: readonly ReportFile[]): Gr
     }
     try {
       const base = { engine, start: starter.start, startState: starter.startState };
+      const hits = cache.hits;
       let g = regradeReport(loaded, report, { ...base, cache, replayJournal: (j) => tree.replay(j) });
+      if (cache.hits > hits) tree.skip(report.submission.journal as JournalStep[]);
       if (g.flags.length > 0) g = regradeReport(loaded, report, base);
       const problems = g.flags.map(flagText);
       out[i] = {
