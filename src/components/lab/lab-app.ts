@@ -26,6 +26,7 @@ import type {
   LabInfo,
   LoadResult,
   LoadStart,
+  Transport,
 } from '../../runtime/protocol';
 import { webContainerOffered } from './webcontainer-support';
 
@@ -81,7 +82,10 @@ export class LabApp {
   private timers = new Map<string, ReturnType<typeof setTimeout>>();
   private salvage: { journal: JournalStep[]; history: string[] } | undefined;
 
-  constructor(private readonly root: HTMLElement) {
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly initialTransport?: Transport,
+  ) {
     this.labId = root.dataset.lab ?? '';
     this.lang = root.dataset.lang === 'en' ? 'en' : 'pt-BR';
     this.s = JSON.parse(root.dataset.strings ?? '{}') as Strings;
@@ -128,7 +132,7 @@ export class LabApp {
       run: (text, signal) => this.run(text, signal),
       historyChanged: () => this.scheduleSave(),
     });
-    this.connect(new HostClient(connectWorkerHost()), 'worker');
+    this.connect(new HostClient(this.initialTransport ?? connectWorkerHost()), 'worker');
 
     const stored = await this.readStored();
     let result: LoadResult;
@@ -781,8 +785,8 @@ export class LabApp {
   }
 }
 
-export async function mountLab(root: HTMLElement): Promise<LabApp> {
-  const app = new LabApp(root);
+export async function mountLab(root: HTMLElement, transport?: Transport): Promise<LabApp> {
+  const app = new LabApp(root, transport);
   (root as HTMLElement & { labApp?: LabApp }).labApp = app;
   await app.start();
   return app;

@@ -17,8 +17,10 @@ export function defineLabElement(): void {
           this.started = true;
           observer?.disconnect();
           performance.mark('pp-lab:near');
+          // The engine worker starts downloading and booting while the app chunk (xterm) loads.
+          const transport = import('../../runtime/worker/connect').then((c) => c.connectWorkerHost());
           import('./lab-app')
-            .then((m) => m.mountLab(this))
+            .then(async (m) => m.mountLab(this, await transport))
             .catch((e: unknown) => {
               const status = this.querySelector('[data-status]');
               if (status) status.textContent = e instanceof Error ? e.message : String(e);
