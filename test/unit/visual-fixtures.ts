@@ -1,0 +1,79 @@
+/**
+ * Clusters for the visualisation tests. Conventions: kind clusters (nodes `kind-control-plane`,
+ * `kind-worker`, `kind-worker2`), addresses always read back from the objects, never hard-coded.
+ *
+ * - `crossNode(cni)`: the connection model's scenario (client on kind-worker) plus Service `only-b`
+ *   (80 → 8080) whose single backend `echo-b` runs on kind-worker2, so a call through it always
+ *   crosses nodes.
+ * - `xyz()`: the NetworkPolicy e2e suite's topology: namespaces x, y, z (label `ns`), pods a, b, c in
+ *   each (label `pod`), agnhost serving HTTP on port 80, under calico (which enforces policies).
+ */
+import type { Manifest } from '../../src/engine/api/objects.ts';
+import { createCluster, type Cluster } from '../../src/engine/index.ts';
+import { apply, kindConfig, scenario, service } from '../../src/engine/dataplane/network/test-helpers.ts';
+
+export function crossNode(
+  cni: 'flannel' | 'calico' | 'cilium',
+  mode: 'iptables' | 'ipvs' | 'nftables' | 'none' = 'iptables',
+): Cluster {
+  const cluster = scenario(cni, mode, 11);
+  apply(cluster, [service('only-b', { run: 'echo-b' }, 80, 8080)]);
+  return cluster;
+}
+
+const AGNHOST = 'registry.k8s.io/e2e-test-images/agnhost:2.53';
+
+export function xyz(): Cluster {
+  const cluster = createCluster(kindConfig('calico'), { seed: 5 });
+  const manifests: Manifest[] = [];
+  const nodes = ['kind-worker', 'kind-worker2'];
+  ['x', 'y', 'z'].forEach((ns) => {
+    manifests.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { ns } } });
+    ['a', 'b', 'c'].forEach((pod, i) =>
+      manifests.push({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: pod, namespace: ns, labels: { pod } },
+        spec: {
+          nodeName: nodes[i % 2]!,
+          containers: [
+            {
+              name: 'cont-80',
+              image: AGNHOST,
+              args: ['netexec', '--http-port=80'],
+              ports: [{ containerPort: 80 }],
+            },
+          ],
+        },
+      }),
+    );
+  });
+  apply(cluster, manifests);
+  return cluster;
+}
+
+export const defaultDenyX: Manifest = {
+  apiVersion: 'networking.k8s.io/v1',
+  kind: 'NetworkPolicy',
+  metadata: { name: 'default-deny-ingress', namespace: 'x' },
+  spec: { podSelector: {}, policyTypes: ['Ingress'] },
+};
+
+/** x/a accepts port 80 from pods `b` of any namespace. */
+export const allowBToXA: Manifest = {
+  apiVersion: 'networking.k8s.io/v1',
+  kind: 'NetworkPolicy',
+  metadata: { name: 'allow-b-to-a', namespace: 'x' },
+  spec: {
+    podSelector: { matchLabels: { pod: 'a' } },
+    policyTypes: ['Ingress'],
+    ingress: [
+      {
+        from: [{ namespaceSelector: {}, podSelector: { matchLabels: { pod: 'b' } } }],
+        ports: [{ protocol: 'TCP', port: 80 }],
+      },
+    ],
+  },
+};
+
+export { apply };
