@@ -60,6 +60,28 @@ const GENERATION_TRACKED = new Set<ResourceKey>([
 export const POD_NODE_INDEX = 'spec.nodeName';
 export const EVENT_OBJECT_INDEX = 'involvedObject.uid';
 export const SLICE_SERVICE_INDEX = 'kubernetes.io/service-name';
+/** Pods by the uid of their controller (the ownerReference with `controller: true`). */
+export const POD_CONTROLLER_INDEX = 'metadata.ownerReferences.controller';
+/** Pods without a controller, by namespace: the orphans a ReplicaSet may adopt. */
+export const POD_ORPHAN_INDEX = 'orphans';
+/** Pods by each of their labels, as `namespace/key=value`. */
+export const POD_LABEL_INDEX = 'metadata.labels';
+/**
+ * Services by the first key of their selector (in key order), as `namespace/key=value`: a pod can only
+ * match a Service with a label equal to that pair, so looking up each of the pod's labels finds every
+ * Service that may select it (see labelSelectorKeys).
+ */
+export const SERVICE_SELECTOR_INDEX = 'spec.selector';
+
+/** `namespace/key=value` for every label: the keys POD_LABEL_INDEX and SERVICE_SELECTOR_INDEX use. */
+export function labelIndexKeys(
+  namespace: string | undefined,
+  labels: Record<string, string> | undefined,
+): string[] {
+  const out: string[] = [];
+  for (const k in labels) out.push(`${namespace ?? ''}/${k}=${labels[k]}`);
+  return out;
+}
 
 export function objectKey(namespace: string | undefined, name: string): string {
   return namespace ? `${namespace}/${name}` : name;
@@ -82,6 +104,16 @@ export class ApiStore {
       EVENT_OBJECT_INDEX,
       (o) => (o.involvedObject as { uid?: string } | undefined)?.uid,
     );
+    this.addIndex('pods', POD_CONTROLLER_INDEX, (o) => controllerUid(o));
+    this.addIndex('pods', POD_ORPHAN_INDEX, (o) =>
+      controllerUid(o) === undefined ? (o.metadata.namespace ?? '') : undefined,
+    );
+    this.addIndex('pods', POD_LABEL_INDEX, (o) => labelIndexKeys(o.metadata.namespace, o.metadata.labels));
+    this.addIndex('services', SERVICE_SELECTOR_INDEX, (o) => {
+      const selector = (o.spec as { selector?: Record<string, string> } | undefined)?.selector;
+      const first = Object.keys(selector ?? {}).sort()[0];
+      return first === undefined ? undefined : `${o.metadata.namespace ?? ''}/${first}=${selector![first]}`;
+    });
     this.addIndex('endpointslices.discovery.k8s.io', SLICE_SERVICE_INDEX, (o) => {
       const svc = o.metadata.labels?.['kubernetes.io/service-name'];
       return svc === undefined ? undefined : `${o.metadata.namespace ?? ''}/${svc}`;
@@ -90,8 +122,9 @@ export class ApiStore {
 
   /**
    * Registers a secondary index (like a client-go indexer). Built-in ones: pods by node
-   * (`POD_NODE_INDEX`), events by involved object uid (`EVENT_OBJECT_INDEX`), EndpointSlices by
-   * `namespace/service` (`SLICE_SERVICE_INDEX`).
+   * (`POD_NODE_INDEX`), by controller (`POD_CONTROLLER_INDEX`, `POD_ORPHAN_INDEX`) and by label
+   * (`POD_LABEL_INDEX`); Services by selector (`SERVICE_SELECTOR_INDEX`); events by involved object
+   * uid (`EVENT_OBJECT_INDEX`), EndpointSlices by `namespace/service` (`SLICE_SERVICE_INDEX`).
    */
   addIndex(resource: ResourceKey, name: string, fn: IndexFn): void {
     this.table(resource).addIndex(name, fn);
@@ -254,6 +287,10 @@ export class ApiStore {
     for (const h of this.watchers.get(event.resource) ?? []) h(event);
     for (const h of this.watchers.get('*') ?? []) h(event);
   }
+}
+
+function controllerUid(obj: AnyObject): string | undefined {
+  return obj.metadata.ownerReferences?.find((r) => r.controller)?.uid;
 }
 
 function specOf(obj: AnyObject): unknown {

@@ -6,13 +6,28 @@
  */
 import type { AnyObject } from './objects.ts';
 
-export type IndexFn = (obj: AnyObject) => string | undefined;
+/** An index function gives an object's value(s) under the index; undefined (or []) leaves it out. */
+export type IndexFn = (obj: AnyObject) => string | readonly string[] | undefined;
+
+interface Index {
+  readonly fn: IndexFn;
+  readonly values: Map<string, Set<string>>;
+  /** Sorted object lists per value, built on demand; an update that keeps the value keeps the list. */
+  readonly sorted: Map<string, AnyObject[]>;
+}
+
+const NO_VALUES: readonly string[] = [];
+
+function valuesOf(fn: IndexFn, obj: AnyObject): readonly string[] {
+  const v = fn(obj);
+  return v === undefined ? NO_VALUES : typeof v === 'string' ? [v] : v;
+}
 
 export class Table {
   private readonly objects = new Map<string, AnyObject>();
   private readonly byNamespace = new Map<string, Set<string>>();
   private readonly sorted = new Map<string | undefined, AnyObject[] | undefined>();
-  private readonly indexes = new Map<string, { fn: IndexFn; values: Map<string, Set<string>> }>();
+  private readonly indexes = new Map<string, Index>();
 
   get size(): number {
     return this.objects.size;
@@ -33,8 +48,7 @@ export class Table {
   set(key: string, obj: AnyObject): void {
     const old = this.objects.get(key);
     const ns = obj.metadata.namespace ?? '';
-    if (old) this.unindex(key, old);
-    else {
+    if (!old) {
       let set = this.byNamespace.get(ns);
       if (!set) this.byNamespace.set(ns, (set = new Set()));
       set.add(key);
@@ -42,7 +56,8 @@ export class Table {
       this.sorted.delete(ns);
     }
     this.objects.set(key, obj);
-    this.index(key, obj);
+    if (old) this.reindex(key, old, obj);
+    else this.index(key, obj);
     // An update keeps the object's place; refresh it in the cached lists.
     if (old) this.replaceInCaches(old, obj, ns);
   }
@@ -63,7 +78,10 @@ export class Table {
     this.objects.clear();
     this.byNamespace.clear();
     this.sorted.clear();
-    for (const idx of this.indexes.values()) idx.values.clear();
+    for (const idx of this.indexes.values()) {
+      idx.values.clear();
+      idx.sorted.clear();
+    }
   }
 
   /** Objects sorted by namespace then name; `namespace` limits the list to one namespace. */
@@ -81,36 +99,54 @@ export class Table {
 
   addIndex(name: string, fn: IndexFn): void {
     if (this.indexes.has(name)) return;
-    const values = new Map<string, Set<string>>();
-    this.indexes.set(name, { fn, values });
-    for (const [key, obj] of this.objects) this.indexOne(values, fn, key, obj);
+    const idx: Index = { fn, values: new Map(), sorted: new Map() };
+    this.indexes.set(name, idx);
+    for (const [key, obj] of this.objects) for (const v of valuesOf(fn, obj)) addKey(idx, v, key);
   }
 
-  /** Objects whose index value equals `value`, sorted by namespace then name. */
+  /** Objects whose index value equals `value`, sorted by namespace then name (a fresh array). */
   byIndex(name: string, value: string): AnyObject[] {
+    return this.byIndexShared(name, value).slice();
+  }
+
+  /** Like byIndex, but the cached array itself: callers must neither change nor keep it. */
+  byIndexShared(name: string, value: string): readonly AnyObject[] {
     const idx = this.indexes.get(name);
     if (!idx) throw new Error(`no index ${name}`);
-    const keys = idx.values.get(value);
-    if (!keys) return [];
-    return [...keys].map((k) => this.objects.get(k)!).sort(compareObjects);
+    let cached = idx.sorted.get(value);
+    if (!cached) {
+      const keys = idx.values.get(value);
+      if (!keys) return NO_OBJECTS;
+      cached = [...keys].map((k) => this.objects.get(k)!).sort(compareObjects);
+      idx.sorted.set(value, cached);
+    }
+    return cached;
   }
 
   private index(key: string, obj: AnyObject): void {
-    for (const { fn, values } of this.indexes.values()) this.indexOne(values, fn, key, obj);
-  }
-
-  private indexOne(values: Map<string, Set<string>>, fn: IndexFn, key: string, obj: AnyObject): void {
-    const v = fn(obj);
-    if (v === undefined) return;
-    let set = values.get(v);
-    if (!set) values.set(v, (set = new Set()));
-    set.add(key);
+    for (const idx of this.indexes.values()) for (const v of valuesOf(idx.fn, obj)) addKey(idx, v, key);
   }
 
   private unindex(key: string, obj: AnyObject): void {
-    for (const { fn, values } of this.indexes.values()) {
-      const v = fn(obj);
-      if (v !== undefined) values.get(v)?.delete(key);
+    for (const idx of this.indexes.values()) for (const v of valuesOf(idx.fn, obj)) removeKey(idx, v, key);
+  }
+
+  /** An update: values the object keeps get the new instance in their cached lists; the rest move. */
+  private reindex(key: string, old: AnyObject, obj: AnyObject): void {
+    for (const idx of this.indexes.values()) {
+      const before = valuesOf(idx.fn, old);
+      const after = valuesOf(idx.fn, obj);
+      for (const v of before) {
+        if (!after.includes(v)) removeKey(idx, v, key);
+        else {
+          const cached = idx.sorted.get(v);
+          if (!cached) continue;
+          const i = binarySearch(cached, old);
+          if (i >= 0 && cached[i] === old) cached[i] = obj;
+          else idx.sorted.delete(v);
+        }
+      }
+      for (const v of after) if (!before.includes(v)) addKey(idx, v, key);
     }
   }
 
@@ -123,6 +159,23 @@ export class Table {
       else this.sorted.delete(cacheKey);
     }
   }
+}
+
+const NO_OBJECTS: readonly AnyObject[] = [];
+
+function addKey(idx: Index, value: string, key: string): void {
+  let set = idx.values.get(value);
+  if (!set) idx.values.set(value, (set = new Set()));
+  if (set.has(key)) return;
+  set.add(key);
+  idx.sorted.delete(value);
+}
+
+function removeKey(idx: Index, value: string, key: string): void {
+  const set = idx.values.get(value);
+  if (!set?.delete(key)) return;
+  if (set.size === 0) idx.values.delete(value);
+  idx.sorted.delete(value);
 }
 
 function binarySearch(list: readonly AnyObject[], target: AnyObject): number {

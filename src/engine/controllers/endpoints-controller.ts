@@ -14,7 +14,7 @@ import { jsonEqual } from '../util/json.ts';
 import { parseIPv4 } from '../util/ip.ts';
 import { BaseController, splitKey } from './base-controller.ts';
 import { isPodReady } from './pod-util.ts';
-import { hasSelector } from './endpointslice-controller.ts';
+import { hasSelector, podsSelectedBy, servicesForPodEvent } from './endpointslice-controller.ts';
 import { podInEndpoints, resolveTargetPort } from './endpointslice-reconciler.ts';
 
 const MANAGED_BY_LABEL = 'endpoints.kubernetes.io/managed-by';
@@ -69,17 +69,7 @@ export class EndpointsController extends BaseController {
   protected watches(): [ResourceKey, (e: WatchEvent) => readonly string[]][] {
     return [
       ['services', (e) => [objectKey(e.object.metadata.namespace, e.object.metadata.name)]],
-      [
-        'pods',
-        (e) => {
-          const ns = e.object.metadata.namespace;
-          const labels = [e.object, e.oldObject].map((o) => (o as Pod | undefined)?.metadata.labels);
-          return this.ctx.api
-            .list('services', ns)
-            .filter((s) => hasSelector(s) && labels.some((l) => l && matchesMapSelector(s.spec!.selector, l)))
-            .map((s) => objectKey(ns, s.metadata.name));
-        },
-      ],
+      ['pods', (e) => servicesForPodEvent(this.ctx.api, e)],
       ['endpoints', (e) => [objectKey(e.object.metadata.namespace, e.object.metadata.name)]],
     ];
   }
@@ -101,9 +91,7 @@ export class EndpointsController extends BaseController {
       return false;
     }
     if (!hasSelector(svc)) return false;
-    const pods = api
-      .list('pods', ns)
-      .filter((p) => podInEndpoints(p) && matchesMapSelector(svc.spec!.selector, p.metadata.labels));
+    const pods = podsSelectedBy(api, svc).filter(podInEndpoints);
     const subsets = endpointSubsets(svc, pods);
     const labels = { ...svc.metadata.labels, [MANAGED_BY_LABEL]: 'endpoint-controller' };
     const body = { ...(subsets.length > 0 ? { subsets } : {}) };

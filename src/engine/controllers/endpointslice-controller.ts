@@ -9,7 +9,14 @@
  */
 import type { AnyObject, EndpointSlice, Pod, ResourceKey, Service } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
-import { objectKey } from '../api/store.ts';
+import {
+  labelIndexKeys,
+  objectKey,
+  POD_LABEL_INDEX,
+  SERVICE_SELECTOR_INDEX,
+  SLICE_SERVICE_INDEX,
+} from '../api/store.ts';
+import type { ApiServer } from '../apiserver/apiserver.ts';
 import { matchesMapSelector } from '../api/labels.ts';
 import { deepClone, jsonEqual } from '../util/json.ts';
 import { BaseController, splitKey } from './base-controller.ts';
@@ -25,18 +32,43 @@ export function hasSelector(svc: Service): boolean {
   return Object.keys(svc.spec?.selector ?? {}).length > 0 && svc.spec?.type !== 'ExternalName';
 }
 
+/**
+ * Keys of the selector Services a pod event concerns: those matching the pod's labels before or after.
+ * Found through SERVICE_SELECTOR_INDEX (a Service is filed under its first selector pair, which a
+ * matching pod must carry), not by testing every Service of the namespace.
+ */
+export function servicesForPodEvent(api: ApiServer, e: WatchEvent): string[] {
+  const ns = e.object.metadata.namespace;
+  const labels = [e.object, e.oldObject].map((o) => (o as Pod | undefined)?.metadata.labels);
+  const keys = new Set<string>();
+  for (const l of labels) {
+    if (!l) continue;
+    for (const value of labelIndexKeys(ns, l)) {
+      for (const s of api.byIndex('services', SERVICE_SELECTOR_INDEX, value)) {
+        if (hasSelector(s) && labels.some((x) => x && matchesMapSelector(s.spec!.selector, x)))
+          keys.add(objectKey(ns, s.metadata.name));
+      }
+    }
+  }
+  return [...keys];
+}
+
+/** The pods of the Service's namespace that its (non-empty) selector matches, in list order. */
+export function podsSelectedBy(api: ApiServer, svc: Service): Pod[] {
+  const selector = svc.spec?.selector ?? {};
+  const first = Object.keys(selector).sort()[0];
+  if (first === undefined) return [];
+  const [value] = labelIndexKeys(svc.metadata.namespace, { [first]: selector[first]! });
+  return api
+    .byIndex('pods', POD_LABEL_INDEX, value!)
+    .filter((p) => matchesMapSelector(selector, p.metadata.labels));
+}
+
 export class EndpointSliceController extends BaseController {
   readonly name = 'endpointslice-controller';
 
   protected watches(): [ResourceKey, (e: WatchEvent) => readonly string[]][] {
-    const forPod = (e: WatchEvent) => {
-      const ns = e.object.metadata.namespace;
-      const labels = [e.object, e.oldObject].map((o) => (o as Pod | undefined)?.metadata.labels);
-      return this.ctx.api
-        .list('services', ns)
-        .filter((s) => hasSelector(s) && labels.some((l) => l && matchesMapSelector(s.spec!.selector, l)))
-        .map((s) => objectKey(ns, s.metadata.name));
-    };
+    const forPod = (e: WatchEvent) => servicesForPodEvent(this.ctx.api, e);
     return [
       ['services', (e) => [objectKey(e.object.metadata.namespace, e.object.metadata.name)]],
       ['pods', forPod],
@@ -63,20 +95,14 @@ export class EndpointSliceController extends BaseController {
     const svc = api.get('services', ns, name);
     // 1. existing
     const existing = api
-      .list('endpointslices.discovery.k8s.io', ns)
-      .filter(
-        (s) =>
-          s.metadata.labels?.[SERVICE_NAME_LABEL] === name &&
-          s.metadata.labels?.[MANAGED_BY] === CONTROLLER_NAME,
-      );
+      .byIndex('endpointslices.discovery.k8s.io', SLICE_SERVICE_INDEX, `${ns}/${name}`)
+      .filter((s) => s.metadata.labels?.[MANAGED_BY] === CONTROLLER_NAME);
     if (!svc || !hasSelector(svc) || svc.metadata.deletionTimestamp) {
       for (const s of existing) api.delete('endpointslices.discovery.k8s.io', ns, s.metadata.name);
       return existing.length > 0;
     }
     // 2. desired
-    const pods = api
-      .list('pods', ns)
-      .filter((p) => podInEndpoints(p) && matchesMapSelector(svc.spec!.selector, p.metadata.labels));
+    const pods = podsSelectedBy(api, svc).filter(podInEndpoints);
     const nodes = new Map(api.list('nodes').map((n) => [n.metadata.name, n]));
     const desired = desiredSlices(svc, pods, nodes);
     // 3. plan, 4. apply

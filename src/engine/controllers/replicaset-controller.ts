@@ -10,7 +10,8 @@
  */
 import type { AnyObject, Pod, ReplicaSet, ResourceKey } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
-import { objectKey } from '../api/store.ts';
+import { objectKey, POD_CONTROLLER_INDEX, POD_ORPHAN_INDEX } from '../api/store.ts';
+import { compareObjects } from '../api/table.ts';
 import { matchesLabelSelector } from '../api/labels.ts';
 import { deepClone, jsonEqual } from '../util/json.ts';
 import { BaseController, splitKey } from './base-controller.ts';
@@ -18,7 +19,6 @@ import {
   controllerOf,
   controllerRef,
   createWithGeneratedName,
-  isControlledBy,
   isPodActive,
   isPodAvailable,
   isPodReady,
@@ -89,7 +89,7 @@ export class ReplicaSetController extends BaseController {
     const rs = this.ctx.api.get('replicasets.apps', ns, name);
     if (!rs || rs.metadata.deletionTimestamp) return false;
     let wrote = this.claimPods(rs);
-    const pods = this.ctx.api.list('pods', ns).filter((p) => isControlledBy(p, rs as unknown as AnyObject));
+    const pods = this.ownedPods(rs);
     const active = pods.filter(isPodActive);
     const plan = planReplicas(rs.spec?.replicas ?? 1, active);
     for (let i = 0; i < plan.create; i++) wrote = this.createPod(rs) || wrote;
@@ -105,7 +105,12 @@ export class ReplicaSetController extends BaseController {
   private claimPods(rs: ReplicaSet): boolean {
     const owner = rs as unknown as AnyObject;
     let wrote = false;
-    for (const pod of this.ctx.api.list('pods', rs.metadata.namespace)) {
+    // Only the pods it controls and the namespace's orphans can change hands, in the API's list order.
+    const candidates = [
+      ...this.ownedPods(rs),
+      ...this.ctx.api.byIndex('pods', POD_ORPHAN_INDEX, rs.metadata.namespace ?? ''),
+    ].sort((a, b) => compareObjects(a as unknown as AnyObject, b as unknown as AnyObject));
+    for (const pod of candidates) {
       const matches = safeMatch(rs, pod);
       const ref = controllerOf(pod);
       if (ref?.uid === rs.metadata.uid && !matches) {
@@ -123,6 +128,13 @@ export class ReplicaSetController extends BaseController {
       }
     }
     return wrote;
+  }
+
+  /** The pods of the ReplicaSet's namespace that it controls, in list order. */
+  private ownedPods(rs: ReplicaSet): Pod[] {
+    return this.ctx.api
+      .byIndex('pods', POD_CONTROLLER_INDEX, rs.metadata.uid)
+      .filter((p) => p.metadata.namespace === rs.metadata.namespace);
   }
 
   private createPod(rs: ReplicaSet): boolean {
@@ -150,9 +162,7 @@ export class ReplicaSetController extends BaseController {
 
   private writeStatus(rs: ReplicaSet): boolean {
     const now = this.ctx.clock.now();
-    const pods = this.ctx.api
-      .list('pods', rs.metadata.namespace)
-      .filter((p) => isControlledBy(p, rs as unknown as AnyObject) && isPodActive(p));
+    const pods = this.ownedPods(rs).filter(isPodActive);
     const templateLabels = rs.spec?.template?.metadata?.labels ?? {};
     const minReady = rs.spec?.minReadySeconds ?? 0;
     // Zero counts are omitted, as the API serialises them (`omitempty`); replicas always appears.

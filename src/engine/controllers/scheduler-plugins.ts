@@ -15,8 +15,47 @@ export interface FilterFailure {
   readonly resolvable: boolean;
 }
 
+/** What is already placed on a node, as the filters and scores need it (the scheduler's NodeInfo). */
+export interface NodeUsage {
+  /** Non-terminal pods bound to the node. */
+  readonly pods: number;
+  /** Sums of the pods' cpu (millicores) and memory (bytes) requests. */
+  readonly cpu: number;
+  readonly memory: number;
+  /** Sum of cpu requests with the scoring plugin's 100m non-zero default. */
+  readonly scoredCpu: number;
+  readonly hostPorts: ReadonlySet<string>;
+}
+
+/** A pod's own cpu and memory requests. */
+export interface PodDemand {
+  readonly cpu: number;
+  readonly memory: number;
+}
+
+export function podDemand(pod: Pod): PodDemand {
+  return { cpu: podRequest(pod, 'cpu', parseCpu), memory: podRequest(pod, 'memory', parseBytes) };
+}
+
+/** Sums over the node's pods, in the order given (list order, so the sums never depend on history). */
+export function nodeUsage(podsOnNode: readonly Pod[]): NodeUsage {
+  const demands = podsOnNode.map(podDemand);
+  return {
+    pods: podsOnNode.length,
+    cpu: demands.reduce((sum, d) => sum + d.cpu, 0),
+    memory: demands.reduce((sum, d) => sum + d.memory, 0),
+    scoredCpu: demands.reduce((s, d) => s + Math.max(d.cpu, 100), 0),
+    hostPorts: new Set(podsOnNode.flatMap(hostPorts)),
+  };
+}
+
 /** Runs the filters in plugin order; the first failure is the node's status. */
-export function filterNode(pod: Pod, node: Node, podsOnNode: readonly Pod[]): FilterFailure | undefined {
+export function filterNode(
+  pod: Pod,
+  demand: PodDemand,
+  node: Node,
+  usage: NodeUsage,
+): FilterFailure | undefined {
   const tolerations = pod.spec?.tolerations;
   if (node.spec?.unschedulable) {
     const taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' as const };
@@ -27,33 +66,30 @@ export function filterNode(pod: Pod, node: Node, podsOnNode: readonly Pod[]): Fi
     return { reason: 'node(s) had untolerated taint(s)', resolvable: false };
   if (!matchesNodeAffinity(pod, node))
     return { reason: "node(s) didn't match Pod's node affinity/selector", resolvable: false };
-  if (hostPortConflict(pod, podsOnNode)) {
+  if (hostPortConflict(pod, usage.hostPorts)) {
     return { reason: "node(s) didn't have free ports for the requested pod ports", resolvable: true };
   }
   const allocatable = node.status?.allocatable ?? {};
   const maxPods = Number(allocatable.pods ?? 110);
-  if (podsOnNode.length + 1 > maxPods) return { reason: 'Too many pods', resolvable: true };
+  if (usage.pods + 1 > maxPods) return { reason: 'Too many pods', resolvable: true };
   for (const [resource, parse] of [
     ['cpu', parseCpu],
     ['memory', parseBytes],
   ] as const) {
-    const want = podRequest(pod, resource, parse);
+    const want = demand[resource];
     if (want === 0) continue;
-    const used = podsOnNode.reduce((sum, p) => sum + podRequest(p, resource, parse), 0);
-    if (used + want > parse(String(allocatable[resource] ?? '0')))
+    if (usage[resource] + want > parse(String(allocatable[resource] ?? '0')))
       return { reason: `Insufficient ${resource}`, resolvable: true };
   }
   return undefined;
 }
 
 /** LeastAllocated on pods (and cpu requests, counted with the scheduler's 100m non-zero default). */
-export function scoreNode(pod: Pod, node: Node, podsOnNode: readonly Pod[]): number {
+export function scoreNode(demand: PodDemand, node: Node, usage: NodeUsage): number {
   const maxPods = Number(node.status?.allocatable?.pods ?? 110);
   const cpu = parseCpu(String(node.status?.allocatable?.cpu ?? '1'));
-  const usedCpu =
-    podsOnNode.reduce((s, p) => s + Math.max(podRequest(p, 'cpu', parseCpu), 100), 0) +
-    Math.max(podRequest(pod, 'cpu', parseCpu), 100);
-  const podScore = (1 - (podsOnNode.length + 1) / maxPods) * 100;
+  const usedCpu = usage.scoredCpu + Math.max(demand.cpu, 100);
+  const podScore = (1 - (usage.pods + 1) / maxPods) * 100;
   const cpuScore = (1 - usedCpu / cpu) * 100;
   return Math.round(((podScore + cpuScore) / 2) * 1000);
 }
@@ -127,10 +163,9 @@ function hostPorts(pod: Pod): string[] {
   );
 }
 
-function hostPortConflict(pod: Pod, podsOnNode: readonly Pod[]): boolean {
+function hostPortConflict(pod: Pod, used: ReadonlySet<string>): boolean {
   const wanted = hostPorts(pod);
   if (wanted.length === 0) return false;
-  const used = new Set(podsOnNode.flatMap(hostPorts));
   return wanted.some((w) => {
     const [proto, ip, port] = w.split('/');
     return [...used].some((u) => {

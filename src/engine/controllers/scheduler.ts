@@ -14,39 +14,78 @@
  */
 import type { AnyObject, Node, Pod, ResourceKey } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
-import { objectKey } from '../api/store.ts';
+import { objectKey, POD_NODE_INDEX } from '../api/store.ts';
 import { BaseController, splitKey } from './base-controller.ts';
 import { isPodTerminal } from './pod-util.ts';
 import { deepClone } from '../util/json.ts';
-import { filterNode, fitError, scoreNode, type FilterFailure } from './scheduler-plugins.ts';
+import {
+  filterNode,
+  fitError,
+  nodeUsage,
+  podDemand,
+  scoreNode,
+  type FilterFailure,
+  type NodeUsage,
+} from './scheduler-plugins.ts';
 
 const PENDING_SCHEDULER = 'default-scheduler';
 
 export class Scheduler extends BaseController {
   readonly name = 'kube-scheduler';
+  /** Set by events that may make room: every pending pod is retried at the next sync. */
+  private retryPending = false;
+  /** Per-node usage, dropped whenever a pod bound to the node changes (the scheduler cache's NodeInfo). */
+  private readonly usage = new Map<string, NodeUsage>();
 
   protected watches(): [ResourceKey, (e: WatchEvent) => readonly string[]][] {
     // Like the scheduling queue's cluster events: a new pending pod is queued; a node change, a
-    // deleted or finished pod, or a new binding may make room, so every pending pod is retried.
-    const all = () => this.initialKeys();
+    // deleted or finished pod, or a new binding may make room, so every pending pod is retried. A pod
+    // never turns pending again, so queueing the pods pending at the next sync (rather than at the
+    // event) retries the same pods, without a scan of every pod per event.
     return [
       [
         'pods',
         (e) => {
           const pod = e.object as Pod;
           const old = e.oldObject as Pod | undefined;
+          if (pod.spec?.nodeName) this.usage.delete(pod.spec.nodeName);
+          if (old?.spec?.nodeName) this.usage.delete(old.spec.nodeName);
           if (e.type === 'ADDED')
             return isPending(pod) ? [objectKey(pod.metadata.namespace, pod.metadata.name)] : [];
-          if (e.type === 'DELETED') return pod.spec?.nodeName ? all() : [];
+          if (e.type === 'DELETED') {
+            if (pod.spec?.nodeName) this.retryPending = true;
+            return [];
+          }
           const changed =
             old?.spec?.nodeName !== pod.spec?.nodeName ||
             isPodTerminal(pod) !== (old ? isPodTerminal(old) : false) ||
             !!pod.metadata.deletionTimestamp !== !!old?.metadata.deletionTimestamp;
-          return changed ? all() : [];
+          if (changed) this.retryPending = true;
+          return [];
         },
       ],
-      ['nodes', () => all()],
+      [
+        'nodes',
+        () => {
+          this.retryPending = true;
+          return [];
+        },
+      ],
     ];
+  }
+
+  override start(): void {
+    this.usage.clear();
+    this.retryPending = false;
+    super.start();
+  }
+
+  override sync(): boolean {
+    if (this.retryPending) {
+      this.retryPending = false;
+      for (const key of this.initialKeys()) this.queue.add(key);
+    }
+    return super.sync();
   }
 
   protected initialKeys(): string[] {
@@ -61,19 +100,28 @@ export class Scheduler extends BaseController {
     return this.ctx.api.list('pods').filter(isPending);
   }
 
+  private nodeUsage(name: string): NodeUsage {
+    let usage = this.usage.get(name);
+    if (!usage) {
+      const pods = this.ctx.api.byIndex('pods', POD_NODE_INDEX, name).filter((p) => !isPodTerminal(p));
+      this.usage.set(name, (usage = nodeUsage(pods)));
+    }
+    return usage;
+  }
+
   private schedule(key: string): boolean {
     const [ns, name] = splitKey(key);
     const pod = this.ctx.api.get('pods', ns, name);
     if (!pod || !isPending(pod)) return false;
     const nodes = this.ctx.api.list('nodes');
-    const pods = this.ctx.api.list('pods').filter((p) => p.spec?.nodeName && !isPodTerminal(p));
+    const demand = podDemand(pod);
     const failures = new Map<string, FilterFailure>();
     const feasible: { node: Node; score: number }[] = [];
     for (const node of nodes) {
-      const onNode = pods.filter((p) => p.spec?.nodeName === node.metadata.name);
-      const failure = filterNode(pod, node, onNode);
+      const usage = this.nodeUsage(node.metadata.name);
+      const failure = filterNode(pod, demand, node, usage);
       if (failure) failures.set(node.metadata.name, failure);
-      else feasible.push({ node, score: scoreNode(pod, node, onNode) });
+      else feasible.push({ node, score: scoreNode(demand, node, usage) });
     }
     if (feasible.length === 0) return this.fail(pod, fitError(nodes.length, [...failures.values()]));
     const best = Math.max(...feasible.map((f) => f.score));

@@ -209,10 +209,13 @@ export class Kubelet implements Controller {
     const { clock } = this.ctx;
     const now = clock.now();
     const present = new Set((node.status?.images ?? []).flatMap((i) => i.names ?? []));
-    const pulls = this.podsHere()
-      .filter((p) => p.metadata.uid !== pod.metadata.uid && !p.metadata.deletionTimestamp)
-      .map(currentPull)
-      .filter((p): p is { image: string; start: number } => p !== undefined);
+    // Other pods' pulls matter only while an image is missing: gathered on the first question.
+    let pulls: { image: string; start: number }[] | undefined;
+    const otherPulls = () =>
+      (pulls ??= this.podsHere()
+        .filter((p) => p.metadata.uid !== pod.metadata.uid && !p.metadata.deletionTimestamp)
+        .map(cachedPull)
+        .filter((p): p is { image: string; start: number } => p !== undefined));
     const plan = planContainers({
       pod,
       now,
@@ -220,7 +223,12 @@ export class Kubelet implements Controller {
       programs: podPrograms(pod),
       imagePresent: (image) => present.has(image),
       pullDoneAt: (image, start, pullMs) => {
-        const first = Math.min(start, ...pulls.filter((p) => p.image === image).map((p) => p.start));
+        const first = Math.min(
+          start,
+          ...otherPulls()
+            .filter((p) => p.image === image)
+            .map((p) => p.start),
+        );
         return Math.max(start, first + pullMs);
       },
     });
@@ -316,6 +324,16 @@ export class Kubelet implements Controller {
     this.ctx.api.updateStatus({ ...current, status: { ...current.status, images } } as unknown as AnyObject);
     return true;
   }
+}
+
+/** currentPull per stored pod instance: stored objects never change, so the answer never does. */
+const pullCache = new WeakMap<Pod, { image: string; start: number } | undefined>();
+
+function cachedPull(pod: Pod): { image: string; start: number } | undefined {
+  if (pullCache.has(pod)) return pullCache.get(pod);
+  const pull = currentPull(pod);
+  pullCache.set(pod, pull);
+  return pull;
 }
 
 export function nodeInternalIP(node: Node): string {
