@@ -62,6 +62,7 @@ export {
   ReportError,
   REPORT_FORMAT,
   REPORT_VERSION,
+  startStateHash,
   type GradeReport,
 } from './report.ts';
 export {
