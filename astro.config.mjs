@@ -133,7 +133,12 @@ function labHeaders() {
       server.middlewares.use((req, res, next) => {
         const path = new URL(req.url ?? '/', 'http://x').pathname;
         const headers = headersFor(loadHeadersFile(file), path);
-        if (/\.[a-z0-9]+$/i.test(path) || path.startsWith('/@') || path.startsWith('/src/') || path.startsWith('/node_modules/')) {
+        if (
+          /\.[a-z0-9]+$/i.test(path) ||
+          path.startsWith('/@') ||
+          path.startsWith('/src/') ||
+          path.startsWith('/node_modules/')
+        ) {
           headers['Cross-Origin-Embedder-Policy'] = 'require-corp';
           headers['Cross-Origin-Resource-Policy'] = 'same-origin';
         }
@@ -155,7 +160,9 @@ export default defineConfig({
       alias: [
         {
           find: /^monaco-worker-manager\/worker$/,
-          replacement: fileURLToPath(new URL('./src/components/lab/monaco/worker-manager-shim.js', import.meta.url)),
+          replacement: fileURLToPath(
+            new URL('./src/components/lab/monaco/worker-manager-shim.js', import.meta.url),
+          ),
         },
       ],
     },

@@ -34,7 +34,15 @@ const RUNS = opt('--runs', 5);
 const LH_RUNS = opt('--lighthouse-runs', 3);
 const LIGHTHOUSE = !args.includes('--no-lighthouse');
 const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 const PAGES = [
   { locale: 'pt-br', lab: '/pt-br/about-labs/', plain: '/pt-br/glossary/' },
   { locale: 'en', lab: '/en/about-labs/', plain: '/en/glossary/' },
@@ -67,7 +75,9 @@ async function scriptsOf(browser, url) {
       .filter((s) => !s.type || s.type === 'module' || s.type === 'text/javascript')
       .map((s) => s.textContent ?? ''),
   );
-  const labState = await page.evaluate(() => document.querySelector('pp-lab')?.getAttribute('data-state') ?? null);
+  const labState = await page.evaluate(
+    () => document.querySelector('pp-lab')?.getAttribute('data-state') ?? null,
+  );
   await context.close();
   return { external, inline, labState };
 }
@@ -77,9 +87,16 @@ async function jsBudget(browser, base, { lab, plain }) {
   const without = await scriptsOf(browser, base + plain);
   const extra = [...withLab.external].filter(([path]) => !without.external.has(path));
   const inlineExtra = withLab.inline.filter((s) => !without.inline.includes(s));
-  const bytes = extra.reduce((n, [, size]) => n + size, 0) + inlineExtra.reduce((n, s) => n + gz(Buffer.from(s)), 0);
+  const bytes =
+    extra.reduce((n, [, size]) => n + size, 0) + inlineExtra.reduce((n, s) => n + gz(Buffer.from(s)), 0);
   const heavy = extra.map(([p]) => p).filter((p) => /lab-app|editor|worker|program|xterm/.test(p));
-  return { bytes, files: extra.map(([p, s]) => `${p} (${kb(s)})`), inline: inlineExtra.length, heavy, labState: withLab.labState };
+  return {
+    bytes,
+    files: extra.map(([p, s]) => `${p} (${kb(s)})`),
+    inline: inlineExtra.length,
+    heavy,
+    labState: withLab.labState,
+  };
 }
 
 async function timeToReady(browser, url) {
@@ -93,7 +110,9 @@ async function timeToReady(browser, url) {
   });
   await page.waitForSelector('pp-lab[data-state="ready"]', { timeout: 60_000 });
   await page.waitForSelector('pp-lab[data-editor="ready"]', { timeout: 60_000 });
-  const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])));
+  const marks = await page.evaluate(() =>
+    Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])),
+  );
   await context.close();
   return { prompt: marks['pp-lab:prompt'] - start, editor: marks['pp-lab:editor'] - start };
 }
@@ -105,7 +124,14 @@ async function lighthouseRun(url) {
   try {
     await promisify(execFile)(
       join(root, 'node_modules/.bin/lighthouse'),
-      [url, `--chrome-flags=--headless=new ${FLAGS.join(' ')}`, '--only-categories=performance,accessibility', '--output=json', `--output-path=${out}`, '--quiet'],
+      [
+        url,
+        `--chrome-flags=--headless=new ${FLAGS.join(' ')}`,
+        '--only-categories=performance,accessibility',
+        '--output=json',
+        `--output-path=${out}`,
+        '--quiet',
+      ],
       { env: { ...process.env, CHROME_PATH: CHROMIUM } },
     );
     const report = JSON.parse(readFileSync(out, 'utf8'));
@@ -153,9 +179,15 @@ try {
 const version = spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).stdout.trim();
 const ok = (cond) => (cond ? 'within' : '**over**');
 console.log(`\n### Lab (\`npm run bench:lab\`), ${new Date().toISOString().slice(0, 10)}\n`);
-console.log(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GB RAM; ${version}; Node ${process.version}.`);
-console.log(`Medians of ${RUNS} cold runs (Lighthouse: ${LIGHTHOUSE ? `${LH_RUNS} runs, mobile defaults` : 'skipped'}).\n`);
-console.log('| Page | JS before the lab nears view (gzip, over Starlight) | Prompt ready | Editor ready | Lighthouse perf | Lighthouse a11y |');
+console.log(
+  `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GB RAM; ${version}; Node ${process.version}.`,
+);
+console.log(
+  `Medians of ${RUNS} cold runs (Lighthouse: ${LIGHTHOUSE ? `${LH_RUNS} runs, mobile defaults` : 'skipped'}).\n`,
+);
+console.log(
+  '| Page | JS before the lab nears view (gzip, over Starlight) | Prompt ready | Editor ready | Lighthouse perf | Lighthouse a11y |',
+);
 console.log('| --- | --- | --- | --- | --- | --- |');
 for (const r of rows) {
   console.log(
