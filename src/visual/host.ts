@@ -4,18 +4,12 @@
  * the engine; components never import it (they receive `NetworkState` and `TraceResult` as messages).
  */
 import type { Cluster } from '../engine/index.ts';
-import { cniDataplane, reachabilityMatrix, type MatrixCell } from '../engine/dataplane/network/index.ts';
-import { traceConnection, type TraceResult } from '../engine/dataplane/trace/index.ts';
-import type { Source } from '../engine/dataplane/network/index.ts';
+import { cniDataplane, reachabilityMatrix } from '../engine/dataplane/network/index.ts';
+import { traceConnection } from '../engine/dataplane/trace/index.ts';
+import type { NetworkState, NetworkTraceRequest, NetworkTraceResult } from './state.ts';
 import { topologyModel } from './topology/model.ts';
-import type { TopologyModel } from './topology/types.ts';
 
-export interface NetworkState {
-  readonly topology: TopologyModel;
-  readonly matrix: readonly MatrixCell[];
-  /** The store revision it was computed at: the page redraws only when it changes. */
-  readonly revision: number;
-}
+export type { NetworkState, NetworkTraceRequest, NetworkTraceResult };
 
 /** Pods of the matrix: application pods (system namespaces would swamp a lab-size grid). */
 const SYSTEM = /^(kube-|calico-|tigera-|local-path-|metallb-)/;
@@ -36,13 +30,11 @@ export function networkState(cluster: Cluster): NetworkState {
   return { topology, matrix: reachabilityMatrix(cluster, pods), revision: snapshot.store.resourceVersion };
 }
 
-/** A trace for the walk: `to` is a name or an IP; TCP with a port (curl for 80/8080-style HTTP), else ping. */
-export function networkTrace(
-  cluster: Cluster,
-  from: Source,
-  to: string,
-  port?: number,
-): TraceResult | { readonly error: string } {
-  const argv = port === undefined ? ['ping', '-c', '1', to] : ['nc', '-z', '-w', '2', to, String(port)];
-  return traceConnection(cluster, { from, argv });
+/** A trace for the walk: `nc` to a port (`-u` for UDP), `ping` without one. */
+export function networkTrace(cluster: Cluster, req: NetworkTraceRequest): NetworkTraceResult {
+  const argv =
+    req.port === undefined
+      ? ['ping', '-c', '1', req.to]
+      : ['nc', ...(req.protocol === 'UDP' ? ['-u'] : []), '-z', '-w', '2', req.to, String(req.port)];
+  return traceConnection(cluster, { from: req.from, argv });
 }

@@ -170,7 +170,11 @@ describe('walk of a blocked call', () => {
   const model = networkState(cluster).topology;
 
   it('names the policy that allows, and marks the deciding hop when blocked', () => {
-    const ok = networkTrace(cluster, { kind: 'pod', namespace: 'default', name: 'client' }, 'only-b', 80);
+    const ok = networkTrace(cluster, {
+      from: { kind: 'pod', namespace: 'default', name: 'client' },
+      to: 'only-b',
+      port: 80,
+    });
     if ('error' in ok) throw new Error(ok.error);
     const allowed = walkView(ok, 'en', model).steps.find(
       (s) => s.kind === 'network-policy' && s.text.startsWith('Ingress'),
@@ -178,7 +182,11 @@ describe('walk of a blocked call', () => {
     expect(allowed.text).toContain('allowed by NetworkPolicy default/echo-allow-client, ingress rule');
     expect(allowed.targets).toContain(elementId('pol', 'default/echo-allow-client'));
 
-    const bad = networkTrace(cluster, { kind: 'pod', namespace: 'default', name: 'alpine' }, 'only-b', 80);
+    const bad = networkTrace(cluster, {
+      from: { kind: 'pod', namespace: 'default', name: 'alpine' },
+      to: 'only-b',
+      port: 80,
+    });
     if ('error' in bad) throw new Error(bad.error);
     expect(bad.outcome).toBe('timeout');
     // A copy, as after postMessage: the deciding hop is found by value.
