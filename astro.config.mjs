@@ -185,7 +185,8 @@ export default defineConfig({
       // plugins (`:::note` asides) must be told to process them.
       markdown: { processedDirs: ['./content'], headingLinks: false },
       components: {
-        MarkdownContent: './src/components/MarkdownContent.astro',
+        // Wraps ./src/components/MarkdownContent.astro (objectives) and links glossary terms in chapters.
+        MarkdownContent: './src/components/overrides/MarkdownContent.astro',
       },
       customCss: ['./src/styles/course.css'],
       expressiveCode: {

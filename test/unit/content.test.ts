@@ -110,6 +110,15 @@ describe('glossary data', () => {
     );
   });
 
+  it.each(Object.entries(glossary))('%s has its definition and example in both languages', (_id, term) => {
+    const { definition, example } = term as Record<string, Record<string, unknown> | undefined>;
+    for (const field of [definition, example]) {
+      for (const lang of ['pt-BR', 'en']) {
+        expect(typeof field?.[lang] === 'string' && (field[lang] as string).trim().length > 0).toBe(true);
+      }
+    }
+  });
+
   it.each(Object.entries(glossary))('%s lists only chapters that exist in both locales', (_id, term) => {
     const chapters = ((term as { chapters?: string[] }).chapters ?? []).map((slug) => `${slug}.mdx`);
     for (const locale of locales) {
