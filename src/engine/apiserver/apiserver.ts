@@ -150,8 +150,8 @@ export class ApiServer {
   updateStatus<T extends AnyObject>(object: T): T {
     const info = resourceInfo(this.keyOf(object));
     const old = this.store.mustGet(info.key, object.metadata.namespace, object.metadata.name);
-    const next = deepClone(old) as AnyObject;
-    next.status = deepClone(object.status);
+    // The store copies what it is given; spreading keeps the stored key order.
+    const next = { ...old, status: object.status } as AnyObject;
     return this.store.update(info.key, next) as unknown as T;
   }
 
@@ -159,8 +159,10 @@ export class ApiServer {
   updateMetadata<T extends AnyObject>(object: T): T {
     const info = resourceInfo(this.keyOf(object));
     const old = this.store.mustGet(info.key, object.metadata.namespace, object.metadata.name);
-    const next = deepClone(old) as AnyObject;
-    next.metadata = { ...deepClone(object.metadata), resourceVersion: old.metadata.resourceVersion };
+    const next = {
+      ...old,
+      metadata: { ...object.metadata, resourceVersion: old.metadata.resourceVersion },
+    } as AnyObject;
     return this.store.update(info.key, next) as unknown as T;
   }
 

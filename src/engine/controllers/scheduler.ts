@@ -48,8 +48,10 @@ export class Scheduler extends BaseController {
         (e) => {
           const pod = e.object as Pod;
           const old = e.oldObject as Pod | undefined;
-          if (pod.spec?.nodeName) this.usage.delete(pod.spec.nodeName);
-          if (old?.spec?.nodeName) this.usage.delete(old.spec.nodeName);
+          if (!old || usageMayDiffer(old, pod)) {
+            if (pod.spec?.nodeName) this.usage.delete(pod.spec.nodeName);
+            if (old?.spec?.nodeName) this.usage.delete(old.spec.nodeName);
+          }
           if (e.type === 'ADDED')
             return isPending(pod) ? [objectKey(pod.metadata.namespace, pod.metadata.name)] : [];
           if (e.type === 'DELETED') {
@@ -180,6 +182,19 @@ export class Scheduler extends BaseController {
     });
     return true;
   }
+}
+
+/**
+ * Whether a pod's update can change its node's usage: a new binding, a pod turning terminal, a spec
+ * change (generation moves with every spec change) or a delete (the event carries the same object).
+ */
+function usageMayDiffer(old: Pod, pod: Pod): boolean {
+  return (
+    old === pod ||
+    old.spec?.nodeName !== pod.spec?.nodeName ||
+    isPodTerminal(old) !== isPodTerminal(pod) ||
+    old.metadata.generation !== pod.metadata.generation
+  );
 }
 
 function isPending(p: Pod): boolean {
