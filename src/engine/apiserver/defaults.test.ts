@@ -6,7 +6,11 @@ import { makeServer } from './test-helpers.ts';
 const defaulted = (manifest: unknown) => {
   const { info, object } = decodeManifest(manifest);
   applyDefaults(info, object);
-  return object as Record<string, unknown> & { spec: Record<string, unknown> };
+  return object as unknown as {
+    metadata: { labels?: Record<string, string>; [k: string]: unknown };
+    spec: Record<string, unknown>;
+    [k: string]: unknown;
+  };
 };
 
 describe('applyDefaults', () => {

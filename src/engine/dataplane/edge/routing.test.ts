@@ -125,7 +125,7 @@ describe('routeIngressRequest', () => {
     ing.spec = { ...ing.spec, ingressClassName: 'nginx' };
     const s = buildIngressRoutingState(nginx, [ing], [nginxClass], []);
     const r = routeIngressRequest(s, { host: 'a.com', path: '/y', scheme: 'http' });
-    expect(r.status).toBe(404);
+    expect('status' in r && r.status).toBe(404);
     expect(r.kind !== 'backend' && r.body).toContain(
       '<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>',
     );

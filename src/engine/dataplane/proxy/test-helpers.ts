@@ -29,8 +29,15 @@ function meta(namespace: string, name: string, labels?: Record<string, string>) 
   };
 }
 
-export function makeService(namespace: string, name: string, mutate: (svc: Service) => void): Service {
-  const svc: Service = {
+/** kubernetes-types marks status read-only (the server owns it); fixtures write it anyway. */
+export type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+export function makeService(
+  namespace: string,
+  name: string,
+  mutate: (svc: Writable<Service>) => void,
+): Service {
+  const svc: Writable<Service> = {
     apiVersion: 'v1',
     kind: 'Service',
     metadata: meta(namespace, name),

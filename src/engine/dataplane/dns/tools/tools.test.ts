@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { answer, type CoreDnsState } from '../coredns.ts';
 import { clusterFirstResolvConf } from '../resolv-conf.ts';
 import type { QueryFn } from '../resolver.ts';
+import type { DnsResponse, QType } from '../message.ts';
 import { makeNamespace, makeService } from '../test-helpers.ts';
 import { digLookup, digRecord, formatDig } from './dig.ts';
 import { getentHosts, host } from './host.ts';
@@ -201,7 +202,7 @@ describe('dig', () => {
 });
 
 describe('dig +search', () => {
-  const ednsQuery = (name: string, type: 'A' | 'AAAA') =>
+  const ednsQuery = (name: string, type: QType): DnsResponse =>
     answer(
       { name, type, client: '10.244.1.5', id: 7, edns: { udpSize: 1232, cookie: '0102030405060708' } },
       cluster,
