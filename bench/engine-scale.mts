@@ -74,7 +74,9 @@ export async function runEngineScale(): Promise<EngineScaleResult> {
   const applied = cluster.execSync('kubectl apply -f scale.yaml');
   if (applied.exitCode !== 0) throw new Error(applied.stderr.slice(0, 500));
   cluster.waitFor(
-    () => cluster.store.list('pods', 'default').filter((p) => p.status?.phase === 'Running').length >= SERVICES * REPLICAS,
+    () =>
+      cluster.store.list('pods', 'default').filter((p) => p.status?.phase === 'Running').length >=
+      SERVICES * REPLICAS,
     120_000,
   );
   const applyAndSettleMs = performance.now() - t0;

@@ -40,13 +40,14 @@ export interface ProbeResult {
   readonly status?: number;
 }
 
-let probeCounter = 0;
-
-/** The probe's own RNG stream, derived from the cluster clock: repeatable, and separate from the learner's. */
+/**
+ * The probe's own RNG stream, derived from the cluster clock and the request: the same state and
+ * request always give the same verdict (grades must be reproducible), and the learner's stream is
+ * left untouched.
+ */
 function probeRng(cluster: Cluster, req: ProbeRequest): Rng {
-  probeCounter = (probeCounter + 1) % 1_000_000;
   return new Rng(
-    `probe:${cluster.clock.now()}:${req.fromPod.namespace}/${req.fromPod.name}:${req.to}:${req.port}:${probeCounter}`,
+    `probe:${cluster.clock.now()}:${req.fromPod.namespace}/${req.fromPod.name}:${req.to}:${req.port}`,
   );
 }
 
