@@ -102,6 +102,7 @@ const en = {
   'hop.delivered': 'Delivered',
   'hop.no-listener': 'Refused',
   'hop.external': 'External',
+  'hop.edge-proxy': 'Ingress proxy',
   'walk.resolvConf':
     'The resolver reads /etc/resolv.conf: nameserver {nameserver}, search {search}, ndots:{ndots} ({libc}). It tries {candidates}.',
   'walk.hostsFile': '/etc/hosts answers {name}: {addresses}.',
@@ -181,6 +182,10 @@ const en = {
   'walk.noListener.UDP':
     'Nothing listens on {ip}:{port}/UDP in {who}: the kernel answers ICMP port unreachable.',
   'walk.external': 'The packet leaves the cluster for {host} ({address}) on the internet.',
+  'walk.edgeProxy':
+    '{proxy} ({implementation}) reads Host {host} and path {path}: {matched} sends it to Service {service}; the proxy opens its own connection to endpoint {endpoint}.',
+  'walk.edgeProxy.answered':
+    '{proxy} ({implementation}) reads Host {host} and path {path} and answers {status} itself: {reason}.',
   'walk.outcome.connected': 'Connected.',
   'walk.outcome.refused': 'Refused: the connection is rejected at once.',
   'walk.outcome.timeout': 'Timed out: the packet is dropped and nothing comes back.',
@@ -344,6 +349,7 @@ const ptBR: Record<StringKey, string> = {
   'hop.delivered': 'Entregue',
   'hop.no-listener': 'Recusado',
   'hop.external': 'Externo',
+  'hop.edge-proxy': 'Proxy de Ingress',
   'walk.resolvConf':
     'O resolvedor lê o /etc/resolv.conf: nameserver {nameserver}, search {search}, ndots:{ndots} ({libc}). Ele tenta {candidates}.',
   'walk.hostsFile': 'O /etc/hosts responde {name}: {addresses}.',
@@ -424,6 +430,10 @@ const ptBR: Record<StringKey, string> = {
     'Nada escuta em {ip}:{port}/TCP no {who}: o kernel responde com TCP RST (conexão recusada).',
   'walk.noListener.UDP': 'Nada escuta em {ip}:{port}/UDP no {who}: o kernel responde ICMP port unreachable.',
   'walk.external': 'O pacote sai do cluster para {host} ({address}) na internet.',
+  'walk.edgeProxy':
+    '{proxy} ({implementation}) lê o Host {host} e o caminho {path}: {matched} manda para o Service {service}; o proxy abre a própria conexão até o endpoint {endpoint}.',
+  'walk.edgeProxy.answered':
+    '{proxy} ({implementation}) lê o Host {host} e o caminho {path} e responde {status} ele mesmo: {reason}.',
   'walk.outcome.connected': 'Conectado.',
   'walk.outcome.refused': 'Recusado: a conexão é rejeitada na hora.',
   'walk.outcome.timeout': 'Tempo esgotado: o pacote é descartado e nada volta.',

@@ -52,6 +52,7 @@ function category(h: Hop): StepCategory {
       return 'socket';
     case 'service':
     case 'no-endpoints':
+    case 'edge-proxy':
       return 'service';
     case 'dnat':
     case 'snat':
@@ -307,6 +308,27 @@ function stepOf(
       });
       targets = h.pod ? [podId(h.pod)] : h.node ? [nodeId(h.node)] : [];
       tone = 'stop';
+      break;
+    }
+    case 'edge-proxy': {
+      const common = {
+        proxy: ref(h.proxy),
+        implementation: h.implementation,
+        host: h.host,
+        path: h.path,
+      };
+      if (h.answered !== undefined || !h.backend) {
+        text = t('walk.edgeProxy.answered', { ...common, status: h.answered ?? 0, reason: h.reason ?? '' });
+        tone = 'stop';
+      } else {
+        text = t('walk.edgeProxy', {
+          ...common,
+          matched: h.matched ? `${h.matched.kind} ${ref(h.matched.object)} (${h.matched.rule})` : '',
+          service: ref(h.backend.service),
+          endpoint: h.backend.endpoint ?? '',
+        });
+      }
+      targets = [podId(h.proxy), ...(h.backend ? [svcId(h.backend.service)] : [])];
       break;
     }
     case 'external':

@@ -157,6 +157,8 @@ export function k3sAddons(config: ClusterConfig): Manifest[] {
             '--entryPoints.traefik.address=:8080/tcp',
             '--entryPoints.web.address=:8000/tcp',
             '--entryPoints.websecure.address=:8443/tcp',
+            // The Traefik chart's `ports.websecure.tls.enabled: true` default (templates/_podtemplate.tpl).
+            '--entryPoints.websecure.http.tls=true',
             '--api.dashboard=true',
             '--ping=true',
             '--metrics.prometheus=true',

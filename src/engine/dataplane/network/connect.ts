@@ -23,6 +23,7 @@ import { parseIPv4 } from '../../util/ip.ts';
 import { pathMtu } from './cni-dataplane.ts';
 import { dnsClient, dnsTimeoutMs } from './dns-client.ts';
 import { exchange, internetExchange, requestBytes, responseBytes, type Exchange } from './http-exchange.ts';
+import { edgeProxyExchange, type EdgeProxyOutcome } from './edge-proxy.ts';
 import { podListener } from './listeners.ts';
 import { ephemeralPort, resolveSource, type ResolvedSource } from './origin.ts';
 import { transport, type TransportResult } from './transport.ts';
@@ -270,7 +271,7 @@ export function connect(req: ConnectRequest, cluster: Cluster, rng: Rng): Connec
   if (req.protocol === 'ICMP') {
     return { ...result, replyFrom: parseIPv4(req.to) !== undefined ? req.to : destIP };
   }
-  const withApp = application(view, req, t, result, srcPort);
+  const withApp = application(view, req, t, result, srcPort, rng);
   if (req.protocol === 'TCP' && tr?.proxy && tr.proxyRoute && t.translation && !withApp.stalled)
     tr.proxy.connectionClosed(t.translation.node, tr.proxyRoute);
   return withApp;
@@ -282,11 +283,15 @@ function application(
   t: TransportResult,
   result: ConnectResult,
   srcPort: number,
+  rng: Rng,
 ): ConnectResult {
   const http = req.payload?.http;
   const target = t.target;
   let ex: Exchange | undefined;
-  if (http && target) {
+  // An Ingress controller or Gateway proxy routes the request and opens its own upstream connection.
+  const edge: EdgeProxyOutcome | undefined = http ? edgeProxyExchange(view, t, http, rng) : undefined;
+  if (edge) ex = edge.exchange;
+  else if (http && target) {
     const ctx = {
       request: http,
       hostname: hostnameOf(t),
@@ -303,7 +308,7 @@ function application(
   const dp = t.dataplane;
   const mtu = pathMtu(dp, t.crossNode);
   const largest = Math.max(sent, received);
-  const hops = [...result.hops];
+  const hops = [...result.hops, ...(edge?.hops ?? [])];
   let stalled = ex?.kind === 'silent';
   if (t.crossNode && dp.podMtu > mtu && target?.kind === 'pod') {
     const black = largest > mtu - TCP_IP_HEADERS;
@@ -316,6 +321,7 @@ function application(
     ...(ex?.kind === 'response' && !stalled ? { response: ex.response } : {}),
     ...(ex?.kind === 'closed' ? { response: { headers: [], body: '', empty: true } } : {}),
     ...(stalled ? { stalled: true } : {}),
+    ...(edge?.tls ? { tls: edge.tls } : {}),
   };
 }
 

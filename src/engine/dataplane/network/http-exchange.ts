@@ -21,6 +21,8 @@ const REASONS: Record<number, string> = {
   204: 'No Content',
   301: 'Moved Permanently',
   302: 'Found',
+  307: 'Temporary Redirect',
+  308: 'Permanent Redirect',
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
@@ -28,6 +30,7 @@ const REASONS: Record<number, string> = {
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 export function reasonPhrase(status: number): string {

@@ -24,6 +24,10 @@ export interface HttpRequestSpec {
   readonly host: string;
   readonly headers: readonly (readonly [string, string])[];
   readonly body?: string;
+  /** `https` when the client speaks TLS first (curl's `https://` URLs); absent means plain HTTP. */
+  readonly scheme?: 'http' | 'https';
+  /** The TLS server name the client sends: the URL's host name (curl sends none for an IP literal). */
+  readonly sni?: string;
 }
 
 export interface ConnectRequest {
@@ -188,7 +192,39 @@ export type Hop =
       readonly port: number;
       readonly protocol: Protocol;
     }
-  | { readonly kind: 'external'; readonly ip: string; readonly port?: number; readonly host?: string };
+  | { readonly kind: 'external'; readonly ip: string; readonly port?: number; readonly host?: string }
+  /**
+   * An Ingress controller or Gateway API proxy (Traefik, ingress-nginx) received the request: which
+   * rule matched the Host header and path, the backend it chose (and the weighted draw of an HTTPRoute),
+   * or the answer the proxy gave itself. The proxy's own connection to the backend follows as hops.
+   */
+  | {
+      readonly kind: 'edge-proxy';
+      readonly proxy: PodRef;
+      readonly implementation: string;
+      readonly host: string;
+      readonly path: string;
+      readonly scheme: 'http' | 'https';
+      /** The certificate subject served when the proxy terminated TLS. */
+      readonly certificate?: string;
+      readonly matched?: {
+        readonly kind: 'Ingress' | 'HTTPRoute';
+        readonly object: PodRef;
+        /** `host shop.example.com, path /api (Prefix)`, `rule 0`, `defaultBackend`. */
+        readonly rule: string;
+        readonly gateway?: PodRef;
+        readonly listener?: string;
+      };
+      readonly draw?: { readonly value: number; readonly total: number; readonly weight: number };
+      readonly backend?: {
+        readonly service: PodRef;
+        readonly port: number | string;
+        readonly endpoint?: string;
+      };
+      /** A status the proxy answered itself (404 no match, 308/302 redirect, 500, 502, 503, 504). */
+      readonly answered?: number;
+      readonly reason?: string;
+    };
 
 export type HopKind = Hop['kind'];
 
@@ -244,6 +280,17 @@ export interface ConnectResult {
   readonly stalled?: boolean;
   /** ICMP: the address that answered an echo (the node for an IPVS ClusterIP). */
   readonly replyFrom?: string;
+  /** The certificate presented when TLS was terminated by an edge proxy. */
+  readonly tls?: ServedTls;
   /** Simulated milliseconds a refusal or an unreachable answer took (ARP timeouts, DNS waits). */
   readonly elapsedMs: number;
+}
+
+/** A certificate as `curl -v` describes it (OpenSSL's one-line names, `; ` between RDNs). */
+export interface ServedTls {
+  readonly subject: string;
+  readonly issuer: string;
+  /** Where the proxy took it from: a `kubernetes.io/tls` Secret, or its built-in default. */
+  readonly source: 'secret' | 'default';
+  readonly secret?: PodRef;
 }

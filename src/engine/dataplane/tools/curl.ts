@@ -136,6 +136,9 @@ function runOne(
           host: url.hostHeader,
           headers,
           ...(opts.data !== undefined ? { body: opts.data } : {}),
+          scheme: url.scheme,
+          // curl sends SNI only for a host name, never for an IP literal (lib/vtls/vtls.c).
+          ...(/^[\d.]+$|:/.test(url.host) ? {} : { sni: url.host }),
         },
       },
     },
@@ -203,10 +206,25 @@ function runOne(
   // Connected.
   if (opts.verbose) err += verboseConnected(v);
   if (url.scheme === 'https') {
-    const tls = result.backend?.process !== undefined ? isTlsListener(result) : true;
+    const tls =
+      result.tls !== undefined || (result.backend?.process !== undefined ? isTlsListener(result) : true);
     if (!tls)
       return failWith(35, 'TLS connect error: error:0A00010B:SSL routines::wrong version number', CONNECT_MS);
-    if (result.backend?.host === undefined && !opts.insecure)
+    if (result.tls) {
+      // OpenSSL 3's X509_verify_cert_error_string: 18 for a self-signed leaf, 20 for an unknown issuer.
+      const selfSigned = result.tls.subject === result.tls.issuer;
+      const verify = selfSigned ? 'self-signed certificate' : 'unable to get local issuer certificate';
+      if (opts.verbose)
+        err += `* Server certificate:\n*  subject: ${result.tls.subject}\n*  issuer: ${result.tls.issuer}\n`;
+      if (!opts.insecure)
+        return failWith(
+          60,
+          `SSL certificate problem: ${verify}\nMore details here: https://curl.se/docs/sslcerts.html\n\ncurl failed to verify the legitimacy of the server and therefore could not\nestablish a secure connection to it. To learn more about this situation and\nhow to fix it, please visit the webpage mentioned above.`,
+          CONNECT_MS,
+        );
+      if (opts.verbose)
+        err += `*  SSL certificate verify result: ${verify} (${selfSigned ? 18 : 20}), continuing anyway.\n`;
+    } else if (result.backend?.host === undefined && !opts.insecure)
       return failWith(
         60,
         'SSL certificate problem: unable to get local issuer certificate\nMore details here: https://curl.se/docs/sslcerts.html\n\ncurl failed to verify the legitimacy of the server and therefore could not\nestablish a secure connection to it. To learn more about this situation and\nhow to fix it, please visit the webpage mentioned above.',
@@ -271,7 +289,7 @@ function isTlsListener(r: ConnectResult): boolean {
 
 /** Behind TLS: the API server answers an anonymous request with a 403 Status. */
 function tlsAnswer(r: ConnectResult, url: ParsedUrl, opts: CurlOptions): AppResponse | undefined {
-  if (url.scheme !== 'https' || !opts.insecure || r.backend?.host !== undefined) return undefined;
+  if (url.scheme !== 'https' || !opts.insecure || r.backend?.host !== undefined || r.tls) return undefined;
   const process = r.backend?.process ?? '';
   if (process === 'kube-apiserver' || process === 'k3s-server') {
     const body = `{\n  "kind": "Status",\n  "apiVersion": "v1",\n  "metadata": {},\n  "status": "Failure",\n  "message": "forbidden: User \\"system:anonymous\\" cannot get path \\"${url.path}\\"",\n  "reason": "Forbidden",\n  "details": {},\n  "code": 403\n}`;

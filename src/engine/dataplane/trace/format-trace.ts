@@ -137,6 +137,26 @@ export function hopLine(h: Hop): [string, string] {
         'refused',
         `nothing listens on ${h.ip}:${h.port}/${h.protocol}${h.pod ? ` in pod ${ref(h.pod)}` : h.node ? ` on node ${h.node}` : ''}: ${h.protocol === 'UDP' ? 'ICMP port unreachable' : 'TCP RST'}`,
       ];
+    case 'edge-proxy': {
+      const what = h.matched
+        ? `${h.matched.kind} ${ref(h.matched.object)} ${h.matched.rule}${h.matched.gateway ? ` (Gateway ${ref(h.matched.gateway)} listener ${h.matched.listener ?? ''})` : ''}`
+        : 'no route';
+      const draw = h.draw
+        ? `; weighted draw ${h.draw.value} of ${h.draw.total} fell in a share of ${h.draw.weight}`
+        : '';
+      const tls = h.certificate ? `; TLS terminated with ${h.certificate}` : '';
+      const to = h.backend
+        ? `→ Service ${ref(h.backend.service)} port ${h.backend.port}${h.backend.endpoint ? `, endpoint ${h.backend.endpoint} (the proxy dials it from its own pod)` : ''}`
+        : '';
+      const own =
+        h.answered !== undefined
+          ? `; ${h.implementation} answers ${h.answered} itself (${h.reason ?? ''})`
+          : '';
+      return [
+        'proxy',
+        `${h.implementation} in ${ref(h.proxy)}: ${h.scheme} Host ${h.host} path ${h.path} matched ${what}${to ? ` ${to}` : ''}${draw}${tls}${own}`,
+      ];
+    }
     case 'external':
       return [
         'external',

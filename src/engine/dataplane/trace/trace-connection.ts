@@ -81,13 +81,31 @@ export function planFor(from: Source, argv: readonly string[]): Plan | TraceErro
         ['User-Agent', program === 'curl' ? 'curl/8.17.0' : 'Wget'],
         ['Accept', '*/*'],
       ];
+      // curl's -H replaces a header of the same name (Host included) or adds one.
+      const parsed = program === 'curl' ? parseCurlArgs(args) : undefined;
+      const extra = parsed?.ok ? parsed.opts.headers : [];
+      for (const [k, v] of extra) {
+        const i = headers.findIndex(([h]) => h.toLowerCase() === k.toLowerCase());
+        if (i >= 0) headers.splice(i, 1, [k, v]);
+        else headers.push([k, v]);
+      }
+      const sni = /^[\d.]+$|:/.test(url.host) ? {} : { sni: url.host };
       return {
         request: {
           from,
           to: url.host,
           port: url.port,
           protocol: 'TCP',
-          payload: { http: { method: 'GET', path: url.path, host: url.hostHeader, headers } },
+          payload: {
+            http: {
+              method: 'GET',
+              path: url.path,
+              host: url.hostHeader,
+              headers,
+              scheme: url.scheme,
+              ...sni,
+            },
+          },
         },
         target: { host: url.host, port: url.port, protocol: 'TCP' },
       };
