@@ -122,6 +122,7 @@ export class Cluster {
     for (let round = 1; round <= MAX_SETTLE_ROUNDS; round++) {
       let busy = false;
       for (const c of this.controllers) busy = c.sync() || busy;
+      if (!busy) for (const c of this.controllers) busy = (c.settled?.() ?? false) || busy;
       if (!busy) return round;
     }
     throw new Error(`controllers did not settle after ${MAX_SETTLE_ROUNDS} rounds`);

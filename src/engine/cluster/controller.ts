@@ -35,6 +35,12 @@ export interface Controller {
   nextWakeup?(): number | undefined;
   /** Called when the clock reaches a wake-up time: queue whatever became due. */
   wake?(): void;
+  /**
+   * Called when a settle round found every controller idle: finish work that only the last round's
+   * state decides (kube-proxy renders its rules here once rather than every round). Returns true
+   * when it wrote anything through the API, which starts another round.
+   */
+  settled?(): boolean;
 }
 
 /** A de-duplicating FIFO of object keys, like client-go's workqueue. */

@@ -12,6 +12,7 @@
  * k3s process) the ConfigMap, or the cluster definition, applies at once. With `kubeProxyMode: none`
  * (Cilium's kube-proxy replacement) nothing is rendered.
  */
+import { jsonEqual } from '../../util/json.ts';
 import type {
   ConfigMap,
   EndpointSlice,
@@ -95,6 +96,12 @@ export class KubeProxy implements Controller {
   private readonly nodes = new Map<string, NodeProxyState>();
   private readonly serviceChanges = new ServiceChangeTracker();
   private dirty = true;
+  /**
+   * Nodes whose iptables or IPVS render waits for the end of the settle loop (or the next read). Their
+   * result depends only on the last input (iptables-save sorts chains; stale chains are deleted), so
+   * the renders of intermediate rounds can be skipped. nftables keeps creation order: it renders at once.
+   */
+  private readonly deferred = new Set<string>();
   private readonly pendingEvents: string[] = [];
   private unsubscribe: (() => void)[] = [];
 
@@ -114,7 +121,10 @@ export class KubeProxy implements Controller {
         if (this.serviceChanges.update(prev, cur)) this.dirty = true;
       }),
       this.ctx.api.watch('endpointslices.discovery.k8s.io', mark),
-      this.ctx.api.watch('nodes', mark),
+      // Rules depend on a node's name, InternalIP and labels (nodeInfo), not on its status otherwise.
+      this.ctx.api.watch('nodes', (e) => {
+        if (e.type !== 'MODIFIED' || !e.oldObject || !sameProxyNode(e.oldObject, e.object)) this.dirty = true;
+      }),
       this.ctx.api.watch('configmaps', (e) => {
         if (isConfigMap(e.object)) this.dirty = true;
       }),
@@ -167,16 +177,16 @@ export class KubeProxy implements Controller {
   /** The mode kube-proxy is running in on one node (it may lag the ConfigMap until a restart). */
   nodeMode(node: string): NodeMode {
     if (this.ctx.config.kubeProxyMode === 'none') return 'none';
-    return this.nodes.get(node)?.running?.settings.mode ?? 'not-running';
+    return this.current(node)?.running?.settings.mode ?? 'not-running';
   }
 
   rulesetFor(node: string): NodeProxyState | undefined {
-    return this.nodes.get(node);
+    return this.current(node);
   }
 
   /** `iptables-save [-t TABLE]` on the node (kube-proxy's chains; empty when none exist). */
   iptablesSave(node: string, table?: IptablesTableName): string {
-    const st = this.nodes.get(node);
+    const st = this.current(node);
     if (!st) return '';
     return printIptablesSave(st.iptables, {
       ...(table ? { table } : {}),
@@ -186,30 +196,30 @@ export class KubeProxy implements Controller {
 
   /** `iptables [-t TABLE] -S`. */
   iptablesRules(node: string, table: IptablesTableName = 'filter'): string {
-    const st = this.nodes.get(node);
+    const st = this.current(node);
     return st ? iptablesListRules(st.iptables, table) : '';
   }
 
   /** `ipvsadm -Ln`: the header alone when IPVS has no virtual servers. */
   ipvsadmList(node: string): string {
-    const st = this.nodes.get(node);
+    const st = this.current(node);
     return printIpvsadm(st?.ipvs?.virtualServers ?? [], st?.ipvsState.counters);
   }
 
   /** `nft list table ip kube-proxy`, or undefined when the table does not exist on the node. */
   nftListTable(node: string): string | undefined {
-    const t = this.nodes.get(node)?.nftables;
+    const t = this.current(node)?.nftables;
     return t ? printNftTable(t) : undefined;
   }
 
   /** kube-proxy's start-up log lines on the node (mode selection, the IPVS deprecation, config errors). */
   startupLog(node: string): readonly KubeProxyLogLine[] {
-    return this.nodes.get(node)?.log ?? [];
+    return this.current(node)?.log ?? [];
   }
 
   /** Routes a packet on `node` through the rules of the mode running there, with conntrack. */
   route(node: string, packet: Packet, rng: Rng): ProxyRoute {
-    const st = this.nodes.get(node);
+    const st = this.current(node);
     const info = this.nodeInfo().find((n) => n.name === node);
     return routePacket(st, this.nodeMode(node), packet, {
       rng,
@@ -220,7 +230,7 @@ export class KubeProxy implements Controller {
 
   /** The connection got its reply: conntrack ESTABLISHED, and an IPVS active connection. */
   connectionEstablished(node: string, route: ProxyRoute): void {
-    const st = this.nodes.get(node);
+    const st = this.current(node);
     if (!st || !route.conntrack) return;
     st.conntrack.replied(route.conntrack, this.ctx.clock.now());
     const pair = this.ipvsPair(st, route);
@@ -229,7 +239,7 @@ export class KubeProxy implements Controller {
 
   /** The connection closed: conntrack TIME_WAIT, and the IPVS connection becomes inactive. */
   connectionClosed(node: string, route: ProxyRoute): void {
-    const st = this.nodes.get(node);
+    const st = this.current(node);
     if (!st || !route.conntrack) return;
     st.conntrack.close(route.conntrack, this.ctx.clock.now());
     const pair = this.ipvsPair(st, route);
@@ -252,6 +262,39 @@ export class KubeProxy implements Controller {
     return parseKubeProxyConfiguration(`mode: ${mode}\nclusterCIDR: ${c.podSubnet}\n`);
   }
 
+  /** End of a settle: render what sync() left for it. Writes nothing through the API. */
+  settled(): boolean {
+    this.flush();
+    return false;
+  }
+
+  private current(node: string): NodeProxyState | undefined {
+    this.flush();
+    return this.nodes.get(node);
+  }
+
+  /** Renders every node whose render was deferred, or only `only`. */
+  private flush(only?: string): void {
+    const names = new Set(only === undefined ? this.deferred : this.deferred.has(only) ? [only] : []);
+    if (names.size === 0) return;
+    for (const n of names) this.deferred.delete(n);
+    const services = buildServicePortMap(this.ctx.api.list('services') as Service[]);
+    const slices = this.ctx.api.list('endpointslices.discovery.k8s.io') as EndpointSlice[];
+    const serviceCIDRs = [this.ctx.config.serviceSubnet];
+    for (const node of this.nodeInfo()) {
+      const st = this.nodes.get(node.name);
+      if (!names.has(node.name) || !st?.running || st.running.settings.mode === 'nftables') continue;
+      this.render(st, {
+        node,
+        servicePorts: services,
+        endpoints: buildEndpointsMap(slices, node.name),
+        ...(st.running.settings.clusterCIDR ? { clusterCIDR: st.running.settings.clusterCIDR } : {}),
+        serviceCIDRs,
+        masqueradeAll: st.running.settings.masqueradeAll,
+      });
+    }
+  }
+
   private syncAll(): void {
     if (this.ctx.config.kubeProxyMode === 'none') return;
     const desired = this.desiredSettings();
@@ -259,8 +302,8 @@ export class KubeProxy implements Controller {
     const pods = this.ctx.api
       .list('pods', 'kube-system')
       .filter((p) => p.metadata.labels?.['k8s-app'] === 'kube-proxy');
-    const services = buildServicePortMap(this.ctx.api.list('services') as Service[]);
-    const slices = this.ctx.api.list('endpointslices.discovery.k8s.io') as EndpointSlice[];
+    let services: ReturnType<typeof buildServicePortMap> | undefined;
+    let slices: EndpointSlice[] | undefined;
     const serviceCIDRs = [this.ctx.config.serviceSubnet];
     for (const node of this.nodeInfo()) {
       const st = this.stateOf(node.name);
@@ -272,6 +315,12 @@ export class KubeProxy implements Controller {
         this.startOn(node.name, st, instance, desired);
       }
       if (!st.running) continue;
+      if (st.running.settings.mode !== 'nftables') {
+        this.deferred.add(node.name);
+        continue;
+      }
+      services ??= buildServicePortMap(this.ctx.api.list('services') as Service[]);
+      slices ??= this.ctx.api.list('endpointslices.discovery.k8s.io') as EndpointSlice[];
       const input: ProxyInput = {
         node,
         servicePorts: services,
@@ -302,6 +351,8 @@ export class KubeProxy implements Controller {
       return;
     }
     const settings = desired.settings;
+    // A deferred render belongs to the process being replaced: it lands before the restart's cleanup.
+    if (st.running && st.running.settings.mode !== 'nftables') this.flush(node);
     if (settings.mode === 'nftables') {
       cleanupIptablesLeftovers(st.iptables);
       cleanupIpvsIptables(st.iptables);
@@ -355,6 +406,12 @@ export class KubeProxy implements Controller {
     }
     return this.ctx.config.nodes.map((n) => ({ name: n.name, ip: n.internalIP, labels: n.labels }));
   }
+}
+
+function sameProxyNode(a: AnyObject, b: AnyObject): boolean {
+  const ip = (n: AnyObject) =>
+    (n as unknown as Node).status?.addresses?.find((x) => x.type === 'InternalIP')?.address ?? '';
+  return ip(a) === ip(b) && jsonEqual(a.metadata.labels ?? {}, b.metadata.labels ?? {});
 }
 
 function isConfigMap(o: AnyObject): boolean {
