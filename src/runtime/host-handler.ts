@@ -81,6 +81,10 @@ export function createHostHandler(opts: HostHandlerOptions): HostHandler {
         return need().check();
       case 'report':
         return need().report(msg.params.locale, msg.params.submittedAt);
+      case 'network':
+        return need().network();
+      case 'trace':
+        return need().trace(msg.params);
       case 'ptyInput':
       case 'ptyResize':
         throw Object.assign(new Error(`${msg.type}: this host has no pty`), { code: 'unsupported' });

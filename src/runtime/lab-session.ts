@@ -23,6 +23,8 @@ import {
   type Message,
 } from '../grader/index.ts';
 import { diagnosticsFor } from './diagnostics.ts';
+import { networkState, networkTrace } from '../visual/host.ts';
+import type { NetworkState, NetworkTraceRequest, NetworkTraceResult } from '../visual/state.ts';
 import type {
   CheckSummary,
   CheckView,
@@ -242,6 +244,19 @@ export class LabSession {
     });
     if (r.exitCode === 0) return [];
     return diagnosticsFor(text, r.stderr);
+  }
+
+  /** The Network view's data. Read-only: the topology and the matrix leave no trace in the cluster. */
+  network(): NetworkState {
+    return networkState(this.live);
+  }
+
+  /**
+   * A packet walk for the Network view. A trace really sends (kube-proxy picks a backend, conntrack and
+   * CoreDNS remember it), so it runs on a fresh copy: the learner's cluster stays a function of the journal.
+   */
+  trace(request: NetworkTraceRequest): NetworkTraceResult {
+    return networkTrace(restoreCluster(this.live.snapshot()), request);
   }
 
   private evaluate(): CheckResult[] {

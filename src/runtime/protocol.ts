@@ -10,6 +10,7 @@
  */
 import type { ClusterSnapshot } from '../engine/index.ts';
 import type { JournalStep } from '../grader/index.ts';
+import type { NetworkState, NetworkTraceRequest, NetworkTraceResult } from '../visual/state.ts';
 
 export type { JournalStep };
 
@@ -131,6 +132,10 @@ export interface Requests {
   check: { params: Record<string, never>; result: CheckSummary };
   /** The grade report (the grader's format), for download. */
   report: { params: { locale: 'pt-BR' | 'en'; submittedAt: string }; result: unknown };
+  /** The Network view (`<pp-network>`): topology model and reachability matrix of the live cluster. */
+  network: { params: Record<string, never>; result: NetworkState };
+  /** A structured trace for the packet walk, on a copy of the cluster (the journal does not record it). */
+  trace: { params: NetworkTraceRequest; result: NetworkTraceResult };
   /** pty hosts only: keystrokes and terminal size. */
   ptyInput: { params: { data: string }; result: null };
   ptyResize: { params: { cols: number; rows: number }; result: null };

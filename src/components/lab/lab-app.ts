@@ -29,6 +29,7 @@ import type {
   Transport,
 } from '../../runtime/protocol';
 import { webContainerOffered } from './webcontainer-support';
+import type { PpNetwork } from '../visual/network-element';
 
 type Strings = Record<string, string>;
 
@@ -279,7 +280,37 @@ export class LabApp {
     this.readline.print(r.stderr);
     this.readline.setPrompt(r.prompt);
     void this.runChecks(false);
+    this.refreshNetwork();
     this.scheduleSave();
+  }
+
+  // ---- network view (src/components/visual, loaded on first open) --------------------------------
+
+  private network: PpNetwork | undefined;
+
+  private async toggleNetwork(button: HTMLButtonElement): Promise<void> {
+    const box = $(this.root, '[data-network]');
+    const open = box.hidden;
+    box.hidden = !open;
+    button.setAttribute('aria-expanded', String(open));
+    if (!open) return;
+    if (this.network) return this.network.refresh();
+    const { defineVisualElements } = await import('../visual/index');
+    defineVisualElements();
+    const el = document.createElement('pp-network') as PpNetwork;
+    el.dataset.lang = this.lang;
+    box.append(el);
+    this.network = el;
+    // Through `this.client` at call time, so a host switch carries over.
+    await el.connectHost({
+      state: (signal) => this.client.request('network', {}, signal ? { signal } : {}),
+      trace: (request, signal) => this.client.request('trace', request, signal ? { signal } : {}),
+    });
+  }
+
+  /** Redraws the Network view after anything that may change the cluster, when it is open. */
+  private refreshNetwork(): void {
+    if (this.network && !$(this.root, '[data-network]').hidden) void this.network.refresh();
   }
 
   // ---- files and editor -------------------------------------------------------------------------
@@ -553,6 +584,7 @@ export class LabApp {
     this.saveSuspended = false;
     this.notice.hidden = true;
     await this.runChecks(false);
+    this.refreshNetwork();
     await this.save();
     this.say(this.t('lab.resetDone'));
   }
@@ -720,6 +752,9 @@ export class LabApp {
           break;
         case 'host':
           void this.switchHost();
+          break;
+        case 'network':
+          void this.toggleNetwork(button);
           break;
         case 'maximize': {
           const on = !this.root.classList.contains('pp-lab--max');

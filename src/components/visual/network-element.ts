@@ -69,23 +69,27 @@ export class PpNetwork extends HTMLElement {
     this.#fillPods();
   }
 
-  async trace(request: NetworkTraceRequest): Promise<void> {
+  /** Traces and plays the walk; `fromMatrix` also names the deciding rule under the grid. */
+  async trace(request: NetworkTraceRequest, fromMatrix = false): Promise<void> {
     const t = translator(this.locale);
     if (!this.#host) return;
     const result = await this.#host.trace(request);
     if ('error' in result) {
       this.#status(result.error);
-      this.matrix.showDecision(result.error);
+      if (fromMatrix) this.matrix.showDecision(result.error);
       return;
     }
     this.#status('');
     this.walk.trace = result;
+    if (!fromMatrix) return;
+    // The hop that decided a failure; for a pass, the policy rule that allowed it (or the policy hop
+    // saying nothing isolates the pod), which is what a matrix cell is about.
     const view = walkView(result, this.locale, this.#state?.topology);
+    const policySteps = view.steps.filter((s) => s.kind === 'network-policy');
     const deciding =
       view.steps.find((s) => s.deciding) ??
-      [...view.steps]
-        .reverse()
-        .find((s) => s.kind === 'network-policy' && s.targets.some((x) => x.startsWith('pol-'))) ??
+      [...policySteps].reverse().find((s) => s.targets.some((x) => x.startsWith('pol-'))) ??
+      policySteps.at(-1) ??
       view.steps.at(-1);
     if (deciding)
       this.matrix.showDecision(t('matrix.decidedBy', { hop: `${deciding.label}: ${deciding.text}` }));
@@ -211,7 +215,7 @@ export class PpNetwork extends HTMLElement {
     makeTab('ui.tab.matrix', 'matrix', [this.matrix]);
     this.addEventListener('pp-trace-request', (e) => {
       const d = (e as CustomEvent<TraceRequestDetail>).detail;
-      void this.trace({ from: d.from, to: d.to, port: d.port, protocol: d.protocol });
+      void this.trace({ from: d.from, to: d.to, port: d.port, protocol: d.protocol }, true);
     });
     const status = el('p', { className: 'pp-net__status' });
     status.dataset.netStatus = '';

@@ -164,10 +164,10 @@ export class PpWalk extends HTMLElement {
     const counter = doc.createElement('span');
     counter.dataset.counter = '';
     bar.append(
-      button('first', 'ui.first', '⏮', () => 0),
+      button('first', 'ui.first', '◀◀', () => 0),
       button('prev', 'ui.prev', '◀', () => this.#index - 1),
       button('next', 'ui.next', '▶', () => this.#index + 1),
-      button('last', 'ui.last', '⏭', () => (this.#view?.steps.length ?? 1) - 1),
+      button('last', 'ui.last', '▶▶', () => (this.#view?.steps.length ?? 1) - 1),
       counter,
     );
     const list = doc.createElement('ol');

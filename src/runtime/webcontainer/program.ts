@@ -132,6 +132,10 @@ async function hostRequest(
       const p = params as Params<'report'>;
       return session.report(p.locale, p.submittedAt);
     }
+    case 'network':
+      return session.network();
+    case 'trace':
+      return session.trace(params as unknown as Params<'trace'>);
     default:
       throw Object.assign(new Error(`${type}: not a request the program answers`), { code: 'unsupported' });
   }
