@@ -2,13 +2,14 @@
  * MetalLB's address bookkeeping and layer-2 leader choice, as pure functions. Pools list CIDRs
  * (`172.18.255.200/28`) or ranges (`172.18.255.200-172.18.255.250`); `avoidBuggyIPs` skips addresses
  * ending in .0 and .255. Which node answers ARP for a VIP: MetalLB's speakers each hash node name and
- * address and the first in order wins (`layer2` `ShouldAnnounce`, sha256 upstream; FNV-1a here, which
- * keeps the property that matters: deterministic, spread across nodes, stable while the set holds).
+ * address and the first in order wins (`speaker/layer2_controller.go` `ShouldAnnounce`: nodes sorted by
+ * `sha256.Sum256(node + "#" + ip)`, compared bytewise).
  */
 import type { IPAddressPool, L2Advertisement } from '../../api/objects.ts';
 import { matchesLabelSelector } from '../../api/labels.ts';
 import { cidrSize, formatIPv4, parseCidr, parseIPv4 } from '../../util/ip.ts';
-import { fnv32a } from '../../util/rng.ts';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 
 export const METALLB_CONTROLLER_IMAGE = 'quay.io/metallb/controller';
 export const METALLB_SPEAKER_IMAGE = 'quay.io/metallb/speaker';
@@ -59,9 +60,6 @@ export function advertisementsFor(pool: IPAddressPool, ads: readonly L2Advertise
 
 /** The node that answers ARP for `ip` among `candidates` (speaker nodes allowed to announce it). */
 export function electAnnouncer(ip: string, candidates: readonly string[]): string | undefined {
-  return [...candidates].sort((a, b) => {
-    const ha = fnv32a(`${a}#${ip}`);
-    const hb = fnv32a(`${b}#${ip}`);
-    return ha !== hb ? ha - hb : a < b ? -1 : 1;
-  })[0];
+  const key = (n: string) => bytesToHex(sha256(utf8ToBytes(`${n}#${ip}`)));
+  return [...candidates].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a < b ? -1 : 1))[0];
 }
