@@ -49,6 +49,12 @@ describe('linkTerms', () => {
     expect(result.html.split('class="pp-term"').length).toBe(2);
   });
 
+  it('leaves aria-hidden subtrees alone (a focusable link there breaks aria-hidden-focus)', () => {
+    const result = link('<p class="starlight-aside__title" aria-hidden="true">CNI note</p><p>the CNI</p>');
+    expect(result.html).toContain('aria-hidden="true">CNI note</p>');
+    expect(result.html).toContain('<p>the <span class="pp-term">');
+  });
+
   it('prefers the longest spelling at the same place, and respects term boundaries', () => {
     expect(link('<p>The Gateway API and a Gateway.</p>').linked).toEqual(['gateway-api', 'gateway']);
     expect(link('<p>kube-proxy-free mode, then kube-proxy itself.</p>').html).toContain(

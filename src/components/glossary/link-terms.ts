@@ -163,6 +163,9 @@ function* tokenize(html: string): Generator<Token> {
 function skips(token: Token): boolean {
   if (SKIP_TAGS.has(token.tag!) || RAW_TEXT.has(token.tag!)) return true;
   if (/\sdata-pp-no-terms\b/.test(token.raw)) return true;
+  // A link inside an aria-hidden subtree (Starlight's aside titles) would be focusable yet hidden from
+  // assistive technology: axe's aria-hidden-focus.
+  if (/\saria-hidden\s*=\s*["']?true\b/.test(token.raw)) return true;
   const cls = /\sclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/.exec(token.raw);
   const classes = (cls?.[1] ?? cls?.[2] ?? cls?.[3] ?? '').split(/\s+/);
   return SKIP_CLASSES.some((c) => classes.includes(c));
