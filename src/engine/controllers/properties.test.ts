@@ -9,7 +9,11 @@ import fc from 'fast-check';
 import { restoreCluster, type Cluster } from '../cluster/cluster.ts';
 import { cidrContainsText } from '../util/ip.ts';
 import { deployment, makeCluster, service } from './test-helpers.ts';
-import { isPodReady } from './pod-util.ts';
+import { isPodReady, isPodTerminal } from './pod-util.ts';
+import type { Controller } from '../cluster/controller.ts';
+import { POD_NODE_INDEX } from '../api/store.ts';
+import { Scheduler } from './scheduler.ts';
+import { nodeUsage } from './scheduler-plugins.ts';
 
 type Op =
   | { kind: 'deploy'; name: number; replicas: number; image: number }
@@ -25,10 +29,11 @@ const IMAGES: Record<string, unknown>[] = [
   { name: 'c', image: 'busybox', command: ['sleep', '3600'] },
   { name: 'c', image: 'hashicorp/http-echo', args: ['-text=hi'] },
   { name: 'c', image: 'busybox' },
+  { name: 'c', image: 'nginx', resources: { requests: { cpu: '0.3', memory: '64Mi' } } },
 ];
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ kind: fc.constant('deploy' as const), name: fc.nat(2), replicas: fc.nat(4), image: fc.nat(3) }),
+  fc.record({ kind: fc.constant('deploy' as const), name: fc.nat(2), replicas: fc.nat(4), image: fc.nat(4) }),
   fc.record({ kind: fc.constant('scale' as const), name: fc.nat(2), replicas: fc.nat(5) }),
   fc.record({ kind: fc.constant('undeploy' as const), name: fc.nat(2) }),
   fc.record({ kind: fc.constant('service' as const), name: fc.nat(2) }),
@@ -107,6 +112,15 @@ function checkInvariants(c: Cluster): void {
       .map((e) => e.addresses[0]!)
       .sort();
     expect(published).toEqual(ready);
+  }
+  // The scheduler's per-node usage cache equals a recomputation from the pods bound to the node.
+  const scheduler = (c as unknown as { controllers: Controller[] }).controllers.find(
+    (x): x is Scheduler => x instanceof Scheduler,
+  )!;
+  for (const name of nodes.keys()) {
+    const cached = scheduler.cachedUsage(name);
+    const bound = c.api.byIndex('pods', POD_NODE_INDEX, name).filter((p) => !isPodTerminal(p));
+    if (cached) expect(cached).toEqual(nodeUsage(bound));
   }
   const rv = c.store.resourceVersion;
   c.settle();

@@ -49,6 +49,23 @@ export function nodeUsage(podsOnNode: readonly Pod[]): NodeUsage {
   };
 }
 
+/**
+ * The usage with one more pod, when the result is certain to equal nodeUsage over the longer list:
+ * sums of safe integers are exact in any order. Undefined otherwise (recompute from the list).
+ */
+export function addToUsage(usage: NodeUsage, pod: Pod): NodeUsage | undefined {
+  const d = podDemand(pod);
+  const next = {
+    pods: usage.pods + 1,
+    cpu: usage.cpu + d.cpu,
+    memory: usage.memory + d.memory,
+    scoredCpu: usage.scoredCpu + Math.max(d.cpu, 100),
+    hostPorts: new Set([...usage.hostPorts, ...hostPorts(pod)]),
+  };
+  const exact = [d.cpu, d.memory, next.cpu, next.memory, next.scoredCpu].every(Number.isSafeInteger);
+  return exact ? next : undefined;
+}
+
 /** Runs the filters in plugin order; the first failure is the node's status. */
 export function filterNode(
   pod: Pod,

@@ -19,6 +19,7 @@ import { BaseController, splitKey } from './base-controller.ts';
 import { isPodTerminal } from './pod-util.ts';
 import { deepClone } from '../util/json.ts';
 import {
+  addToUsage,
   filterNode,
   fitError,
   nodeUsage,
@@ -49,7 +50,15 @@ export class Scheduler extends BaseController {
           const pod = e.object as Pod;
           const old = e.oldObject as Pod | undefined;
           if (!old || usageMayDiffer(old, pod)) {
-            if (pod.spec?.nodeName) this.usage.delete(pod.spec.nodeName);
+            // A binding adds one pod to its node's usage; anything else recomputes it from the list.
+            const node = pod.spec?.nodeName;
+            const cached = node ? this.usage.get(node) : undefined;
+            const added =
+              cached && old && old !== pod && !old.spec?.nodeName && !isPodTerminal(pod)
+                ? addToUsage(cached, pod)
+                : undefined;
+            if (node && added) this.usage.set(node, added);
+            else if (node) this.usage.delete(node);
             if (old?.spec?.nodeName) this.usage.delete(old.spec.nodeName);
           }
           if (e.type === 'ADDED')
@@ -100,6 +109,11 @@ export class Scheduler extends BaseController {
 
   private pendingPods(): Pod[] {
     return this.ctx.api.list('pods').filter(isPending);
+  }
+
+  /** The cached usage of a node, if any (the properties test compares it with a recomputation). */
+  cachedUsage(node: string): NodeUsage | undefined {
+    return this.usage.get(node);
   }
 
   private nodeUsage(name: string): NodeUsage {
