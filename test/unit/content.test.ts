@@ -69,6 +69,18 @@ describe('page frontmatter', () => {
     const terms = (data.glossaryTerms ?? []) as string[];
     expect(terms.filter((term) => !(term in glossary))).toEqual([]);
   });
+
+  // The glossary page lists, under each term, the chapters that use it: both directions must agree.
+  it.each(pages)('$name: each of its glossaryTerms names this chapter back', ({ path, data }) => {
+    if (data.sourceNote === undefined) return;
+    const chapter = path.replace(/\.mdx$/, '');
+    const terms = (data.glossaryTerms ?? []) as string[];
+    const missing = terms.filter((id) => {
+      const chapters = (glossary[id] as { chapters?: string[] } | undefined)?.chapters ?? [];
+      return id in glossary && !chapters.includes(chapter);
+    });
+    expect(missing).toEqual([]);
+  });
 });
 
 describe('rules the schema enforces', () => {
