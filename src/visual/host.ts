@@ -30,8 +30,23 @@ export function networkState(cluster: Cluster): NetworkState {
   return { topology, matrix: reachabilityMatrix(cluster, pods), revision: snapshot.store.resourceVersion };
 }
 
-/** A trace for the walk: `nc` to a port (`-u` for UDP), `ping` without one. */
+/**
+ * A trace for the walk: `nc` to a port (`-u` for UDP), `ping` without one; or a terminal `trace …`
+ * line, run again with `-o json` (the structured result the command prints).
+ */
 export function networkTrace(cluster: Cluster, req: NetworkTraceRequest): NetworkTraceResult {
+  if ('command' in req) {
+    const m = /^\s*trace\s+(.*)$/s.exec(req.command);
+    if (!m || /[|;&<>`$]/.test(m[1]!))
+      return { error: 'only a plain `trace SOURCE -- COMMAND` line can be drawn' };
+    const r = cluster.shell.run(`trace -o json ${m[1]}`, { interactive: false });
+    if (!r.stdout.trim()) return { error: r.stderr.trim() || 'trace printed nothing' };
+    try {
+      return JSON.parse(r.stdout) as NetworkTraceResult;
+    } catch {
+      return { error: r.stderr.trim() || 'trace printed no JSON' };
+    }
+  }
   const argv =
     req.port === undefined
       ? ['ping', '-c', '1', req.to]

@@ -10,14 +10,17 @@ export interface NetworkState {
   readonly revision: number;
 }
 
-export interface NetworkTraceRequest {
-  readonly from: Source;
-  /** A name or an IP address. */
-  readonly to: string;
-  /** Absent: ping (ICMP). */
-  readonly port?: number;
-  readonly protocol?: string;
-}
+/** A pair to trace (the form, a matrix cell), or a `trace …` line the learner ran in the terminal. */
+export type NetworkTraceRequest =
+  | {
+      readonly from: Source;
+      /** A name or an IP address. */
+      readonly to: string;
+      /** Absent: ping (ICMP). */
+      readonly port?: number;
+      readonly protocol?: string;
+    }
+  | { readonly command: string };
 
 export type NetworkTraceResult = TraceResult | { readonly error: string };
 

@@ -75,6 +75,15 @@ describe('Network view in the lab', () => {
       await page.keyboard.press('End');
       expect(await net.locator('li[aria-current=step]').getAttribute('data-kind')).toBe('delivered');
 
+      // A `trace` typed in the terminal plays in the walk too.
+      await focusTerminal(page);
+      // (Typed, not `run()`: the trace's output scrolls the typed line off the terminal's screen.)
+      await page.keyboard.type('trace web -- curl -s http://web');
+      await page.keyboard.press('Enter');
+      await expect
+        .poll(() => net.locator('.pp-walk__title').textContent(), { timeout: 20_000 })
+        .toContain('curl -s http://web');
+
       const { violations } = await new AxeBuilder({ page }).include('pp-lab').withTags(AXE_TAGS).analyze();
       expect(
         violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),

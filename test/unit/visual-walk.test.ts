@@ -198,3 +198,22 @@ describe('walk of a blocked call', () => {
     expect(view.outcomeText).toBe('Timed out: the packet is dropped and nothing comes back.');
   });
 });
+
+describe('walk of a terminal trace line', () => {
+  const cluster = crossNode('flannel');
+
+  it('draws `trace SOURCE -- COMMAND` from its JSON output', () => {
+    const r = networkTrace(cluster, { command: 'trace client -- wget -qO- http://only-b' });
+    if ('error' in r) throw new Error(r.error);
+    expect(kinds(r)).toEqual(CROSS_NODE);
+    expect(walkView(r, 'en').title).toBe('wget -qO- http://only-b from pod default/client: 12 hops');
+  });
+
+  it.each([
+    { name: 'a pipeline', line: 'trace client -- wget http://only-b | cat' },
+    { name: 'not a trace', line: 'kubectl get pods' },
+    { name: 'a usage error', line: 'trace client' },
+  ])('answers $name with an error, not an exception', ({ line }) => {
+    expect(networkTrace(cluster, { command: line })).toHaveProperty('error');
+  });
+});

@@ -280,6 +280,7 @@ export class LabApp {
     this.readline.print(r.stderr);
     this.readline.setPrompt(r.prompt);
     void this.runChecks(false);
+    if (/^\s*trace\s/.test(text) && r.exitCode !== 2) this.pendingTrace = text;
     this.refreshNetwork();
     this.scheduleSave();
   }
@@ -287,6 +288,8 @@ export class LabApp {
   // ---- network view (src/components/visual, loaded on first open) --------------------------------
 
   private network: PpNetwork | undefined;
+  /** The last `trace …` line, drawn as a walk when the Network view is (or next gets) open. */
+  private pendingTrace: string | undefined;
 
   private async toggleNetwork(button: HTMLButtonElement): Promise<void> {
     const box = $(this.root, '[data-network]');
@@ -294,7 +297,7 @@ export class LabApp {
     box.hidden = !open;
     button.setAttribute('aria-expanded', String(open));
     if (!open) return;
-    if (this.network) return this.network.refresh();
+    if (this.network) return this.refreshNetwork();
     const { defineVisualElements } = await import('../visual/index');
     defineVisualElements();
     const el = document.createElement('pp-network') as PpNetwork;
@@ -306,11 +309,20 @@ export class LabApp {
       state: (signal) => this.client.request('network', {}, signal ? { signal } : {}),
       trace: (request, signal) => this.client.request('trace', request, signal ? { signal } : {}),
     });
+    this.playPendingTrace();
+  }
+
+  private playPendingTrace(): void {
+    const line = this.pendingTrace;
+    if (!line || !this.network) return;
+    this.pendingTrace = undefined;
+    void this.network.traceCommand(line);
   }
 
   /** Redraws the Network view after anything that may change the cluster, when it is open. */
   private refreshNetwork(): void {
-    if (this.network && !$(this.root, '[data-network]').hidden) void this.network.refresh();
+    if (!this.network || $(this.root, '[data-network]').hidden) return;
+    void this.network.refresh().then(() => this.playPendingTrace());
   }
 
   // ---- files and editor -------------------------------------------------------------------------

@@ -81,7 +81,10 @@ export class PpNetwork extends HTMLElement {
     }
     this.#status('');
     this.walk.trace = result;
-    if (!fromMatrix) return;
+    if (!fromMatrix) {
+      this.#showTab('walk');
+      return;
+    }
     // The hop that decided a failure; for a pass, the policy rule that allowed it (or the policy hop
     // saying nothing isolates the pod), which is what a matrix cell is about.
     const view = walkView(result, this.locale, this.#state?.topology);
@@ -93,6 +96,15 @@ export class PpNetwork extends HTMLElement {
       view.steps.at(-1);
     if (deciding)
       this.matrix.showDecision(t('matrix.decidedBy', { hop: `${deciding.label}: ${deciding.text}` }));
+  }
+
+  /** Draws the walk of a `trace …` line the learner ran in the terminal. */
+  traceCommand(line: string): Promise<void> {
+    return this.trace({ command: line });
+  }
+
+  #showTab(name: string): void {
+    this.querySelector<HTMLButtonElement>(`[role=tab][data-tab="${name}"]`)?.click();
   }
 
   #status(text: string): void {
