@@ -49,16 +49,23 @@ export const POD_H = 34;
 const MAX_ITEMS = 12;
 
 /** Boxes of width `w` in rows across the canvas, starting at `y`; returns the boxes and the bottom. */
-function rows(count: number, w: number, h: number, y: number, x0 = M): { boxes: Box[]; bottom: number } {
+function rows(
+  count: number,
+  w: number,
+  h: number,
+  y: number,
+  x0 = M,
+  vgap = GAP,
+): { boxes: Box[]; bottom: number } {
   const perRow = Math.max(1, Math.floor((WIDTH - x0 - M + GAP) / (w + GAP)));
   const boxes: Box[] = [];
   for (let i = 0; i < count; i++) {
     const r = Math.floor(i / perRow);
     const c = i % perRow;
-    boxes.push({ x: x0 + c * (w + GAP), y: y + r * (h + GAP), w, h });
+    boxes.push({ x: x0 + c * (w + GAP), y: y + r * (h + vgap), w, h });
   }
   const nRows = Math.ceil(count / perRow);
-  return { boxes, bottom: count === 0 ? y : y + nRows * (h + GAP) - GAP };
+  return { boxes, bottom: count === 0 ? y : y + nRows * (h + vgap) - vgap };
 }
 
 export function layoutTopology(model: TopologyModel): Layout {
@@ -66,8 +73,8 @@ export function layoutTopology(model: TopologyModel): Layout {
   const entries = new Map<string, Box>();
   let internet: Box | undefined;
   if (model.entries.length > 0) {
-    internet = { x: M, y, w: 130, h: 52 };
-    const r = rows(model.entries.length, 176, 52, y, M + 130 + 40);
+    internet = { x: M, y, w: 150, h: 52 };
+    const r = rows(model.entries.length, 220, 52, y, M + 150 + 36);
     model.entries.forEach((e, i) => entries.set(e.id, r.boxes[i]!));
     y = r.bottom + 40;
   }
@@ -77,7 +84,8 @@ export function layoutTopology(model: TopologyModel): Layout {
   if (svcs.length > 0) {
     servicesLabelY = y + 10;
     y += 34;
-    const r = rows(svcs.length, 208, 58, y);
+    // Rows of Services leave room for the `→ :targetPort` label under each box.
+    const r = rows(svcs.length, 208, 58, y, M, 28);
     svcs.forEach((s, i) => services.set(s.id, r.boxes[i]!));
     y = r.bottom + 44;
   }
