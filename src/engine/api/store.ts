@@ -159,6 +159,11 @@ export class ApiStore {
     return this.table(resource).list(namespace).slice() as unknown as ResourceTypes[K][];
   }
 
+  /** A number that changes whenever an object of `resource` is written (see Table.version). */
+  tableVersion(resource: ResourceKey): number {
+    return this.table(resource).version;
+  }
+
   count(resource: ResourceKey): number {
     return this.table(resource).size;
   }

@@ -29,8 +29,15 @@ export class Table {
   private readonly sorted = new Map<string | undefined, AnyObject[] | undefined>();
   private readonly indexes = new Map<string, Index>();
 
+  private changes = 0;
+
   get size(): number {
     return this.objects.size;
+  }
+
+  /** Moves on every write (set, delete, clear): a cheap key for caches derived from the whole table. */
+  get version(): number {
+    return this.changes;
   }
 
   get(key: string): AnyObject | undefined {
@@ -46,6 +53,7 @@ export class Table {
   }
 
   set(key: string, obj: AnyObject): void {
+    this.changes++;
     const old = this.objects.get(key);
     const ns = obj.metadata.namespace ?? '';
     if (!old) {
@@ -65,6 +73,7 @@ export class Table {
   delete(key: string): AnyObject | undefined {
     const old = this.objects.get(key);
     if (!old) return undefined;
+    this.changes++;
     const ns = old.metadata.namespace ?? '';
     this.objects.delete(key);
     this.byNamespace.get(ns)?.delete(key);
@@ -75,6 +84,7 @@ export class Table {
   }
 
   clear(): void {
+    this.changes++;
     this.objects.clear();
     this.byNamespace.clear();
     this.sorted.clear();

@@ -82,6 +82,17 @@ export class Allocators {
 
   /** Offsets (from network+1) of every ClusterIP held by a stored Service, except `skip`'s. */
   usedIPs(skip?: { namespace?: string; name: string }): Set<number> {
+    if (skip) return this.scanIPs(skip);
+    // Creating many Services in one apply would otherwise rescan all of them for each one.
+    const version = this.store.tableVersion('services');
+    if (this.ipCache?.version !== version) this.ipCache = { version, used: this.scanIPs() };
+    return new Set(this.ipCache.used);
+  }
+
+  private ipCache: { readonly version: number; readonly used: ReadonlySet<number> } | undefined;
+  private portCache: { readonly version: number; readonly used: ReadonlySet<number> } | undefined;
+
+  private scanIPs(skip?: { namespace?: string; name: string }): Set<number> {
     const used = new Set<number>();
     for (const svc of this.store.list('services')) {
       if (skip && svc.metadata.namespace === skip.namespace && svc.metadata.name === skip.name) continue;
@@ -94,6 +105,13 @@ export class Allocators {
   }
 
   usedNodePorts(skip?: { namespace?: string; name: string }): Set<number> {
+    if (skip) return this.scanNodePorts(skip);
+    const version = this.store.tableVersion('services');
+    if (this.portCache?.version !== version) this.portCache = { version, used: this.scanNodePorts() };
+    return new Set(this.portCache.used);
+  }
+
+  private scanNodePorts(skip?: { namespace?: string; name: string }): Set<number> {
     const used = new Set<number>();
     for (const svc of this.store.list('services')) {
       if (skip && svc.metadata.namespace === skip.namespace && svc.metadata.name === skip.name) continue;
