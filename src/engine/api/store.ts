@@ -9,7 +9,7 @@ import type { AnyObject, ResourceKey, ResourceTypes, StoredMeta } from './object
 import { resourceInfo } from './resources.ts';
 import type { SimClock } from '../util/clock.ts';
 import type { Rng } from '../util/rng.ts';
-import { deepClone, jsonEqual } from '../util/json.ts';
+import { deepClone, deepCloneReusing, jsonEqual } from '../util/json.ts';
 import { Table, type IndexFn } from './table.ts';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -214,7 +214,8 @@ export class ApiStore {
         'the object has been modified; please apply your changes to the latest version and try again',
       );
     }
-    const obj = deepClone(input);
+    // Parts the caller passed on unchanged from the stored version (`{ ...old, status }`) are shared.
+    const obj = deepCloneReusing(input, old);
     obj.metadata = {
       ...obj.metadata,
       uid: old.metadata.uid,
