@@ -235,6 +235,8 @@ const en = {
     'Use ← and → (or the buttons) to step through the hops; Home and End jump to the first and last.',
   'ui.matrix': 'Reachability matrix',
   'ui.matrixHelp': 'Arrow keys move between cells; Enter traces the pair and names the deciding rule.',
+  'ui.matrixTooBig':
+    '{rows} pods × {columns} destinations is too large a grid to draw here; the line above counts every pair. Trace a pair with the form.',
   'ui.tracing': 'Tracing {from} → {to}…',
   'ui.network': 'Network',
   'ui.tabs': 'Network views',
@@ -486,6 +488,8 @@ const ptBR: Record<StringKey, string> = {
     'Use ← e → (ou os botões) para avançar e voltar pelos saltos; Home e End vão ao primeiro e ao último.',
   'ui.matrix': 'Matriz de alcance',
   'ui.matrixHelp': 'As setas movem entre as células; Enter faz o trace do par e mostra a regra que decide.',
+  'ui.matrixTooBig':
+    '{rows} pods × {columns} destinos é uma grade grande demais para desenhar aqui; a linha acima conta todos os pares. Faça o trace de um par pelo formulário.',
   'ui.tracing': 'Fazendo o trace de {from} → {to}…',
   'ui.network': 'Rede',
   'ui.tabs': 'Visões da rede',

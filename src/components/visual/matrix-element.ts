@@ -13,6 +13,9 @@ import type { Source } from '../../visual/walk/hops.ts';
 import { translator, toLocale, type Locale } from '../../visual/strings.ts';
 import { ensureStyles } from './styles.ts';
 
+/** Above this many pods the grid (rows × columns cells) is summarised instead of drawn. */
+export const MAX_ROWS = 40;
+
 export interface TraceRequestDetail {
   readonly from: Source;
   /** The destination: its pod IP when known, else `namespace/name`. */
@@ -130,6 +133,12 @@ export class PpMatrix extends HTMLElement {
     summary.textContent = view.summary;
     this.append(summary);
     if (view.rows.length === 0) return;
+    if (view.rows.length > MAX_ROWS) {
+      const note = doc.createElement('p');
+      note.textContent = t('ui.matrixTooBig', { rows: view.rows.length, columns: view.columns.length });
+      this.append(note);
+      return;
+    }
     const legend = doc.createElement('p');
     legend.className = 'pp-matrix__legend';
     legend.textContent = (['allowed', 'blocked', 'refused'] as const)
