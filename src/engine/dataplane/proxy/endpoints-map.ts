@@ -40,6 +40,40 @@ export function buildEndpointsMap(
   slices: Iterable<EndpointSlice>,
   nodeName: string,
 ): Map<string, EndpointInfo[]> {
+  return collectEndpoints(slices, nodeName).map;
+}
+
+/** No node is called this (node names are DNS subdomains): every endpoint is remote. */
+const NO_NODE = '\0';
+
+/**
+ * buildEndpointsMap for many nodes (kube-proxy renders every node): the slices are read once, and a
+ * node's map differs from the all-remote one only in `isLocal` of the endpoints on that node. When an
+ * endpoint appears in two slices (the local view wins) each node's map is built in full instead.
+ */
+export function endpointsMapsByNode(
+  slices: Iterable<EndpointSlice>,
+): (nodeName: string) => Map<string, EndpointInfo[]> {
+  const all = [...slices];
+  const remote = collectEndpoints(all, NO_NODE);
+  if (remote.duplicates) return (nodeName) => buildEndpointsMap(all, nodeName);
+  return (nodeName) => {
+    const out = new Map<string, EndpointInfo[]>();
+    for (const [key, list] of remote.map) {
+      const copy = list.slice();
+      for (let i = 0; i < copy.length; i++)
+        if (copy[i]!.nodeName === nodeName) copy[i] = { ...copy[i]!, isLocal: true };
+      out.set(key, copy);
+    }
+    return out;
+  };
+}
+
+function collectEndpoints(
+  slices: Iterable<EndpointSlice>,
+  nodeName: string,
+): { map: Map<string, EndpointInfo[]>; duplicates: boolean } {
+  let duplicates = false;
   const byPort = new Map<string, Map<string, EndpointInfo>>();
   for (const slice of slices) {
     if (slice.addressType !== 'IPv4') continue;
@@ -60,14 +94,15 @@ export function buildEndpointsMap(
         if (!ip || parseIPv4(ip) === undefined) continue;
         const info = endpointInfo(ep, ip, p.port, nodeName);
         const existing = set.get(info.endpoint);
+        if (existing) duplicates = true;
         // Upstream: duplicates across slices are merged, favouring the local view.
         if (!existing || (info.isLocal && !existing.isLocal)) set.set(info.endpoint, info);
       }
     }
   }
-  const out = new Map<string, EndpointInfo[]>();
-  for (const [key, set] of byPort) out.set(key, [...set.values()].sort(compareEndpoints));
-  return out;
+  const map = new Map<string, EndpointInfo[]>();
+  for (const [key, set] of byPort) map.set(key, [...set.values()].sort(compareEndpoints));
+  return { map, duplicates };
 }
 
 type SliceEndpoint = NonNullable<EndpointSlice['endpoints']>[number];

@@ -38,7 +38,7 @@ import { nftListTable as printNftTable } from '../netfilter/nft-list.ts';
 import { ConntrackTable } from '../netfilter/conntrack.ts';
 import type { Packet } from '../netfilter/packet.ts';
 import { cleanupIpvsIptables, cleanupIptablesLeftovers } from './cleanup.ts';
-import { buildEndpointsMap } from './endpoints-map.ts';
+import { buildEndpointsMap, endpointsMapsByNode } from './endpoints-map.ts';
 import { syncIptablesRules } from './iptables/sync-proxy-rules.ts';
 import { ipvsadmList as printIpvsadm } from './ipvs/ipvsadm.ts';
 import { IpvsState } from './ipvs/schedulers.ts';
@@ -279,7 +279,9 @@ export class KubeProxy implements Controller {
     if (names.size === 0) return;
     for (const n of names) this.deferred.delete(n);
     const services = buildServicePortMap(this.ctx.api.list('services') as Service[]);
-    const slices = this.ctx.api.list('endpointslices.discovery.k8s.io') as EndpointSlice[];
+    const endpoints = endpointsMapsByNode(
+      this.ctx.api.list('endpointslices.discovery.k8s.io') as EndpointSlice[],
+    );
     const serviceCIDRs = [this.ctx.config.serviceSubnet];
     for (const node of this.nodeInfo()) {
       const st = this.nodes.get(node.name);
@@ -287,7 +289,7 @@ export class KubeProxy implements Controller {
       this.render(st, {
         node,
         servicePorts: services,
-        endpoints: buildEndpointsMap(slices, node.name),
+        endpoints: endpoints(node.name),
         ...(st.running.settings.clusterCIDR ? { clusterCIDR: st.running.settings.clusterCIDR } : {}),
         serviceCIDRs,
         masqueradeAll: st.running.settings.masqueradeAll,
