@@ -39,7 +39,7 @@ import { ConntrackTable } from '../netfilter/conntrack.ts';
 import type { Packet } from '../netfilter/packet.ts';
 import { cleanupIpvsIptables, cleanupIptablesLeftovers } from './cleanup.ts';
 import { buildEndpointsMap, endpointsMapsByNode } from './endpoints-map.ts';
-import { syncIptablesRules } from './iptables/sync-proxy-rules.ts';
+import { ServiceRulesMemo, syncIptablesRules } from './iptables/sync-proxy-rules.ts';
 import { ipvsadmList as printIpvsadm } from './ipvs/ipvsadm.ts';
 import { IpvsState } from './ipvs/schedulers.ts';
 import { virtualServerKey } from './ipvs/ipvs-model.ts';
@@ -283,17 +283,22 @@ export class KubeProxy implements Controller {
       this.ctx.api.list('endpointslices.discovery.k8s.io') as EndpointSlice[],
     );
     const serviceCIDRs = [this.ctx.config.serviceSubnet];
+    const memo = new ServiceRulesMemo();
     for (const node of this.nodeInfo()) {
       const st = this.nodes.get(node.name);
       if (!names.has(node.name) || !st?.running || st.running.settings.mode === 'nftables') continue;
-      this.render(st, {
-        node,
-        servicePorts: services,
-        endpoints: endpoints(node.name),
-        ...(st.running.settings.clusterCIDR ? { clusterCIDR: st.running.settings.clusterCIDR } : {}),
-        serviceCIDRs,
-        masqueradeAll: st.running.settings.masqueradeAll,
-      });
+      this.render(
+        st,
+        {
+          node,
+          servicePorts: services,
+          endpoints: endpoints(node.name),
+          ...(st.running.settings.clusterCIDR ? { clusterCIDR: st.running.settings.clusterCIDR } : {}),
+          serviceCIDRs,
+          masqueradeAll: st.running.settings.masqueradeAll,
+        },
+        memo,
+      );
     }
   }
 
@@ -367,10 +372,10 @@ export class KubeProxy implements Controller {
     if (settings.mode === 'ipvs') this.pendingEvents.push(node);
   }
 
-  private render(st: NodeProxyState, input: ProxyInput): void {
+  private render(st: NodeProxyState, input: ProxyInput, memo?: ServiceRulesMemo): void {
     const settings = st.running?.settings;
     if (!settings) return;
-    if (settings.mode === 'iptables') applyIptablesRestore(st.iptables, syncIptablesRules(input));
+    if (settings.mode === 'iptables') applyIptablesRestore(st.iptables, syncIptablesRules(input, memo));
     else if (settings.mode === 'nftables') st.nftables = renderNftables(input, st.nftables);
     else {
       st.ipvs = renderIpvs(input, { scheduler: settings.scheduler });

@@ -15,7 +15,7 @@ import {
   type IptablesRestore,
 } from '../../netfilter/iptables-restore.ts';
 import { emptyRuleset, type IptablesRuleset } from '../../netfilter/ruleset.ts';
-import { categorizeEndpoints } from '../categorize-endpoints.ts';
+import { categorizeEndpoints, type CategorizedEndpoints } from '../categorize-endpoints.ts';
 import { MASQUERADE_MARK, type ProxyInput } from '../proxy-input.ts';
 import { keyOf } from '../service-port-map.ts';
 import { isServiceChainName } from './chain-names.ts';
@@ -32,12 +32,52 @@ import {
   KUBE_PROXY_FIREWALL,
   KUBE_SERVICES,
 } from './jump-chains.ts';
-import { serviceRules } from './service-rules.ts';
+import { serviceRules, type ServiceRuleContext, type ServiceRuleFragments } from './service-rules.ts';
+import type { ServicePortInfo } from '../service-port-map.ts';
 
 /** Above this many endpoints kube-proxy drops per-endpoint comments (`largeClusterEndpointsThreshold`). */
 export const LARGE_CLUSTER_ENDPOINTS_THRESHOLD = 1000;
 
-export function syncIptablesRules(input: ProxyInput): IptablesRestore {
+/**
+ * Per-service fragments shared between the nodes of one render pass. serviceRules is a pure function
+ * of the service port, its categorised endpoints and the context; most nodes see the same endpoint
+ * objects (endpointsMapsByNode copies only a node's own), so they get the very same rules and chain
+ * arrays, which keeps 50 nodes × 1,000 Services from holding 50 copies. Keys use object identity, so a
+ * hit is always an input serviceRules has already seen. Rendered rules are never changed in place
+ * (a restore replaces a chain's array), which makes the sharing safe.
+ */
+export class ServiceRulesMemo {
+  private readonly ids = new WeakMap<object, number>();
+  private nextId = 0;
+  private readonly fragments = new Map<string, ServiceRuleFragments>();
+
+  rules(sp: ServicePortInfo, cat: CategorizedEndpoints, ctx: ServiceRuleContext): ServiceRuleFragments {
+    const ids = (list: readonly object[]) => list.map((o) => this.id(o)).join(',');
+    const key = [
+      this.id(sp),
+      // The node's IP matters only for loadBalancerSourceRanges.
+      sp.loadBalancerSourceRanges.length > 0 ? ctx.nodeIP : '',
+      ctx.clusterCIDR ?? '',
+      ctx.masqueradeAll,
+      ctx.largeClusterMode,
+      cat.hasAnyEndpoints,
+      ids(cat.clusterEndpoints),
+      ids(cat.localEndpoints),
+      ids(cat.allReachableEndpoints),
+    ].join('|');
+    let f = this.fragments.get(key);
+    if (!f) this.fragments.set(key, (f = serviceRules(sp, cat, ctx)));
+    return f;
+  }
+
+  private id(o: object): number {
+    let id = this.ids.get(o);
+    if (id === undefined) this.ids.set(o, (id = ++this.nextId));
+    return id;
+  }
+}
+
+export function syncIptablesRules(input: ProxyInput, memo?: ServiceRulesMemo): IptablesRestore {
   const mark = MASQUERADE_MARK;
   let totalEndpoints = 0;
   for (const sp of input.servicePorts) totalEndpoints += input.endpoints.get(keyOf(sp))?.length ?? 0;
@@ -65,7 +105,7 @@ export function syncIptablesRules(input: ProxyInput): IptablesRestore {
       input.node.name,
       input.node.labels,
     );
-    const f = serviceRules(sp, cat, ctx);
+    const f = memo ? memo.rules(sp, cat, ctx) : serviceRules(sp, cat, ctx);
     nat.services.push(...f.natServices);
     nat.nodeports.push(...f.natNodePorts);
     filter.services.push(...f.filterServices);
