@@ -22,9 +22,10 @@ const sliceArb: fc.Arbitrary<EndpointSlice> = fc
     port: fc.constantFrom(80, 8080),
     name: fc.constantFrom('', 'http'),
     endpoints: fc.array(endpointArb, { maxLength: 4 }),
+    i: fc.nat({ max: 9999 }),
   })
   .map(
-    ({ service, port, name, endpoints }, i) =>
+    ({ service, port, name, endpoints, i }) =>
       ({
         apiVersion: 'discovery.k8s.io/v1',
         kind: 'EndpointSlice',
