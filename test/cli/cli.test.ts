@@ -4,7 +4,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -217,5 +217,17 @@ describe('packetpath shell driven through stdin', { timeout: 60_000 }, () => {
     );
     const r = cli(['shell', '--cluster', 'k3s.yaml'], { cwd, input: 'kubectl get nodes -o name\n' });
     expect(r).toEqual({ stdout: 'node/k3s-agent1\nnode/k3s-agent2\nnode/k3s-server\n', stderr: '', code: 0 });
+  });
+
+  it('starts a lab with --lab: its cluster, setup and start files, without touching the folder', () => {
+    const cwd = scratch();
+    const r = cli(['shell', '--lab', '04-empty-endpoints'], {
+      cwd,
+      input: 'ls\nkubectl get svc api -n shop -o jsonpath={.spec.selector.app}\n',
+    });
+    // labs/04-empty-endpoints: start/ holds api-service.yaml and shop.yaml; the Service selects a label
+    // no pod has (app=api-server), which is the fault the lab starts with.
+    expect(r).toEqual({ stdout: 'api-service.yaml  shop.yaml\napi-server', stderr: '', code: 0 });
+    expect(readdirSync(cwd)).toEqual([]);
   });
 });

@@ -10,7 +10,8 @@
  * cluster files exit 1 with `packetpath: cannot read …`; nothing ends in a stack trace.
  */
 import { readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
-import { resolve as resolvePath } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import {
@@ -25,6 +26,9 @@ import { DiskLabFiles } from './disk-files.ts';
 import { parseArgs, parseSeed, UsageError, type ParsedArgs } from './args.ts';
 import { runGrade } from './grade.ts';
 import { runLab } from './lab.ts';
+import { loadLabFromDir } from '../../grader/node/load-lab.ts';
+import { engine, startLab } from '../../grader/index.ts';
+import type { LoadedLab } from '../../grader/lab-schema.ts';
 
 export interface CliIO {
   readonly cwd: string;
@@ -58,12 +62,19 @@ Files: relative paths (kubectl apply -f, cat, ls, >) are the current directory.
 
 class CliFailure extends Error {}
 
-/** Labs arrive with issue 6; this is the one place that will look them up. */
-export function findLab(
-  id: string,
-): { readonly cluster?: string; readonly files?: Record<string, string> } | undefined {
-  void id;
-  return undefined;
+/** The repository's labs/ folder (the CLI ships with the course's labs). */
+const LABS_DIR = fileURLToPath(new URL('../../../labs/', import.meta.url));
+
+/** A lab of labs/ by id, or undefined when there is none; a broken lab.yaml is a CliFailure. */
+export function findLab(id: string): LoadedLab | undefined {
+  if (!/^[a-z0-9][-a-z0-9]*$/.test(id)) return undefined;
+  const dir = join(LABS_DIR, id);
+  if (!existsSync(join(dir, 'lab.yaml'))) return undefined;
+  try {
+    return loadLabFromDir(dir);
+  } catch (e) {
+    throw new CliFailure(`cannot load lab ${id}: ${(e as Error).message}`);
+  }
 }
 
 function readClusterConfig(file: string | undefined, cwd: string): ClusterConfig | undefined {
@@ -83,9 +94,18 @@ function reason(e: unknown): string {
   return (err.message ?? String(e)).replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * A new cluster for `shell`/`exec`. With `--lab ID` it is the lab's start state (its cluster, seed,
+ * setup lines) and its start files live in memory, so trying a lab never writes into your folder;
+ * otherwise the files are the working directory's.
+ */
 function newCluster(args: ParsedArgs, io: CliIO): Cluster {
-  const lab = args.flags.get('lab');
-  if (lab !== undefined && !findLab(lab)) throw new CliFailure(`no lab named ${lab}`);
+  const labId = args.flags.get('lab');
+  if (labId !== undefined) {
+    const lab = findLab(labId);
+    if (!lab) throw new CliFailure(`no lab named ${labId}`);
+    return startLab(lab, engine);
+  }
   const config = readClusterConfig(args.flags.get('cluster'), io.cwd);
   return createCluster(config, {
     seed: parseSeed(args.flags.get('seed')) ?? 1,
