@@ -27,7 +27,7 @@ import { parseArgs, parseSeed, UsageError, type ParsedArgs } from './args.ts';
 import { runGrade } from './grade.ts';
 import { runLab } from './lab.ts';
 import { loadLabFromDir } from '../../grader/node/load-lab.ts';
-import { engine, startLab } from '../../grader/index.ts';
+import { startLab } from '../../grader/index.ts';
 import type { LoadedLab } from '../../grader/lab-schema.ts';
 
 export interface CliIO {
@@ -104,7 +104,7 @@ function newCluster(args: ParsedArgs, io: CliIO): Cluster {
   if (labId !== undefined) {
     const lab = findLab(labId);
     if (!lab) throw new CliFailure(`no lab named ${labId}`);
-    return startLab(lab, engine);
+    return startLab(lab);
   }
   const config = readClusterConfig(args.flags.get('cluster'), io.cwd);
   return createCluster(config, {
