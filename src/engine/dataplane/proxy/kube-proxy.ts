@@ -8,9 +8,10 @@
  * The configuration (mode, scheduler, clusterCIDR) is read when a node's kube-proxy pod starts, as
  * the real binary reads `config.conf` once: editing the ConfigMap changes nothing until the pods are
  * restarted (`kubectl -n kube-system rollout restart ds kube-proxy`). A restart into another mode runs
- * `platformCleanup` (see cleanup.ts). Without a kube-proxy DaemonSet (k3s runs kube-proxy inside the
- * k3s process) the ConfigMap, or the cluster definition, applies at once. With `kubeProxyMode: none`
- * (Cilium's kube-proxy replacement) nothing is rendered.
+ * `platformCleanup` (see cleanup.ts). On k3s (kube-proxy runs inside the k3s process) the ConfigMap,
+ * or the cluster definition, applies at once. On kubeadm a node whose kube-proxy pod is not running,
+ * or whose new process exited on a bad configuration, keeps its last rules (stale). With
+ * `kubeProxyMode: none` (Cilium's kube-proxy replacement) nothing is rendered.
  */
 import { jsonEqual } from '../../util/json.ts';
 import type {
@@ -305,6 +306,7 @@ export class KubeProxy implements Controller {
   private syncAll(): void {
     if (this.ctx.config.kubeProxyMode === 'none') return;
     const desired = this.desiredSettings();
+    const inProcess = this.ctx.config.distribution === 'k3s';
     const daemonSet = this.ctx.api.get('daemonsets.apps', 'kube-system', 'kube-proxy');
     const pods = this.ctx.api
       .list('pods', 'kube-system')
@@ -314,14 +316,24 @@ export class KubeProxy implements Controller {
     const serviceCIDRs = [this.ctx.config.serviceSubnet];
     for (const node of this.nodeInfo()) {
       const st = this.stateOf(node.name);
-      // A kube-proxy process starts: with a DaemonSet, when its pod on this node (re)starts.
-      // Without one (k3s), kube-proxy runs in-process and a configuration change takes effect at once.
-      const instance = daemonSet ? runningInstance(pods, node.name) : `in-process ${JSON.stringify(desired)}`;
+      // A kube-proxy process starts: on kubeadm, when its DaemonSet pod on this node (re)starts; on k3s,
+      // kube-proxy runs inside the k3s process and a configuration change takes effect at once.
+      // kubeadm nodes are pod-managed once the DaemonSet exists or a pod-started process ran there
+      // (deleting the DaemonSet leaves stale rules, not an in-process kube-proxy).
+      const podManaged =
+        !inProcess &&
+        (daemonSet !== undefined || (st.running !== undefined && !isInProcess(st.running.instance)));
+      const instance = podManaged
+        ? runningInstance(pods, node.name)
+        : `${IN_PROCESS} ${JSON.stringify(desired)}`;
       if (instance && instance !== st.attempted) {
         st.attempted = instance;
         this.startOn(node.name, st, instance, desired);
       }
-      if (!st.running) continue;
+      // Only a live process that started cleanly writes rules. A node whose kube-proxy pod is gone, or
+      // whose new process exited on a bad configuration, keeps the last rules in its kernel: Services
+      // that existed keep working, new ones get no rules there, as on a real node.
+      if (!st.running || st.running.instance !== instance) continue;
       if (st.running.settings.mode !== 'nftables') {
         this.deferred.add(node.name);
         continue;
@@ -423,6 +435,12 @@ function sameProxyNode(a: AnyObject, b: AnyObject): boolean {
 
 function isConfigMap(o: AnyObject): boolean {
   return o.metadata.namespace === CONFIGMAP.namespace && o.metadata.name === CONFIGMAP.name;
+}
+
+const IN_PROCESS = 'in-process';
+
+function isInProcess(instance: string): boolean {
+  return instance.startsWith(IN_PROCESS);
 }
 
 /** The running kube-proxy pod on a node, identified by uid and restart count. */
