@@ -117,3 +117,21 @@ describe('JSONPath (kubectl.io jsonpath reference examples)', () => {
     expect(() => parseJsonPath('{range .items[*]}{.x}')).toThrow();
   });
 });
+
+describe('JSONPath escaped dots (client-go parser: advance/parseField, dictKeyRex; kubectl v1.33 --local)', () => {
+  const node = { metadata: { labels: { 'kubernetes.io/hostname': 'n1', 'kubernetes.io/os': 'linux' } } };
+  const run = (t: string) => executeJsonPath(parseJsonPath(t), node);
+  it('matches what kubectl label --local -o jsonpath prints', () => {
+    expect(run('{.metadata.labels.kubernetes\\.io/hostname}')).toBe('n1');
+    expect(run("{.metadata.labels['kubernetes\\.io/hostname']}")).toBe('n1');
+    expect(run("{.metadata['labels']['kubernetes\\.io/os']}")).toBe('linux');
+    // An unescaped dot splits the name even inside quotes: nothing is found.
+    expect(run("{.metadata.labels['kubernetes.io/hostname']}")).toBe('');
+    expect(run('{.metadata.labels.kubernetes.io/hostname}')).toBe('');
+    expect(run("{.metadata.labels['kubernetes\\.io/os','kubernetes\\.io/hostname']}")).toBe('linux n1');
+    // error: error parsing jsonpath …, invalid array index "kubernetes.io/os"
+    expect(() => run('{.metadata.labels["kubernetes.io/os"]}')).toThrow(
+      'invalid array index "kubernetes.io/os"',
+    );
+  });
+});

@@ -112,10 +112,12 @@ function unescapeGo(s: string): string {
 function parseSteps(text: string): Step[] {
   const steps: Step[] = [];
   let i = 0;
+  // client-go's parser.advance: a backslash takes the next character into the name, and parseField
+  // then drops every backslash (`kubernetes\.io/hostname` is one field).
   const ident = (): string => {
-    const m = /^[^.[\]\s()=!<>,'"]*/.exec(text.slice(i))!;
+    const m = /^(?:\\.|[^.[\]\s()=!<>,'"\\])*/.exec(text.slice(i))!;
     i += m[0].length;
-    return m[0];
+    return m[0].replace(/\\/g, '');
   };
   while (i < text.length) {
     const c = text[i]!;
@@ -136,7 +138,12 @@ function parseSteps(text: string): Step[] {
     } else if (c === '[') {
       const close = matchingBracket(text, i);
       if (close < 0) throw new JsonPathError(`unterminated array`);
-      steps.push(parseBracket(text.slice(i + 1, close).trim()));
+      const inner = text.slice(i + 1, close).trim();
+      // client-go parseArray: a quoted dict key is re-parsed as `{.KEY}`, so an unescaped dot splits it
+      // (`['kubernetes.io/hostname']` finds nothing; `['kubernetes\.io/hostname']` finds the label).
+      const key = /^'([^']*)'$/.exec(inner);
+      if (key) steps.push(...parseSteps(`.${key[1]!}`));
+      else steps.push(parseBracket(inner));
       i = close + 1;
     } else if (c === ' ') {
       i++;
@@ -187,8 +194,9 @@ function parseBracket(inner: string): Step {
   }
   const indices: IndexSpec[] = inner.split(',').map((p) => {
     const part = p.trim();
-    const key = /^(["'])(.*)\1$/.exec(part);
-    if (key) return { kind: 'key', key: key[2]! };
+    // Only single quotes make a key (client-go dictKeyRex `^'([^']*)'$`); `["a"]` is an invalid index.
+    const key = /^'([^']*)'$/.exec(part);
+    if (key) return { kind: 'key', key: key[1]!.replace(/\\/g, '') };
     if (part.includes(':')) {
       const [a, b, c] = part.split(':').map((x) => (x.trim() === '' ? undefined : Number(x)));
       if ([a, b, c].some((x) => x !== undefined && !Number.isInteger(x)))
