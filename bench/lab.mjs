@@ -21,7 +21,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { serveWithHeaders } from '../test/e2e/lab-server.ts';
+import { serveWithHeaders } from '../test/e2e/static-server.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const dist = join(root, 'dist');

@@ -12,7 +12,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildFileTree, type FileSystemTree } from '../../src/runtime/webcontainer/file-tree';
 import { focusTerminal, lab, openLab, run } from './lab-helpers';
-import { serveWithHeaders } from './lab-server';
+import { serveWithHeaders } from './static-server';
 
 const distDir = inject('distDir');
 let browser: Browser;

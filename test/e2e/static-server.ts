@@ -1,11 +1,14 @@
 /**
  * A tiny static file server for dist/, close to what a static host does: `/dir/` serves
  * `dir/index.html`, `/dir` redirects to `/dir/`, unknown paths get dist/404.html with status 404.
+ * `serveWithHeaders` also applies dist/_headers (copied from public/_headers), as Netlify/Cloudflare do;
+ * the lab tests use it to check that only lab pages are cross-origin isolated.
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
+import { headersFor, loadHeadersFile } from '../../src/runtime/headers/headers-file.mjs';
 
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -17,12 +20,27 @@ const types: Record<string, string> = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
   '.wasm': 'application/wasm',
   '.txt': 'text/plain; charset=utf-8',
   '.xml': 'application/xml',
 };
 
-export async function serveStatic(root: string): Promise<{ url: string; close: () => Promise<void> }> {
+type Served = { url: string; close: () => Promise<void> };
+
+export function serveStatic(root: string): Promise<Served> {
+  return serve(root, () => ({}));
+}
+
+export function serveWithHeaders(root: string): Promise<Served> {
+  const rules = loadHeadersFile(join(root, '_headers'));
+  return serve(root, (pathname) => headersFor(rules, pathname));
+}
+
+async function serve(
+  root: string,
+  extraHeaders: (pathname: string) => Record<string, string>,
+): Promise<Served> {
   const server: Server = createServer((req, res) => {
     const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     const file = normalize(join(root, pathname));
@@ -43,6 +61,7 @@ export async function serveStatic(root: string): Promise<{ url: string; close: (
     res.writeHead(found ? 200 : 404, {
       'content-type': types[extname(target)] ?? 'application/octet-stream',
       'cache-control': 'no-store',
+      ...extraHeaders(pathname),
     });
     createReadStream(target).pipe(res);
   });
