@@ -6,6 +6,7 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { headersFor, loadHeadersFile } from './src/runtime/headers/headers-file.mjs';
+import { monacoCssOnDemand } from './src/components/lab/monaco/css-on-demand.mjs';
 
 const contentDir = fileURLToPath(new URL('./content/', import.meta.url));
 
@@ -154,7 +155,7 @@ export default defineConfig({
   // The lab (src/components/Lab.astro): Monaco's ≥0.56 entry points, monaco-yaml's worker shim,
   // module workers (the engine worker code-splits per lab), and the dev headers above.
   vite: {
-    plugins: [labHeaders()],
+    plugins: [labHeaders(), monacoCssOnDemand()],
     worker: { format: 'es' },
     resolve: {
       alias: [
