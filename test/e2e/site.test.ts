@@ -167,3 +167,19 @@ describe('root', () => {
     expect(status).toBe(404);
   });
 });
+
+describe('render-blocking stylesheets', () => {
+  // Monaco's ~135 KB of CSS once reached every page's <head> (Astro links the CSS of dynamic imports);
+  // it must come with the lazily loaded editor instead (src/components/lab/monaco/css-on-demand.mjs).
+  it.each(['/en/about-labs/', '/pt-br/', '/en/glossary/'])('%s links no editor stylesheet', async (path) => {
+    const { page } = await open(path);
+    const hrefs = await page.$$eval('link[rel="stylesheet"]', (links) =>
+      links.map((l) => (l as HTMLLinkElement).href),
+    );
+    expect(hrefs.length).toBeGreaterThan(0);
+    for (const href of hrefs) {
+      const css = await (await page.request.get(href)).text();
+      expect(css, href).not.toContain('.monaco-editor');
+    }
+  });
+});
