@@ -197,6 +197,24 @@ describe('worker host handler', () => {
     expect(r).toMatchObject({ ok: false, error: { name: 'AbortError', code: 'cancelled' } });
   });
 
+  it('answers a ping at once, ahead of the queued requests (the watchdog heartbeat)', async () => {
+    const h = harness();
+    h.handler.receive({
+      v: PROTOCOL_VERSION,
+      kind: 'request',
+      id: 200,
+      type: 'load',
+      params: { labId: '00-sandbox', start: { kind: 'fresh' } },
+    });
+    h.handler.receive({ v: PROTOCOL_VERSION, kind: 'request', id: 201, type: 'ping', params: {} });
+    // Synchronously answered: the load has not finished, the ping is already out.
+    expect(h.sent.map((m) => (m.kind === 'response' ? m.id : m.kind))).toEqual([201]);
+    await h.handler.idle();
+    expect(
+      h.sent.filter((m) => m.kind === 'response').map((m) => (m.kind === 'response' ? m.id : 0)),
+    ).toEqual([201, 200]);
+  });
+
   it('refuses another protocol version', async () => {
     const h = harness();
     h.handler.receive({ v: 99, kind: 'request', id: 7, type: 'hello', params: {} });

@@ -85,6 +85,13 @@ export function createHostHandler(opts: HostHandlerOptions): HostHandler {
         return need().network();
       case 'trace':
         return need().trace(msg.params);
+      case 'ping':
+        return null;
+      case 'hang':
+        // Deliberately endless (see Requests.hang): only terminating the worker ends it.
+        for (;;) {
+          /* spin */
+        }
       case 'ptyInput':
       case 'ptyResize':
         throw Object.assign(new Error(`${msg.type}: this host has no pty`), { code: 'unsupported' });
@@ -116,6 +123,11 @@ export function createHostHandler(opts: HostHandlerOptions): HostHandler {
           new Error(`protocol version ${String(data.v)} (this host speaks ${PROTOCOL_VERSION})`),
           'version',
         );
+        return;
+      }
+      if (data.kind === 'request' && data.type === 'ping') {
+        // The heartbeat is answered now, not after the queue: its answer says the event loop turns.
+        respond(data.id, null);
         return;
       }
       if (data.kind === 'cancel') {

@@ -168,6 +168,10 @@ export function connectWebContainerHost(opts: { timeoutMs: number }): Transport 
       case 'ptyResize':
         shell?.resize({ cols: msg.params.cols, rows: msg.params.rows });
         return null;
+      case 'ping':
+        return null;
+      case 'hang':
+        throw codeError('unsupported', 'hang is a test hook of the worker host');
       default:
         return program(msg.type, msg.params);
     }
@@ -205,7 +209,7 @@ export function connectWebContainerHost(opts: { timeoutMs: number }): Transport 
         respond({ v: PROTOCOL_VERSION, kind: 'response', id: message.id, ok: false, error: toErrorInfo(e) });
       }
     };
-    if (message.type === 'ptyInput' || message.type === 'ptyResize') void run();
+    if (message.type === 'ptyInput' || message.type === 'ptyResize' || message.type === 'ping') void run();
     else chain = chain.then(run);
   }
 
