@@ -8,6 +8,7 @@ import type { Pod } from '../../api/objects.ts';
 import type { Cluster } from '../../cluster/cluster.ts';
 import type { CommandHandler } from '../../shell/types.ts';
 import { cniConfDir, cniPlugin, sandboxId } from '../../node/cni/index.ts';
+import { flannelSubnetEnv } from '../../node/cni/flannel.ts';
 import { parseTimestamp } from '../../util/clock.ts';
 import { cniDataplane } from '../network/cni-dataplane.ts';
 import { buildView } from '../network/view.ts';
@@ -318,8 +319,8 @@ export function nodeFiles(cluster: Cluster, node: string): Record<string, string
       const view = buildView(cluster);
       const n = view.nodeByName(node);
       const dp = cniDataplane(cluster);
-      const gw = n?.podCIDR ? cniPlugin('flannel').gateway(n.podCIDR) : '';
-      return `FLANNEL_NETWORK=${cluster.config.podSubnet}\nFLANNEL_SUBNET=${gw}/24\nFLANNEL_MTU=${dp.nodeMtu - dp.overhead}\nFLANNEL_IPMASQ=true\n`;
+      // Both kube-flannel.yml (`--ip-masq`) and k3s's embedded flannel masquerade.
+      return flannelSubnetEnv(cluster.config.podSubnet, n?.podCIDR ?? '', dp.nodeMtu - dp.overhead, true);
     })();
   return files;
 }

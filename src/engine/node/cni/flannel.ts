@@ -48,3 +48,17 @@ export const flannel: CniPlugin = {
   hostInterface: (_ns, _name, sandboxId) => `veth${fnv32a(sandboxId).toString(16).padStart(8, '0')}`,
   nodeInterfaces: ['cni0', 'flannel.1'],
 };
+
+/**
+ * /run/flannel/subnet.env as flanneld writes it at start (flannel `pkg/subnet` WriteSubnetFile):
+ * FLANNEL_NETWORK is the cluster network of net-conf.json, FLANNEL_SUBNET the node's lease with its
+ * first address ("Write out the first usable IP by incrementing sn.IP by one") and the lease's own
+ * prefix length (the node's podCIDR under --kube-subnet-mgr, so /25 when the controller manager hands
+ * out /25s), FLANNEL_MTU the backend's MTU (the external interface's minus the encapsulation) and
+ * FLANNEL_IPMASQ the --ip-masq flag. The flannel CNI plugin reads this file at every CNI ADD.
+ */
+export function flannelSubnetEnv(network: string, podCIDR: string, mtu: number, ipMasq: boolean): string {
+  const c = parseCidr(podCIDR);
+  const subnet = c ? `${formatIPv4(c.base + 1)}/${c.prefix}` : '';
+  return `FLANNEL_NETWORK=${network}\nFLANNEL_SUBNET=${subnet}\nFLANNEL_MTU=${mtu}\nFLANNEL_IPMASQ=${ipMasq}\n`;
+}
