@@ -483,7 +483,8 @@ export class LabApp {
       li.dataset.state = passed ? 'passed' : 'failed';
       const title = document.createElement('span');
       title.className = 'pp-lab__check-title';
-      title.textContent = r.title[this.lang];
+      // Check titles use the same inline Markdown as steps (`code`); inlineMarkdown escapes the rest.
+      title.innerHTML = inlineMarkdown(r.title[this.lang]);
       const state = document.createElement('span');
       state.className = 'pp-lab__check-state';
       state.textContent = passed ? this.t('lab.checkPassed') : this.t('lab.checkFailed');
