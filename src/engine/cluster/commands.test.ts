@@ -1,4 +1,5 @@
 import { describe, it, expect } from 'vitest';
+import { createHash } from 'node:crypto';
 import { createCluster, type Cluster } from './cluster.ts';
 
 function run(c: Cluster, line: string) {
@@ -98,5 +99,59 @@ describe('kubectl completion from the store', () => {
       'kube-system',
     ]);
     expect(c.shell.completions('kubectl get pods -o ya').candidates).toEqual(['yaml']);
+  });
+});
+
+// Golden lines: a real kubeadm kube-proxy v1.33.1 start-up log (version changed to the image's
+// v1.35.0, timestamps to the pod's start), the v1.35 IPVS deprecation (kubernetes/kubernetes#134539),
+// and a real CoreDNS 1.13.1 banner (`linux/amd64, go1.25.2, 1db4568`).
+describe('system component logs', () => {
+  const logsOf = (c: Cluster, prefix: string) => {
+    const pods = run(c, 'kubectl -n kube-system get pods -o name').stdout.trim().split('\n');
+    const pod = pods.find((p) => p.startsWith(`pod/${prefix}`))!;
+    return run(c, `kubectl -n kube-system logs ${pod}`);
+  };
+  const klog = /^[IWE]\d{4} \d\d:\d\d:\d\d\.\d{6} {7}1 [a-z_]+\.go:\d+\] /;
+
+  it('kube-proxy prints its klog start-up lines for its node in iptables mode', () => {
+    const c = createCluster(undefined, { seed: 5 });
+    const r = logsOf(c, 'kube-proxy');
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    for (const l of lines) expect(l).toMatch(klog);
+    const bodies = lines.map((l) => l.replace(/^.*?\] /, ''));
+    expect(bodies).toContain('"kube-proxy running in dual-stack mode" primary ipFamily="IPv4"');
+    expect(bodies).toContain('"Using iptables Proxier"');
+    expect(bodies).toContain('"Version info" version="v1.35.0"');
+    expect(bodies.at(-1)).toBe('"Caches are synced" controller="node config"');
+    expect(r.stdout).toMatch(
+      /server\.go:\d+\] "Successfully retrieved node IP\(s\)" IPs=\["172\.18\.0\.\d+"\]/,
+    );
+    expect(r.stdout).not.toContain('ipvs');
+  });
+
+  it('a restart into ipvs mode logs the IPVS deprecation error in the new pod', () => {
+    const c = createCluster(undefined, { seed: 6 });
+    const cm = run(c, 'kubectl -n kube-system get configmap kube-proxy -o yaml').stdout;
+    c.files.write('kp.yaml', cm.replace(/mode: "?[a-z]*"?/, 'mode: "ipvs"'));
+    expect(run(c, 'kubectl apply -f kp.yaml').exitCode).toBe(0);
+    run(c, 'kubectl -n kube-system rollout restart daemonset kube-proxy');
+    c.tick(60_000);
+    const out = logsOf(c, 'kube-proxy').stdout;
+    expect(out).toMatch(/\nI\d{4} [\d:.]+ {7}1 server_linux\.go:194\] "Using ipvs Proxier"\n/);
+    expect(out).toMatch(
+      /\nE\d{4} [\d:.]+ {7}1 server_linux\.go:196\] "The ipvs proxier is now deprecated and may be removed in a future release\. Please use 'nftables' instead\."\n/,
+    );
+    expect(out).toContain('"IPVS scheduler not specified, use rr by default" ipFamily="IPv4"');
+    expect(out).not.toContain('route_localnet');
+  });
+
+  it('CoreDNS prints its banner with the SHA512 of the Corefile it read', () => {
+    const c = createCluster(undefined, { seed: 5 });
+    const corefile = c.store.get('configmaps', 'kube-system', 'coredns')!.data!.Corefile!;
+    const sha = createHash('sha512').update(corefile).digest('hex');
+    expect(logsOf(c, 'coredns').stdout).toBe(
+      `.:53\n[INFO] plugin/reload: Running configuration SHA512 = ${sha}\nCoreDNS-1.13.1\nlinux/amd64, go1.25.2, 1db4568\n`,
+    );
   });
 });

@@ -20,7 +20,7 @@ import type {
   ShellFlavour,
 } from '../shell/types.ts';
 import { completeKubectl } from '../shell/kubectl-completion.ts';
-import { resolveImage, type ImageProfile } from '../node/images.ts';
+import { imageVersion, resolveImage, type ImageProfile } from '../node/images.ts';
 import { containerArgv } from '../node/process-model.ts';
 import { containerLogs } from '../node/container-runtime.ts';
 import {
@@ -37,6 +37,11 @@ import type { Cluster } from './cluster.ts';
 import { registerDataplaneTools } from '../dataplane/tools/register.ts';
 import { nodeFiles } from '../dataplane/tools/node-tools.ts';
 import { coreDnsContainerLog } from '../dataplane/network/dns-client.ts';
+import { klogLine, kubeProxyStartupLog } from '../dataplane/proxy/ipvs/deprecation.ts';
+import { coreDnsStartupBanner } from '../dataplane/dns/log-plugin.ts';
+import { defaultCorefileText, validateCorefile } from '../dataplane/dns/corefile.ts';
+import { parseTimestamp } from '../util/clock.ts';
+import type { LogLine } from '../node/container-runtime.ts';
 
 /** A running container a pod command acts in. */
 export interface PodTarget {
@@ -155,9 +160,11 @@ export function createCommandResolver(cluster: Cluster): CommandResolver {
     containerLogs: (pod, container, opts) => {
       const r = containerLogs(pod as Pod, container, { previous: opts.previous, now: cluster.clock.now() });
       if (!r.ok) return undefined;
-      // CoreDNS's `log` plugin writes one line per query the dataplane sent it.
+      // System components whose log depends on cluster state, not only on their image's program:
+      // kube-proxy's start-up (mode, IPVS deprecation) and CoreDNS's banner plus `log` plugin lines.
+      const system = opts.previous ? [] : componentLog(cluster, pod as Pod, container);
       const dns = opts.previous ? [] : coreDnsContainerLog(cluster, pod as Pod, container);
-      return [...r.lines, ...dns]
+      return [...r.lines, ...system, ...dns]
         .sort((a, b) => a.time - b.time)
         .map((l) => `${l.text}\n`)
         .join('');
@@ -338,4 +345,44 @@ function podTools(target: PodTarget, name: string): CommandHandler | undefined {
       };
   }
   return undefined;
+}
+
+/**
+ * Start-up lines of the running instance of a system container, at its start time: kube-proxy's
+ * (what the node's kube-proxy logged for its mode) and CoreDNS's banner.
+ */
+function componentLog(cluster: Cluster, pod: Pod, container: string): LogLine[] {
+  const status = pod.status?.containerStatuses?.find((c) => c.name === container);
+  const started = status?.state?.running?.startedAt;
+  if (!started) return [];
+  const at = parseTimestamp(started);
+  const spec = pod.spec?.containers?.find((c) => c.name === container);
+  const image = resolveImage(spec?.image ?? '');
+  const version = image.kind === 'ok' ? imageVersion(image) : '';
+  if (container === 'kube-proxy' && pod.metadata.labels?.['k8s-app'] === 'kube-proxy') {
+    const node = pod.spec?.nodeName ?? '';
+    const st = cluster.kubeProxy.rulesetFor(node);
+    if (!st) return [];
+    const settings = st.running?.settings;
+    const lines = kubeProxyStartupLog(
+      {
+        mode: settings?.mode ?? 'iptables',
+        configuredMode: settings?.configuredMode ?? '',
+        nodeIP: cluster.config.nodes.find((n) => n.name === node)?.internalIP ?? '',
+        version: `v${version}`,
+      },
+      st.log,
+    );
+    // klog stamps microseconds; a start-up takes a few hundred of them per line.
+    return lines.map((l, i) => ({ time: at + i, text: klogLine(l, at + i) }));
+  }
+  if (container === 'coredns') {
+    const text =
+      cluster.store.get('configmaps', 'kube-system', 'coredns')?.data?.Corefile ??
+      defaultCorefileText(cluster.config.clusterDomain);
+    const parsed = validateCorefile(text.replace(/^[ \t]*import[ \t]+\S*\*\S*[ \t]*$/gm, ''));
+    if (!parsed.ok) return [];
+    return coreDnsStartupBanner(text, parsed.corefile, version).map((t) => ({ time: at, text: t }));
+  }
+  return [];
 }
