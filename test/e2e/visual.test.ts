@@ -11,7 +11,7 @@ import { build } from 'esbuild';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { networkState, networkTrace, type NetworkTraceRequest } from '../../src/visual/host.ts';
-import { apply, crossNode } from '../unit/visual-fixtures.ts';
+import { apply, crossNode, CROSS_NODE_HOPS, echoAllowClient } from '../unit/visual-fixtures.ts';
 
 const baseURL = inject('baseURL');
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -99,23 +99,7 @@ describe('network views in a page', () => {
       `Pod default/echo-b, IP ${pods.find((p) => p.name === 'echo-b')!.ip}`,
     );
 
-    apply(cluster, [
-      {
-        apiVersion: 'networking.k8s.io/v1',
-        kind: 'NetworkPolicy',
-        metadata: { name: 'echo-allow-client', namespace: 'default' },
-        spec: {
-          podSelector: { matchLabels: { app: 'echo' } },
-          policyTypes: ['Ingress'],
-          ingress: [
-            {
-              from: [{ podSelector: { matchLabels: { run: 'client' } } }],
-              ports: [{ protocol: 'TCP', port: 8080 }],
-            },
-          ],
-        },
-      },
-    ]);
+    apply(cluster, [echoAllowClient]);
     await page.evaluate(() =>
       (document.getElementById('net') as HTMLElement & { refresh(): Promise<void> }).refresh(),
     );
@@ -137,18 +121,7 @@ describe('network views in a page', () => {
     const kinds = await list
       .locator('li')
       .evaluateAll((lis) => lis.map((li) => (li as HTMLElement).dataset.kind));
-    expect(kinds.filter((k, i) => k !== kinds[i - 1])).toEqual([
-      'resolv-conf',
-      'dns-query',
-      'dns-result',
-      'socket',
-      'service',
-      'dnat',
-      'network-policy',
-      'route',
-      'network-policy',
-      'delivered',
-    ]);
+    expect(kinds.filter((k, i) => k !== kinds[i - 1])).toEqual(CROSS_NODE_HOPS);
     await list.focus();
     const current = () => list.locator('li[aria-current=step]').getAttribute('data-kind');
     expect(await current()).toBe('resolv-conf');
@@ -179,23 +152,7 @@ describe('network views in a page', () => {
 
   it('matrix: arrow keys move between cells, Enter traces the pair and names the deciding rule', async () => {
     const { cluster, context, page, problems } = await mount('pt-br');
-    apply(cluster, [
-      {
-        apiVersion: 'networking.k8s.io/v1',
-        kind: 'NetworkPolicy',
-        metadata: { name: 'echo-allow-client', namespace: 'default' },
-        spec: {
-          podSelector: { matchLabels: { app: 'echo' } },
-          policyTypes: ['Ingress'],
-          ingress: [
-            {
-              from: [{ podSelector: { matchLabels: { run: 'client' } } }],
-              ports: [{ protocol: 'TCP', port: 8080 }],
-            },
-          ],
-        },
-      },
-    ]);
+    apply(cluster, [echoAllowClient]);
     await page.evaluate(() =>
       (document.getElementById('net') as HTMLElement & { refresh(): Promise<void> }).refresh(),
     );

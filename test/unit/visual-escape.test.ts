@@ -82,7 +82,8 @@ describe('hostile names never become markup', () => {
       }),
       { numRuns: 40 },
     );
-  });
+    // 40 full renders: a few seconds on a loaded shared machine.
+  }, 30_000);
 
   it('the checker itself catches injected markup', () => {
     expect(markupProblems('<g data-el="x" onload="y"></g>')).toEqual(['attribute onload']);

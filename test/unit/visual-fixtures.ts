@@ -5,6 +5,7 @@
  * - `crossNode(cni)`: the connection model's scenario (client on kind-worker) plus Service `only-b`
  *   (80 → 8080) whose single backend `echo-b` runs on kind-worker2, so a call through it always
  *   crosses nodes.
+ * - `echoAllowClient`: the policy the tests apply to `crossNode` (only `run=client` reaches echo:8080).
  * - `xyz()`: the NetworkPolicy e2e suite's topology: namespaces x, y, z (label `ns`), pods a, b, c in
  *   each (label `pod`), agnhost serving HTTP on port 80, under calico (which enforces policies).
  */
@@ -75,5 +76,44 @@ export const allowBToXA: Manifest = {
     ],
   },
 };
+
+/** Every pod of `default` isolated for ingress, nothing allowed. */
+export const denyAllDefault: Manifest = {
+  apiVersion: 'networking.k8s.io/v1',
+  kind: 'NetworkPolicy',
+  metadata: { name: 'deny', namespace: 'default' },
+  spec: { podSelector: {} },
+};
+
+/** echo-a and echo-b (`app=echo`) accept TCP 8080 from `run=client` only; alpine is then blocked. */
+export const echoAllowClient: Manifest = {
+  apiVersion: 'networking.k8s.io/v1',
+  kind: 'NetworkPolicy',
+  metadata: { name: 'echo-allow-client', namespace: 'default' },
+  spec: {
+    podSelector: { matchLabels: { app: 'echo' } },
+    policyTypes: ['Ingress'],
+    ingress: [
+      {
+        from: [{ podSelector: { matchLabels: { run: 'client' } } }],
+        ports: [{ protocol: 'TCP', port: 8080 }],
+      },
+    ],
+  },
+};
+
+/** Hop kinds of `client` → Service `only-b` by name (runs of one kind counted once): a cross-node call. */
+export const CROSS_NODE_HOPS = [
+  'resolv-conf',
+  'dns-query',
+  'dns-result',
+  'socket',
+  'service',
+  'dnat',
+  'network-policy',
+  'route',
+  'network-policy',
+  'delivered',
+];
 
 export { apply };

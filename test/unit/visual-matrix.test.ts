@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { probe } from '../../src/engine/dataplane/network/index.ts';
 import { networkState } from '../../src/visual/host.ts';
 import { matrixView } from '../../src/visual/matrix/index.ts';
-import { allowBToXA, apply, crossNode, defaultDenyX, xyz } from './visual-fixtures.ts';
+import { allowBToXA, apply, crossNode, defaultDenyX, denyAllDefault, xyz } from './visual-fixtures.ts';
 
 const PODS = ['x/a', 'x/b', 'x/c', 'y/a', 'y/b', 'y/c', 'z/a', 'z/b', 'z/c'];
 
@@ -76,14 +76,7 @@ describe('reachability matrix on the x/y/z × a/b/c topology', () => {
 describe('matrix when the CNI ignores policies', () => {
   it('says flannel does not enforce them, even with a default-deny applied', () => {
     const c = crossNode('flannel');
-    apply(c, [
-      {
-        apiVersion: 'networking.k8s.io/v1',
-        kind: 'NetworkPolicy',
-        metadata: { name: 'deny', namespace: 'default' },
-        spec: { podSelector: {} },
-      },
-    ]);
+    apply(c, [denyAllDefault]);
     const view = matrixView(networkState(c).matrix, 'en', { cni: 'flannel' });
     expect(view.summaryKind).toBe('allAllowedNotEnforced');
     expect(view.summary).toMatch(/^All \d+ pairs allowed: flannel does not enforce NetworkPolicy/);

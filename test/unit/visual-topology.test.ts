@@ -11,7 +11,7 @@ import {
   topologyText,
 } from '../../src/visual/topology/index.ts';
 import { dictionaryKeys } from '../../src/visual/strings.ts';
-import { apply, crossNode } from './visual-fixtures.ts';
+import { apply, crossNode, denyAllDefault, echoAllowClient } from './visual-fixtures.ts';
 
 const cluster = crossNode('flannel');
 const model = topologyModel(cluster.snapshot(), { dataplane: cniDataplane(cluster) });
@@ -85,23 +85,7 @@ describe('topology model', () => {
     const c = crossNode('calico');
     const before = networkState(c);
     expect(before.topology.policies).toEqual([]);
-    apply(c, [
-      {
-        apiVersion: 'networking.k8s.io/v1',
-        kind: 'NetworkPolicy',
-        metadata: { name: 'echo-allow-client', namespace: 'default' },
-        spec: {
-          podSelector: { matchLabels: { app: 'echo' } },
-          policyTypes: ['Ingress'],
-          ingress: [
-            {
-              from: [{ podSelector: { matchLabels: { run: 'client' } } }],
-              ports: [{ protocol: 'TCP', port: 8080 }],
-            },
-          ],
-        },
-      },
-    ]);
+    apply(c, [echoAllowClient]);
     const after = networkState(c);
     expect(after.revision).toBeGreaterThan(before.revision);
     const pol = after.topology.policies[0]!;
@@ -115,14 +99,7 @@ describe('topology model', () => {
 
   it('says when the CNI ignores NetworkPolicy', () => {
     const c = crossNode('flannel');
-    apply(c, [
-      {
-        apiVersion: 'networking.k8s.io/v1',
-        kind: 'NetworkPolicy',
-        metadata: { name: 'deny', namespace: 'default' },
-        spec: { podSelector: {} },
-      },
-    ]);
+    apply(c, [denyAllDefault]);
     const m = networkState(c).topology;
     expect(m.policyEnforced).toBe(false);
     expect(renderTopologySvg(m, { locale: 'en' })).toContain('not enforced by flannel');

@@ -4,7 +4,7 @@ import { elementId } from '../../src/visual/escape.ts';
 import { networkState, networkTrace } from '../../src/visual/host.ts';
 import { renderTopologySvg } from '../../src/visual/topology/index.ts';
 import { walkView } from '../../src/visual/walk/index.ts';
-import { apply, crossNode } from './visual-fixtures.ts';
+import { apply, crossNode, CROSS_NODE_HOPS, echoAllowClient } from './visual-fixtures.ts';
 
 function trace(
   cni: 'flannel' | 'calico' | 'cilium',
@@ -21,19 +21,6 @@ function trace(
 
 /** The kinds of `hops`, keeping only the first of each run (A and AAAA queries are one DNS step here). */
 const kinds = (t: TraceResult) => t.hops.map((h) => h.kind).filter((k, i, all) => k !== all[i - 1]);
-
-const CROSS_NODE = [
-  'resolv-conf',
-  'dns-query',
-  'dns-result',
-  'socket',
-  'service',
-  'dnat',
-  'network-policy',
-  'route',
-  'network-policy',
-  'delivered',
-];
 
 describe.each([
   {
@@ -99,7 +86,7 @@ describe.each([
 
     it('has the right hops in order', () => {
       expect(t.outcome).toBe('connected');
-      expect(kinds(t)).toEqual(CROSS_NODE);
+      expect(kinds(t)).toEqual(CROSS_NODE_HOPS);
       const route = t.hops.find((h) => h.kind === 'route');
       expect(route).toMatchObject({ via, node: 'kind-worker', toNode: 'kind-worker2' });
     });
@@ -150,23 +137,7 @@ describe.each([
 
 describe('walk of a blocked call', () => {
   const cluster = crossNode('calico');
-  apply(cluster, [
-    {
-      apiVersion: 'networking.k8s.io/v1',
-      kind: 'NetworkPolicy',
-      metadata: { name: 'echo-allow-client', namespace: 'default' },
-      spec: {
-        podSelector: { matchLabels: { app: 'echo' } },
-        policyTypes: ['Ingress'],
-        ingress: [
-          {
-            from: [{ podSelector: { matchLabels: { run: 'client' } } }],
-            ports: [{ protocol: 'TCP', port: 8080 }],
-          },
-        ],
-      },
-    },
-  ]);
+  apply(cluster, [echoAllowClient]);
   const model = networkState(cluster).topology;
 
   it('names the policy that allows, and marks the deciding hop when blocked', () => {
@@ -205,7 +176,7 @@ describe('walk of a terminal trace line', () => {
   it('draws `trace SOURCE -- COMMAND` from its JSON output', () => {
     const r = networkTrace(cluster, { command: 'trace client -- wget -qO- http://only-b' });
     if ('error' in r) throw new Error(r.error);
-    expect(kinds(r)).toEqual(CROSS_NODE);
+    expect(kinds(r)).toEqual(CROSS_NODE_HOPS);
     expect(walkView(r, 'en').title).toBe('wget -qO- http://only-b from pod default/client: 12 hops');
   });
 
