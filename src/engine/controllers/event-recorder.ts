@@ -12,7 +12,6 @@ import type { ApiServer } from '../apiserver/apiserver.ts';
 import type { AnyObject, Event } from '../api/objects.ts';
 import type { SimClock } from '../util/clock.ts';
 import type { Rng } from '../util/rng.ts';
-import { deepClone } from '../util/json.ts';
 import { parseTimestamp } from '../util/clock.ts';
 import { EVENT_OBJECT_INDEX } from '../api/store.ts';
 
@@ -51,39 +50,43 @@ export class EventRecorder {
     const existing = this.find(involved, type, reason, message, source, fieldPath);
     try {
       if (existing) {
-        const next = deepClone(existing) as Event;
-        next.count = (existing.count ?? 1) + 1;
-        next.lastTimestamp = now;
-        this.api.update(next as unknown as AnyObject);
+        // Only count and lastTimestamp move; the rest is shared with the stored version.
+        this.api.updateTrusted('events', {
+          ...existing,
+          count: (existing.count ?? 1) + 1,
+          lastTimestamp: now,
+        } as unknown as AnyObject);
         return;
       }
       // Real names carry the Unix time in nanoseconds; the store's revision gives the sub-millisecond
       // part, so names are unique and sort in recording order, and replay identically.
       const nanos =
         BigInt(this.clock.now()) * 1_000_000n + BigInt(this.api.store.resourceVersion % 1_000_000);
-      this.api.create({
+      const ref = involved.metadata;
+      // Built as the API server's decoder would store it (keys sorted, no nulls: eventTime stays
+      // unset), so it can skip decoding and validation (ApiServer.createTrusted).
+      this.api.createTrusted('events', {
         apiVersion: 'v1',
-        kind: 'Event',
-        metadata: { name: `${involved.metadata.name}.${nanos.toString(16)}`, namespace },
+        count: 1,
+        firstTimestamp: now,
         involvedObject: {
           apiVersion: involved.apiVersion,
-          kind: involved.kind,
-          name: involved.metadata.name,
-          ...(involved.metadata.namespace ? { namespace: involved.metadata.namespace } : {}),
-          uid: involved.metadata.uid,
-          resourceVersion: involved.metadata.resourceVersion,
           ...(fieldPath ? { fieldPath } : {}),
+          kind: involved.kind,
+          name: ref.name,
+          ...(ref.namespace ? { namespace: ref.namespace } : {}),
+          ...(ref.resourceVersion ? { resourceVersion: ref.resourceVersion } : {}),
+          ...(ref.uid ? { uid: ref.uid } : {}),
         },
-        reason,
-        message,
-        source: { component: source.component, ...(source.host ? { host: source.host } : {}) },
-        firstTimestamp: now,
+        kind: 'Event',
         lastTimestamp: now,
-        count: 1,
-        type,
-        eventTime: null,
+        message,
+        metadata: { name: `${ref.name}.${nanos.toString(16)}`, namespace },
+        reason,
         reportingComponent: source.component,
         reportingInstance: source.host ?? '',
+        source: { component: source.component, ...(source.host ? { host: source.host } : {}) },
+        type,
       });
     } catch {
       // The real recorder logs and drops events it cannot write (e.g. the namespace is terminating).
