@@ -79,6 +79,15 @@ export const uiStrings = z.object({
   'lab.wcBooting': key("Progress while a WebContainer boots; {percent} is a number."),
   'lab.wcFailed': key("Notice when the WebContainer cannot start; {reason} is technical."),
   'lab.wcReady': key("Status once the lab runs in a WebContainer."),
+  'lab.watchdogRestarting': key("Status while a stuck engine is replaced."),
+  'lab.watchdogRestarted': key("Status once the engine was restarted by the watchdog."),
+  'lab.watchdogTerminal': key("Printed in the terminal after the watchdog restarted the engine."),
+  'lab.conflict': key("Notice when another tab saved this lab while this tab had unsaved work."),
+  'lab.conflictTheirs': key("Button: load the version saved by the other tab."),
+  'lab.conflictMine': key("Button: keep this tab's version and save it over the other."),
+  'lab.otherTabUpdated': key("Status when this tab took the work another tab saved."),
+  'lab.quotaFull': key("Notice when the browser's storage quota is full."),
+  'lab.exportNow': key("Button in the quota notice: export progress to a file now."),
 });
 
 export type UiStringKey = keyof z.infer<typeof uiStrings>;

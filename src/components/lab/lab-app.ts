@@ -6,7 +6,7 @@
  */
 import { createTerminal, isDark, type LabTerminal } from './terminal';
 import { Readline } from './readline';
-import { HostClient } from './host-client';
+import { HostClient, WORKER_WATCHDOG } from './host-client';
 import { connectWorkerHost } from '../../runtime/worker/connect';
 import {
   ProgressStore,
@@ -19,14 +19,19 @@ import {
 } from './progress';
 import { inlineMarkdown } from './inline-markdown';
 import type { LabEditor } from './monaco/editor';
-import type {
-  CheckSummary,
-  HostKind,
-  JournalStep,
-  LabInfo,
-  LoadResult,
-  LoadStart,
-  Transport,
+import {
+  HostError,
+  type CheckSummary,
+  type HostKind,
+  type HostState,
+  type JournalStep,
+  type LabInfo,
+  type LoadResult,
+  type LoadStart,
+  type Params,
+  type RequestType,
+  type Result,
+  type Transport,
 } from '../../runtime/protocol';
 import { webContainerOffered } from './webcontainer-support';
 import type { PpNetwork } from '../visual/network-element';
@@ -82,6 +87,11 @@ export class LabApp {
   private pendingWrites = new Map<string, string>();
   private timers = new Map<string, ReturnType<typeof setTimeout>>();
   private salvage: { journal: JournalStep[]; history: string[] } | undefined;
+  /** The host state last saved (or loaded): where the watchdog restarts a stuck worker from. */
+  private lastState: HostState | undefined;
+  /** Set while the watchdog replaces a stuck worker; requests wait for it instead of failing. */
+  private restarting: Promise<void> | undefined;
+  private restarts = 0;
 
   constructor(
     private readonly root: HTMLElement,
@@ -128,12 +138,12 @@ export class LabApp {
       tooMuchOutput: this.t('lab.tooMuchOutput'),
     });
     this.readline = new Readline(this.terminal.term, {
-      complete: (line, cursor) => this.client.request('complete', { line, cursor }),
-      incomplete: (text) => this.client.request('incomplete', { text }),
+      complete: (line, cursor) => this.request('complete', { line, cursor }),
+      incomplete: (text) => this.request('incomplete', { text }),
       run: (text, signal) => this.run(text, signal),
       historyChanged: () => this.scheduleSave(),
     });
-    this.connect(new HostClient(this.initialTransport ?? connectWorkerHost()), 'worker');
+    this.connect(this.workerClient(this.initialTransport), 'worker');
 
     const stored = await this.readStored();
     let result: LoadResult;
@@ -145,6 +155,7 @@ export class LabApp {
       throw e;
     }
     this.apply(result, stored.kind === 'ok' ? stored.progress : undefined);
+    if (stored.kind === 'ok') this.lastState = stored.progress.state;
     this.readline.start();
     performance.mark('pp-lab:prompt');
     this.root.dataset.state = 'ready';
@@ -160,6 +171,71 @@ export class LabApp {
     });
     if (stored.kind === 'ok' && stored.progress.checks) this.renderChecks(stored.progress.checks);
     void this.loadEditor();
+  }
+
+  /** A worker host under the watchdog (see WORKER_WATCHDOG for the values and why). */
+  private workerClient(transport?: Transport): HostClient {
+    return new HostClient(transport ?? connectWorkerHost(), {
+      ...WORKER_WATCHDOG,
+      onDead: () => this.restartHost(),
+    });
+  }
+
+  /** Every request from the app goes through here, so one made during a restart waits for the new host. */
+  private async request<T extends RequestType>(
+    type: T,
+    params: Params<T>,
+    opts: { signal?: AbortSignal } = {},
+  ): Promise<Result<T>> {
+    while (this.restarting) await this.restarting;
+    return this.client.request(type, params, opts);
+  }
+
+  // ---- watchdog ---------------------------------------------------------------------------------
+
+  private restartHost(): void {
+    this.restarting ??= this.replaceStuckWorker().finally(() => {
+      this.restarting = undefined;
+    });
+  }
+
+  /**
+   * A new worker from the last saved state, then the page's files written over it: what the learner
+   * typed in the editor since that save lives in `this.files`, the history and the line being typed in
+   * the readline, so none of it is lost. The line that was running is not run again (it may be what
+   * made the engine spin); the notice says so.
+   */
+  private async replaceStuckWorker(): Promise<void> {
+    performance.mark('pp-lab:watchdog-dead');
+    this.root.dataset.watchdog = 'restarting';
+    this.say(this.t('lab.watchdogRestarting'));
+    const client = this.workerClient();
+    const state = this.lastState;
+    try {
+      const result = await client.request('load', {
+        labId: this.labId,
+        start: state ? { kind: 'state', state } : { kind: 'fresh' },
+      });
+      for (const [path, content] of this.files)
+        if (result.files[path] !== content) await client.request('writeFile', { path, content });
+      for (const path of Object.keys(result.files))
+        if (!this.files.has(path)) await client.request('removeFile', { path });
+      this.connect(client, 'worker');
+      this.readline.setPrompt(result.prompt);
+    } catch (e) {
+      client.close();
+      this.root.dataset.watchdog = 'failed';
+      this.say(this.t('lab.engineFailed', { reason: e instanceof Error ? e.message : String(e) }));
+      return;
+    }
+    const took = performance.measure('pp-lab:watchdog-restart', 'pp-lab:watchdog-dead').duration;
+    this.restarts++;
+    this.root.dataset.watchdog = 'restarted';
+    this.root.dataset.restarts = String(this.restarts);
+    this.root.dataset.restartMs = String(Math.round(took));
+    this.say(this.t('lab.watchdogRestarted'));
+    this.readline.notify(this.t('lab.watchdogTerminal'));
+    this.refreshNetwork();
   }
 
   private connect(client: HostClient, kind: HostKind): void {
@@ -184,7 +260,7 @@ export class LabApp {
 
   /** Loads the lab from what was stored; an unreadable record never leaves the lab blank. */
   private async loadFrom(stored: Stored): Promise<LoadResult> {
-    const load = (start: LoadStart) => this.client.request('load', { labId: this.labId, start });
+    const load = (start: LoadStart) => this.request('load', { labId: this.labId, start });
     if (stored.kind === 'ok') {
       try {
         return await load({ kind: 'state', state: stored.progress.state });
@@ -255,7 +331,7 @@ export class LabApp {
   private async recover(): Promise<void> {
     const salvage = this.salvage;
     if (!salvage) return;
-    const result = await this.client.request('load', {
+    const result = await this.request('load', {
       labId: this.labId,
       start: { kind: 'replay', journal: salvage.journal },
     });
@@ -273,8 +349,18 @@ export class LabApp {
   // ---- terminal ---------------------------------------------------------------------------------
 
   private async run(text: string, signal: AbortSignal): Promise<void> {
-    await this.flushWrites();
-    const r = await this.client.request('exec', { line: text }, { signal });
+    let r: Result<'exec'>;
+    try {
+      await this.flushWrites();
+      r = await this.request('exec', { line: text }, { signal });
+    } catch (e) {
+      // The watchdog's notice tells what happened; the prompt comes back on the new worker.
+      if (e instanceof HostError && e.code === 'unresponsive') {
+        while (this.restarting) await this.restarting;
+        return;
+      }
+      throw e;
+    }
     if (r.clear) this.terminal.term.write('\x1b[H\x1b[2J\x1b[3J');
     this.readline.print(r.stdout);
     this.readline.print(r.stderr);
@@ -306,8 +392,8 @@ export class LabApp {
     this.network = el;
     // Through `this.client` at call time, so a host switch carries over.
     await el.connectHost({
-      state: (signal) => this.client.request('network', {}, signal ? { signal } : {}),
-      trace: (request, signal) => this.client.request('trace', request, signal ? { signal } : {}),
+      state: (signal) => this.request('network', {}, signal ? { signal } : {}),
+      trace: (request, signal) => this.request('trace', request, signal ? { signal } : {}),
     });
     this.playPendingTrace();
   }
@@ -346,13 +432,14 @@ export class LabApp {
     const writes = [...this.pendingWrites];
     this.pendingWrites.clear();
     clearTimeout(this.timers.get('writes'));
-    await Promise.all(writes.map(([path, content]) => this.client.request('writeFile', { path, content })));
+    await Promise.all(writes.map(([path, content]) => this.request('writeFile', { path, content })));
   }
 
   private editorChanged(path: string, content: string): void {
     this.files.set(path, content);
     this.pendingWrites.set(path, content);
-    this.debounce('writes', 150, () => void this.flushWrites());
+    // A write the stuck worker never took is not lost: the file is in `this.files`, which a restart writes.
+    this.debounce('writes', 150, () => void this.flushWrites().catch(() => {}));
     this.scheduleValidate(path);
     this.scheduleSave();
   }
@@ -363,9 +450,9 @@ export class LabApp {
   }
 
   private async validate(path: string): Promise<void> {
-    await this.flushWrites();
     try {
-      const diagnostics = await this.client.request('validate', { path });
+      await this.flushWrites();
+      const diagnostics = await this.request('validate', { path });
       this.editor?.setDiagnostics(path, diagnostics);
     } catch {
       // validation is best effort (a pty host may not offer it)
@@ -457,7 +544,7 @@ export class LabApp {
 
   private async runChecks(announce: boolean): Promise<void> {
     try {
-      const summary = await this.client.request('check', {});
+      const summary = await this.request('check', {});
       this.renderChecks(summary);
       if (announce) {
         this.say(
@@ -575,7 +662,7 @@ export class LabApp {
     const lab = this.lab;
     if (!lab) return;
     for (const [path, content] of Object.entries(lab.solution.files)) {
-      await this.client.request('writeFile', { path, content });
+      await this.request('writeFile', { path, content });
       this.fileChanged(path, content);
     }
     for (const line of lab.solution.commands) await this.readline.submit(line);
@@ -586,7 +673,7 @@ export class LabApp {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     this.pendingWrites.clear();
-    const result = await this.client.request('load', { labId: this.labId, start: { kind: 'fresh' } });
+    const result = await this.request('load', { labId: this.labId, start: { kind: 'fresh' } });
     this.apply({ ...result, history: [] });
     this.readline.editor.history = [];
     this.hintLevel = 0;
@@ -612,7 +699,8 @@ export class LabApp {
     if (!this.storageOk || this.saveSuspended || !this.lab) return;
     try {
       await this.flushWrites();
-      const state = await this.client.request('state', {});
+      const state = await this.request('state', {});
+      this.lastState = state;
       const record: LabProgress = {
         version: PROGRESS_VERSION,
         labId: this.labId,
@@ -673,7 +761,7 @@ export class LabApp {
   /** Moves the lab to the other host, carrying the state as an engine snapshot. */
   private async switchHost(): Promise<void> {
     await this.flushWrites();
-    const state = await this.client.request('state', {});
+    const state = await this.request('state', {});
     const start: LoadStart = { kind: 'state', state };
     if (this.host === 'webcontainer') {
       const next = new HostClient(connectWorkerHost());
@@ -714,8 +802,7 @@ export class LabApp {
     const { cols, rows } = this.terminal.term;
     void next.request('ptyResize', { cols, rows }).catch(() => {});
     this.terminal.term.onResize(({ cols: c, rows: r }) => {
-      if (this.host === 'webcontainer')
-        void this.client.request('ptyResize', { cols: c, rows: r }).catch(() => {});
+      if (this.host === 'webcontainer') void this.request('ptyResize', { cols: c, rows: r }).catch(() => {});
     });
     this.root.dataset.host = 'webcontainer';
     this.say(this.t('lab.wcReady'));

@@ -81,6 +81,24 @@ export class Readline {
     if (text) this.term.write(neutralise(text).replace(/\n/g, '\r\n'));
   }
 
+  /**
+   * Prints a notice (the watchdog's) without losing the input being typed: below the input, then a
+   * fresh prompt with the same text and cursor, as bash prints a job notice. While a command runs
+   * the notice is just output; the prompt comes back when the command ends.
+   */
+  notify(text: string): void {
+    const body = text.endsWith('\n') ? text : text + '\n';
+    if (!this.active || this.busy) {
+      this.print(body);
+      return;
+    }
+    this.moveToEnd();
+    this.term.write('\r\n');
+    this.print(body);
+    this.cursorRow = 0;
+    this.render();
+  }
+
   /** Types a line as if the learner had (the Solution button uses it) and runs it. */
   async submit(line: string): Promise<void> {
     await this.enqueue(async () => {
