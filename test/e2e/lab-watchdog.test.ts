@@ -1,0 +1,121 @@
+/**
+ * The watchdog (issue 9 item 3): the engine worker is made to spin forever (the protocol's `hang` test
+ * hook, as a runaway engine bug would), while a command waits and the learner has an unsaved edit in
+ * the editor and a half-typed line. The lab must notice, replace the worker from the last saved state,
+ * say so in the terminal and the status (page language), and keep the files, history and typed line.
+ * The restart time is measured and printed (recorded in BENCHMARKS.md § Lab), not asserted.
+ */
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  LAB_PAGES,
+  focusEditor,
+  focusTerminal,
+  lab,
+  openLab,
+  run,
+  waitForEditor,
+  waitForSaved,
+  waitForTerminal,
+} from './lab-helpers';
+
+const baseURL = inject('baseURL');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await chromium.connect(inject('wsEndpoint'));
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const TEXT = {
+  en: {
+    status: 'The engine was restarted from your last save',
+    terminal: '[lab] The engine stopped answering',
+  },
+  'pt-BR': {
+    status: 'O motor foi reiniciado a partir do último salvamento',
+    terminal: '[lab] O motor parou de responder',
+  },
+} as const;
+
+describe.each(LAB_PAGES)('the watchdog on $path', ({ path, lang }) => {
+  it(
+    'restarts a spinning worker from the last save and loses nothing typed or edited',
+    { timeout: 120_000 },
+    async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+      page.on('console', (m) => {
+        if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+      });
+      await page.goto(baseURL + path, { waitUntil: 'load' });
+      await openLab(page);
+
+      // Saved work: a Deployment in the cluster.
+      await focusTerminal(page);
+      const saved = await lab(page).getAttribute('data-saved');
+      expect(await run(page, 'kubectl apply -f web.yaml')).toContain('deployment.apps/web created');
+      await waitForSaved(page, saved ?? undefined);
+
+      // Unsaved work: replicas 1 → 3 in the editor, then at once the engine spins.
+      await focusEditor(page);
+      await page.keyboard.press('Control+Home');
+      for (let i = 0; i < 7; i++) await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('End');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.type('3');
+      await waitForEditor(page, 'replicas: 3');
+      const hungAt = Date.now();
+      await page.evaluate(() => {
+        const el = document.querySelector('pp-lab') as unknown as {
+          labApp: { client: { request(type: string, params: object): Promise<unknown> } };
+        };
+        void el.labApp.client.request('hang', {}).catch(() => {});
+      });
+
+      // A command that will never be answered, and a line half typed while waiting.
+      await focusTerminal(page);
+      await page.keyboard.type('kubectl get deploy web');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('kubectl get svc');
+
+      await page.waitForSelector('pp-lab[data-watchdog="restarted"]', { timeout: 30_000 });
+      const seenAt = Date.now();
+      const restartMs = Number(await lab(page).getAttribute('data-restart-ms'));
+      console.log(
+        `watchdog ${lang}: restart (new worker loaded from the last save, files written) ${restartMs} ms; ` +
+          `hang to lab ready again ${seenAt - hungAt} ms (includes the 2 s silence that declares it dead)`,
+      );
+      expect(restartMs).toBeGreaterThan(0);
+
+      // Told in the status (aria-live) and in the terminal, in the page's language.
+      expect(await lab(page).locator('[data-status]').innerText()).toContain(TEXT[lang].status);
+      expect(await lab(page).locator('[data-status]').getAttribute('role')).toBe('status');
+      // The half-typed line is still at the prompt, below the notice.
+      const shown = await waitForTerminal(
+        page,
+        (t) => t.includes(TEXT[lang].terminal) && t.endsWith('$ kubectl get svc'),
+        'the notice and the half-typed line',
+      );
+      expect(shown.indexOf(TEXT[lang].terminal)).toBeGreaterThan(shown.indexOf('$ kubectl get deploy web'));
+
+      // The new worker has the saved cluster and the unsaved edit.
+      await page.keyboard.press('Control+U');
+      expect(await run(page, 'kubectl get deploy web')).toMatch(/web\s+\d\/1/);
+      expect(await run(page, 'grep replicas web.yaml')).toContain('replicas: 3');
+      await waitForEditor(page, 'replicas: 3');
+      expect(await run(page, 'kubectl apply -f web.yaml')).toContain('deployment.apps/web configured');
+      // History kept, the unanswered line included.
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('ArrowUp');
+      await waitForTerminal(page, (t) => t.endsWith('$ kubectl get deploy web'), 'the history');
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+  );
+});
