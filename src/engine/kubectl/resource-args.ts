@@ -10,6 +10,7 @@ import { matches, parseSelector, SelectorParseError, type Selector } from '../ap
 import { notFound } from '../api/errors.ts';
 import { cmdError } from './errors.ts';
 import type { KubectlApi } from './host.ts';
+import { checkFieldSelector, matchesFields } from './field-selector.ts';
 
 export interface ResourceRef {
   readonly info: ResourceInfo;
@@ -85,6 +86,10 @@ export interface FetchOptions {
   readonly namespace: string;
   readonly allNamespaces: boolean;
   readonly selector: Selector;
+  /** `--field-selector` as typed, checked and applied as the API server does (field-selector.ts). */
+  readonly fieldSelector?: string;
+  /** `-l` as typed: the server's selector errors quote it. */
+  readonly labelSelectorText?: string;
 }
 
 export interface Fetched {
@@ -111,12 +116,16 @@ export function fetchRefs(
       else errors.push(notFound(ref.info.key, ref.name));
       continue;
     }
+    const fields = opts.fieldSelector
+      ? checkFieldSelector(ref.info, opts.fieldSelector, opts.labelSelectorText ?? '')
+      : [];
     const list = api.list(
       ref.info.key,
       ref.info.namespaced && !opts.allNamespaces ? ns : undefined,
     ) as AnyObject[];
     for (const obj of list)
-      if (matches(opts.selector, obj.metadata.labels)) found.push({ info: ref.info, object: obj });
+      if (matches(opts.selector, obj.metadata.labels) && matchesFields(fields, obj))
+        found.push({ info: ref.info, object: obj });
   }
   return { found, errors };
 }

@@ -67,7 +67,7 @@ export function runDelete(ctx: KubectlContext): number {
   const mode = dryRunMode(ctx);
   const ignoreNotFound = f.changed('ignore-not-found')
     ? f.bool('ignore-not-found')
-    : all || selectorText !== '';
+    : all || selectorText !== '' || f.string('field-selector') !== '';
 
   const targets: Target[] = [];
   const errors: unknown[] = [];
@@ -93,13 +93,17 @@ export function runDelete(ctx: KubectlContext): number {
   } else {
     const refs: ResourceRef[] = parseResourceArgs(f.args);
     const named = refs.some((r) => r.name !== undefined);
-    if (!named && !all && selectorText === '')
+    const fieldSelector = f.string('field-selector');
+    if (!named && !all && selectorText === '' && fieldSelector === '')
       throw cmdError('resource(s) were provided, but no name was specified');
-    if (named && selectorText !== '') throw cmdError('name cannot be provided when a selector is specified');
+    if (named && (selectorText !== '' || fieldSelector !== ''))
+      throw cmdError('name cannot be provided when a selector is specified');
     const { found, errors: notFound } = fetchRefs(ctx.host.api, refs, {
       namespace: ctx.namespace,
       allNamespaces: f.bool('all-namespaces'),
       selector: parseLabelSelector(selectorText),
+      fieldSelector,
+      labelSelectorText: selectorText,
     });
     for (const x of found)
       targets.push({ info: x.info, namespace: x.object.metadata.namespace, name: x.object.metadata.name });

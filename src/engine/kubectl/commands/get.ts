@@ -55,7 +55,7 @@ export function runGet(ctx: KubectlContext): number {
     refs = parseResourceArgs(f.args);
   }
   const named = refs.some((r) => r.name !== undefined);
-  if (named && f.string('selector') !== '')
+  if (named && (f.string('selector') !== '' || f.string('field-selector') !== ''))
     throw cmdError('name cannot be provided when a selector is specified');
   if (named && ctx.allNamespaces && !namespaceOf)
     throw cmdError('a resource cannot be retrieved by name across all namespaces');
@@ -72,6 +72,8 @@ export function runGet(ctx: KubectlContext): number {
       namespace: namespaceOf ? namespaceOf(ref) : ctx.namespace,
       allNamespaces: ctx.allNamespaces,
       selector,
+      fieldSelector: f.string('field-selector'),
+      labelSelectorText: f.string('selector'),
     });
     found.push(...r.found);
     errors.push(...r.errors);

@@ -79,13 +79,21 @@ function run(ctx: KubectlContext, what: 'label' | 'annotation'): number {
     }
   } else {
     const refs = parseResourceArgs(resources);
-    if (!f.bool('all') && f.string('selector') === '' && refs.some((r) => r.name === undefined)) {
+    const fieldSelector = f.string('field-selector');
+    if (
+      !f.bool('all') &&
+      f.string('selector') === '' &&
+      fieldSelector === '' &&
+      refs.some((r) => r.name === undefined)
+    ) {
       throw usageError(ctx.commandPath, 'resource(s) were provided, but no name was specified');
     }
     ({ found, errors } = fetchRefs(ctx.host.api, refs, {
       namespace: ctx.namespace,
       allNamespaces: f.bool('all-namespaces'),
       selector: parseLabelSelector(f.string('selector')),
+      fieldSelector,
+      labelSelectorText: f.string('selector'),
     }));
   }
   const all: unknown[] = [...errors];

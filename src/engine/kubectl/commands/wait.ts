@@ -75,7 +75,13 @@ export function runWait(ctx: KubectlContext): number {
   if (f.args.length === 0 && f.array('filename').length === 0)
     throw cmdError('resource(s) were provided, but no name was specified');
   const refs = parseResourceArgs(f.args);
-  if (!f.bool('all') && f.string('selector') === '' && refs.some((r) => r.name === undefined)) {
+  const fieldSelector = f.string('field-selector');
+  if (
+    !f.bool('all') &&
+    f.string('selector') === '' &&
+    fieldSelector === '' &&
+    refs.some((r) => r.name === undefined)
+  ) {
     throw cmdError('resource(s) were provided, but no name was specified');
   }
   const fetch = (): { found: Fetched[]; errors: Error[] } =>
@@ -83,6 +89,8 @@ export function runWait(ctx: KubectlContext): number {
       namespace: ctx.namespace,
       allNamespaces: ctx.allNamespaces,
       selector: parseLabelSelector(f.string('selector')),
+      fieldSelector,
+      labelSelectorText: f.string('selector'),
     });
   const timeout = f.duration('timeout');
   const errors: unknown[] = [];
