@@ -23,7 +23,9 @@ export function sha256Hex(text: string): string {
   return bytesToHex(sha256(utf8ToBytes(text)));
 }
 
+/** For one variant of a lab with variants (resolveVariant), the variant id is hashed in too. */
 export function labContentHash(loaded: LoadedLab): string {
   const { $schema: _editorOnly, ...lab } = loaded.lab;
-  return `sha256:${sha256Hex(canonicalJson({ lab, start: loaded.startFiles, solution: loaded.solutionFiles }))}`;
+  const variant = loaded.variant?.id;
+  return `sha256:${sha256Hex(canonicalJson({ lab, start: loaded.startFiles, solution: loaded.solutionFiles, variant }))}`;
 }

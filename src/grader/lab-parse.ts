@@ -3,7 +3,7 @@
  * (`labs/03-x/lab.yaml: checks[2].expect: Invalid option: expected one of "allowed"|"blocked"|"refused"`).
  */
 import { parse as parseYaml } from 'yaml';
-import { Lab, type LoadedLab } from './lab-schema.ts';
+import { Lab, type LoadedLab, type VariantFiles } from './lab-schema.ts';
 
 export class LabError extends Error {
   constructor(message: string) {
@@ -17,6 +17,7 @@ export function parseLab(
   yamlText: string,
   startFiles: Record<string, string> = {},
   solutionFiles: Record<string, string> = {},
+  variantFiles?: Record<string, VariantFiles>,
 ): LoadedLab {
   let doc: unknown;
   try {
@@ -35,5 +36,13 @@ export function parseLab(
     });
     throw new LabError(lines.join('\n'));
   }
-  return { lab: result.data, startFiles, solutionFiles };
+  const lab = result.data;
+  // Files for a variant the lab does not declare would be silently ignored: name the folder instead.
+  const ids = new Set((lab.variants ?? []).map((v) => v.id));
+  const stray = Object.keys(variantFiles ?? {}).filter((id) => !ids.has(id));
+  if (stray.length > 0)
+    throw new LabError(
+      stray.map((id) => `${source}: variants/${id}/: no variant with id "${id}"`).join('\n'),
+    );
+  return { lab, startFiles, solutionFiles, ...(variantFiles ? { variantFiles } : {}) };
 }

@@ -17,6 +17,8 @@ export type JournalStep =
 /** createCluster from the lab's definition and seed with the start files, then the setup lines (output discarded). */
 export function startLab<C extends GradableCluster>(loaded: LoadedLab, engine: LabEngine<C>): C {
   const { lab } = loaded;
+  // A lab with variants has no start state of its own: each variant's is its own (resolveVariant).
+  if (lab.variants) throw new Error(`lab ${lab.id} has variants: start one of them (resolveVariant)`);
   const cluster = engine.createCluster(lab.cluster, { seed: lab.seed, files: { ...loaded.startFiles } });
   for (const line of lab.setup) cluster.execSync(line, { interactive: false });
   return cluster;
@@ -36,7 +38,7 @@ export function solutionJournal(loaded: LoadedLab): JournalStep[] {
   const files = Object.keys(loaded.solutionFiles).sort();
   return [
     ...files.map((path) => ({ write: path, content: loaded.solutionFiles[path]! })),
-    ...loaded.lab.solution.commands.map((run) => ({ run })),
+    ...(loaded.lab.solution?.commands ?? []).map((run) => ({ run })),
   ];
 }
 

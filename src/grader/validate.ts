@@ -12,6 +12,7 @@ import { formatMessage } from './messages/format.ts';
 import { PREDICATES } from './predicates/index.ts';
 import type { TrafficProbes } from './probes.ts';
 import type { CheckResult } from './result.ts';
+import { resolveVariant, variantIds } from './variants.ts';
 
 export interface LabValidation {
   readonly errors: string[];
@@ -27,8 +28,10 @@ export function correctAnswers(checks: readonly Check[]): Record<string, string[
   return Object.fromEntries(checks.flatMap((c) => (c.type === 'quiz' ? [[c.id, [...c.answer]]] : [])));
 }
 
-function untranslated(lab: LoadedLab['lab']): string[] {
+function untranslated(loaded: LoadedLab): string[] {
+  const { lab } = loaded;
   const texts: [string, Localized][] = [
+    ...(loaded.variant ? [['variant title', loaded.variant.title] as [string, Localized]] : []),
     ['title', lab.title],
     ['summary', lab.summary],
     ...lab.steps.map((s, i): [string, Localized] => [`steps[${i}]`, s]),
@@ -48,14 +51,39 @@ function untranslated(lab: LoadedLab['lab']): string[] {
     .map(([where]) => `${where}: the pt-BR and en texts are identical (not translated?)`);
 }
 
+/**
+ * A lab with variants is valid when every variant is: each one's start fails a check and its own
+ * solution passes them all. Problems are prefixed with the variant (`variants[dns]: start: …`).
+ */
+function validateVariants(
+  loaded: LoadedLab,
+  engine: LabEngine,
+  opts: { probes?: TrafficProbes },
+): LabValidation {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const ids = variantIds(loaded.lab);
+  const seen = new Map<string, string[]>();
+  for (const id of ids) {
+    const r = validateLab(resolveVariant(loaded, id), engine, opts);
+    errors.push(...r.errors.map((e) => `variants[${id}]: ${e}`));
+    for (const w of r.warnings) seen.set(w, [...(seen.get(w) ?? []), id]);
+  }
+  // A warning about a shared text comes back from every variant: say it once.
+  for (const [w, where] of seen)
+    warnings.push(...(where.length === ids.length ? [w] : where.map((id) => `variants[${id}]: ${w}`)));
+  return { errors, warnings };
+}
+
 export function validateLab(
   loaded: LoadedLab,
   engine: LabEngine,
   opts: { probes?: TrafficProbes } = {},
 ): LabValidation {
+  if (loaded.lab.variants) return validateVariants(loaded, engine, opts);
   const { lab } = loaded;
   const errors: string[] = [];
-  const warnings = untranslated(lab);
+  const warnings = untranslated(loaded);
   if (lab.cluster !== undefined) {
     try {
       parseClusterConfig(lab.cluster);
@@ -80,7 +108,7 @@ export function validateLab(
     }
   });
   for (const path of Object.keys(loaded.solutionFiles)) {
-    if (!lab.solution.commands.some((cmd) => cmd.includes(path.split('/')[0]!))) {
+    if (!(lab.solution?.commands ?? []).some((cmd) => cmd.includes(path.split('/')[0]!))) {
       warnings.push(`solution/${path}: no solution command mentions it (is it applied?)`);
     }
   }

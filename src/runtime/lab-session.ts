@@ -59,7 +59,7 @@ export function labInfo(loaded: LoadedLab): LabInfo {
     summary: lab.summary,
     steps: lab.steps,
     hints: lab.hints,
-    solution: { commands: lab.solution.commands, files: loaded.solutionFiles },
+    solution: { commands: lab.solution?.commands ?? [], files: loaded.solutionFiles },
     startFiles: loaded.startFiles,
     checks: lab.checks.map((c) => ({
       id: c.id,

@@ -17,7 +17,7 @@ describe('lab.schema.json', () => {
       properties: { checks: { items: { oneOf?: unknown[]; anyOf?: unknown[] } } };
     };
     expect(schema.required).toEqual(
-      expect.arrayContaining(['id', 'version', 'title', 'summary', 'steps', 'checks', 'hints', 'solution']),
+      expect.arrayContaining(['id', 'version', 'title', 'summary', 'steps', 'checks', 'hints']),
     );
     const kinds = JSON.stringify(schema.properties.checks);
     for (const t of [

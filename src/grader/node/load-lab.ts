@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { LabError, parseLab } from '../lab-parse.ts';
-import type { LoadedLab } from '../lab-schema.ts';
+import type { LoadedLab, VariantFiles } from '../lab-schema.ts';
 
 /** A lab folder holds at most this much text: labs are small by design and the browser loads them whole. */
 const MAX_LAB_BYTES = 2 * 1024 * 1024;
@@ -24,18 +24,39 @@ function readTree(dir: string): Record<string, string> {
   return out;
 }
 
+/** `variants/<id>/start/` and `variants/<id>/solution/` for every folder under `variants/`. */
+function readVariants(dir: string): Record<string, VariantFiles> | undefined {
+  const root = join(dir, 'variants');
+  if (!existsSync(root)) return undefined;
+  const out: Record<string, VariantFiles> = {};
+  for (const id of readdirSync(root).sort()) {
+    if (!statSync(join(root, id)).isDirectory()) continue;
+    out[id] = {
+      startFiles: readTree(join(root, id, 'start')),
+      solutionFiles: readTree(join(root, id, 'solution')),
+    };
+  }
+  return out;
+}
+
 export function loadLabFromDir(dir: string): LoadedLab {
   const yamlPath = join(dir, 'lab.yaml');
   if (!existsSync(yamlPath)) throw new LabError(`${yamlPath}: no such file`);
   const startFiles = readTree(join(dir, 'start'));
   const solutionFiles = readTree(join(dir, 'solution'));
+  const variantFiles = readVariants(dir);
   const text = readFileSync(yamlPath, 'utf8');
-  const size = [text, ...Object.values(startFiles), ...Object.values(solutionFiles)].reduce(
-    (n, t) => n + t.length,
-    0,
-  );
+  const size = [
+    text,
+    ...Object.values(startFiles),
+    ...Object.values(solutionFiles),
+    ...Object.values(variantFiles ?? {}).flatMap((v) => [
+      ...Object.values(v.startFiles),
+      ...Object.values(v.solutionFiles),
+    ]),
+  ].reduce((n, t) => n + t.length, 0);
   if (size > MAX_LAB_BYTES) throw new LabError(`${dir}: the lab is larger than ${MAX_LAB_BYTES} bytes`);
-  const loaded = parseLab(yamlPath, text, startFiles, solutionFiles);
+  const loaded = parseLab(yamlPath, text, startFiles, solutionFiles, variantFiles);
   if (loaded.lab.id !== basename(dir)) {
     throw new LabError(`${yamlPath}: id: "${loaded.lab.id}" must equal the folder name "${basename(dir)}"`);
   }

@@ -1,0 +1,87 @@
+/**
+ * Labs with variants: one story, several faults. A learner gets one variant, drawn from a seed of
+ * their own (made once and kept with their progress) and the lab id, so the same learner always meets
+ * the same fault in a lab, different learners meet different ones, and an instructor can rebuild the
+ * very start state from the (seed, variant) a grade report records.
+ */
+import { sha256Hex } from './content-hash.ts';
+import { LabError } from './lab-parse.ts';
+import type { Lab, LoadedLab } from './lab-schema.ts';
+
+/** Draw seeds are whole numbers in [0, 2^32): what a browser's crypto.getRandomValues gives as one Uint32. */
+export const MAX_DRAW_SEED = 0xffffffff;
+
+/** The variant ids of a lab, in lab order (empty for a lab without variants). */
+export function variantIds(lab: Lab): string[] {
+  return (lab.variants ?? []).map((v) => v.id);
+}
+
+export function isDrawSeed(seed: unknown): seed is number {
+  return typeof seed === 'number' && Number.isInteger(seed) && seed >= 0 && seed <= MAX_DRAW_SEED;
+}
+
+/**
+ * The variant a seed draws for a lab: sha256 of "<lab id>\n<seed>", read as a 32-bit number, modulo
+ * the number of variants. Hashing the lab id in means one learner's seed draws independently per lab.
+ */
+export function drawVariant(lab: Lab, seed: number): string | undefined {
+  const ids = variantIds(lab);
+  if (ids.length === 0) return undefined;
+  const n = Number.parseInt(sha256Hex(`${lab.id}\n${seed}`).slice(0, 8), 16);
+  return ids[n % ids.length];
+}
+
+/**
+ * A seed that draws a different variant than `seed` does, for the "new fault" button. `random` gives
+ * candidate seeds (the host's randomness; the grader reads none); after 64 misses, with five variants
+ * about (1/5)^64 likely, the last candidate is kept.
+ */
+export function redrawSeed(lab: Lab, seed: number, random: () => number): number {
+  const current = drawVariant(lab, seed);
+  let candidate = seed;
+  for (let i = 0; i < 64; i++) {
+    candidate = Math.floor(random()) >>> 0;
+    if (drawVariant(lab, candidate) !== current) return candidate;
+  }
+  return candidate;
+}
+
+/**
+ * One variant's plain lab: the shared setup then the variant's, the shared checks and hints then the
+ * variant's, the variant's solution, and the variant's files over the lab's. The result has no
+ * `variants` and carries `variant`, so starting, grading and reports need nothing else.
+ */
+export function resolveVariant(loaded: LoadedLab, id: string): LoadedLab {
+  const { variants, ...shared } = loaded.lab;
+  const v = variants?.find((x) => x.id === id);
+  if (!variants) throw new LabError(`lab ${loaded.lab.id} has no variants`);
+  if (!v)
+    throw new LabError(
+      `lab ${loaded.lab.id} has no variant "${id}" (variants: ${variants.map((x) => x.id).join(', ')})`,
+    );
+  const files = loaded.variantFiles?.[id];
+  return {
+    lab: {
+      ...shared,
+      setup: [...shared.setup, ...v.setup],
+      checks: [...shared.checks, ...v.checks],
+      hints: [...shared.hints, ...v.hints],
+      solution: v.solution,
+    },
+    startFiles: { ...loaded.startFiles, ...files?.startFiles },
+    solutionFiles: { ...loaded.solutionFiles, ...files?.solutionFiles },
+    variant: { id: v.id, title: v.title },
+  };
+}
+
+/**
+ * The lab a learner plays: a lab without variants as it is; otherwise the variant asked for, or the
+ * one the seed draws (seed 0 when neither is given).
+ */
+export function labForLearner(loaded: LoadedLab, pick: { variant?: string; seed?: number } = {}): LoadedLab {
+  if (!loaded.lab.variants) {
+    if (pick.variant !== undefined) throw new LabError(`lab ${loaded.lab.id} has no variants`);
+    return loaded;
+  }
+  return resolveVariant(loaded, pick.variant ?? drawVariant(loaded.lab, pick.seed ?? 0)!);
+}
