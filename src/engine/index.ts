@@ -26,6 +26,26 @@ export { LabFiles, normalisePath, MAX_FILE_BYTES, type FileChange } from './clus
 export type { ExecResult, SessionContext } from './shell/types.ts';
 export { needsMoreInput, type ShellState, type Completion } from './shell/shell.ts';
 export type { AnyObject, ResourceKey } from './api/objects.ts';
+export { resolveResource, type ResourceInfo } from './api/resources.ts';
+export {
+  parseSelector,
+  matches as selectorMatches,
+  formatLabels,
+  SelectorParseError,
+  type Selector,
+  type Labels,
+} from './api/labels.ts';
+export { ApiStore, type StoreSnapshot } from './api/store.ts';
+export {
+  parseJsonPath,
+  evaluateJsonPath,
+  executeJsonPath,
+  relaxedJsonPath,
+  JsonPathError,
+} from './kubectl/printers/jsonpath.ts';
+export { jsonEqual } from './util/json.ts';
+export { Rng } from './util/rng.ts';
+export { SimClock } from './util/clock.ts';
 export {
   connect,
   probe,

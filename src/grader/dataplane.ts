@@ -6,9 +6,7 @@
  * check must leave no trace. Each probe gets its own RNG seeded from the cluster clock and the request,
  * so the same state always gives the same verdict (the instructor's replay depends on it).
  */
-import { Cluster } from '../engine/index.ts';
-import { connect } from '../engine/dataplane/network/connect.ts';
-import { Rng } from '../engine/util/rng.ts';
+import { Cluster, connect, Rng } from '../engine/index.ts';
 import { dataplaneProbes, type TrafficProbes } from './probes.ts';
 
 export const engineProbes: TrafficProbes = dataplaneProbes((cluster, request) => {

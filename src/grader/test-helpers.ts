@@ -10,10 +10,7 @@
  *   cat PATH                     print a lab file (exit 1 when missing)
  *   exit N                       exit with status N
  */
-import { ApiStore } from '../engine/api/store.ts';
-import { LabFiles } from '../engine/cluster/files.ts';
-import { SimClock } from '../engine/util/clock.ts';
-import { Rng } from '../engine/util/rng.ts';
+import { ApiStore, LabFiles, Rng, SimClock } from '../engine/index.ts';
 import type { ClusterSnapshot, ExecResult, GradableCluster, LabEngine, ResourceKey } from './engine-api.ts';
 import { resolveResource } from './engine-api.ts';
 import type { LoadedLab } from './lab-schema.ts';
