@@ -151,6 +151,29 @@ describe('container logs', () => {
     ]);
   });
 
+  it('a container in CrashLoopBackOff serves its last run, with or without --previous', () => {
+    // kubelet `GetContainerLogs` reads the newest container of that name, the exited one, while the
+    // next start waits in back-off (kubectl logs on a crashing pod shows why it crashed).
+    const pod = runningPod([
+      { name: 'c', image: 'busybox', command: ['sh', '-c', 'echo booting; echo fatal: no config; exit 1'] },
+    ]);
+    const st = pod.status!.containerStatuses![0]!;
+    st.restartCount = 3;
+    st.state = {
+      waiting: { reason: 'CrashLoopBackOff', message: 'back-off 40s restarting failed container' },
+    };
+    st.lastState = { terminated: { exitCode: 1, reason: 'Error', startedAt: T0, finishedAt: T0 } };
+    const want = {
+      ok: true,
+      lines: [
+        { time: CLOCK_ORIGIN_MS, text: 'booting' },
+        { time: CLOCK_ORIGIN_MS, text: 'fatal: no config' },
+      ],
+    };
+    expect(containerLogs(pod, 'c', { now: CLOCK_ORIGIN_MS + 60_000 })).toEqual(want);
+    expect(containerLogs(pod, 'c', { previous: true, now: CLOCK_ORIGIN_MS + 60_000 })).toEqual(want);
+  });
+
   it('a container that has not started yet answers like the API server', () => {
     const pod = runningPod([{ name: 'c', image: 'nginx' }]);
     pod.status!.containerStatuses![0]!.state = { waiting: { reason: 'ContainerCreating' } };

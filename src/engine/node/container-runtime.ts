@@ -203,6 +203,12 @@ export function containerLogs(
     }
     return { ok: true, lines: instanceLogs(prog.program, last.startedAt, last.finishedAt) };
   }
+  // A container waiting to restart (CrashLoopBackOff) still has its last instance on the node: the
+  // kubelet serves the newest container's log, which is that exited one (kuberuntime GetContainerLogs).
+  const lastRun = status?.lastState?.terminated;
+  if (status?.state?.waiting && lastRun?.startedAt && prog) {
+    return { ok: true, lines: instanceLogs(prog.program, lastRun.startedAt, lastRun.finishedAt) };
+  }
   if (!status || (!status.state?.running && !status.state?.terminated)) {
     const reason = status?.state?.waiting?.reason ?? 'ContainerCreating';
     const why =
