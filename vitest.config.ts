@@ -8,7 +8,15 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     environment: 'node',
-    include: ['src/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/grader/**/*.test.ts', 'test/cli/**/*.test.ts', 'labs/**/*.test.ts'],
+    include: [
+      'src/**/*.test.ts',
+      'test/unit/**/*.test.ts',
+      'test/grader/**/*.test.ts',
+      'test/cli/**/*.test.ts',
+      'test/fuzz/**/*.test.ts',
+      'test/hostile/**/*.test.ts',
+      'labs/**/*.test.ts',
+    ],
     passWithNoTests: true,
   },
 });

@@ -1,0 +1,64 @@
+/**
+ * What every answer to bad input must look like: text worded like the real tool, never a JavaScript
+ * error leaking through. Shapes, not exact texts: the exact wordings are pinned by the tools' own tests.
+ */
+import { expect } from 'vitest';
+import type { ExecResult } from '../../src/engine/index.ts';
+
+/** First lines of stderr that real tools print. */
+export const STDERR_SHAPES: readonly RegExp[] = [
+  // `program: message`: bash:, sh: 0:, error:, cat:, grep:, curl: (6), nslookup:, packetpath: stopped…
+  /^[\w.\/\[\]-]{1,60}: /,
+  /^Error from server( \([A-Za-z]+\))?: /,
+  /^The [A-Za-z]+ "[^"]*" is invalid: /,
+  /^[WEI]\d{4} \d\d:\d\d:\d\d/,
+  /^Warning: /,
+  /^(pod|deployment|service) \S+ /,
+  /^command terminated with exit code \d+$/,
+  /^Unable to connect to the server/,
+  /^If you don't see a command prompt/,
+  // curl -v / wget / dig progress lines go to stderr too.
+  /^[*<>{}] /,
+  /^;; /,
+  /^Connecting to /,
+  /^ +% Total +% Received/,
+  /^No resources found/,
+];
+
+/** JavaScript failures dressed as output: an exception caught too late. */
+const LEAKS: readonly RegExp[] = [
+  /internal error/,
+  /\b(TypeError|ReferenceError|RangeError|SyntaxError): /,
+  /Cannot read propert/,
+  /is not a function/,
+  /is not iterable/,
+  /Maximum call stack/,
+  /\[object Object\]/,
+  /\bundefined\b/,
+  /\bNaN\b/,
+];
+
+/** Asserts a result is a program's answer: strings, an integer exit code, shaped stderr, no leaks. */
+export function expectToolLike(r: ExecResult, input: string): void {
+  expect(typeof r.stdout).toBe('string');
+  expect(typeof r.stderr).toBe('string');
+  expect(Number.isInteger(r.exitCode)).toBe(true);
+  for (const leak of LEAKS) {
+    // A word the learner typed may come back in a message (`bash: undefined: command not found`).
+    if (leak.test(input)) continue;
+    expect(r.stderr, `stderr leaks ${leak}`).not.toMatch(leak);
+    expect(r.stdout, `stdout leaks ${leak}`).not.toMatch(leak);
+  }
+  const first = r.stderr.split('\n').find((l) => l.trim() !== '');
+  if (first !== undefined && !STDERR_SHAPES.some((s) => s.test(first))) {
+    expect.fail(
+      `stderr is not worded like a tool: ${JSON.stringify(first)} (input ${JSON.stringify(input)})`,
+    );
+  }
+}
+
+/** An error message of a parser/validator (Corefile, lab.yaml, report): one non-empty line, no leak. */
+export function expectOneLineError(message: string): void {
+  expect(message.trim()).not.toBe('');
+  for (const leak of LEAKS) expect(message).not.toMatch(leak);
+}
