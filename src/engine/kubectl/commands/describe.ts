@@ -1,7 +1,7 @@
 /**
  * `kubectl describe` (pkg/cmd/describe): TYPE [NAME_PREFIX], TYPE/NAME, -f, -l. A NAME that matches
- * nothing exactly describes every object whose name starts with it. Several objects are separated by
- * a blank line, and (unless --show-events is given) lose their Events sections, as upstream does.
+ * nothing exactly describes every object whose name starts with it. Every object gets its Events
+ * section (`--show-events` defaults to true); objects are separated as describe.go separates them.
  */
 import type {
   AnyObject,
@@ -64,6 +64,7 @@ export function runDescribe(ctx: KubectlContext): number {
   const selector = parseLabelSelector(f.string('selector'));
   let found: Fetched[] = [];
   let errors: Error[] = [];
+  let prefixMatched = false;
   if (filenames.length > 0) {
     const manifests = readManifests(ctx.host.files, filenames, ctx.io.stdin, f.bool('recursive'));
     for (const { ref, namespace } of refsFromManifests(ctx, manifests)) {
@@ -94,14 +95,16 @@ export function runDescribe(ctx: KubectlContext): number {
       if (matching.length > 0) {
         found = matching;
         errors = [];
+        prefixMatched = true;
       } else errors = [notFound(info.key, prefix)];
     }
   }
-  const showEvents = f.changed('show-events')
-    ? f.bool('show-events')
-    : errors.length === 0 && found.length <= 1;
+  // DescriberSettings.ShowEvents (default true) applies to every object described.
+  const showEvents = f.bool('show-events');
   const texts = found.map((x) => describeObject(ctx, x.info, x.object, showEvents));
-  ctx.out(texts.join('\n\n'));
+  // describe.go prints `"\n\n%s"` before every object after the first; DescribeMatchingResources
+  // prints each prefix match as `"%s\n"`.
+  ctx.out(prefixMatched ? texts.map((t) => `${t}\n`).join('') : texts.join('\n\n'));
   if (found.length === 0 && errors.length === 0) {
     ctx.err(
       ctx.allNamespaces ? 'No resources found\n' : `No resources found in ${ctx.namespace} namespace.\n`,

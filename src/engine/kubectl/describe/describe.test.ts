@@ -219,13 +219,15 @@ Spec:
 `);
   });
 
-  it('a name prefix describes every match; several objects drop their Events', () => {
+  it('a name prefix describes every match, each with its Events, each followed by a newline', () => {
     const k = makeKubectl();
     for (const n of ['web-1', 'web-2'])
       k.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: n, namespace: 'default' } });
     const out = k.run('describe cm web').stdout;
     expect(out.match(/^Name:/gm)?.length).toBe(2);
-    expect(out).not.toContain('Events:');
+    // DescribeMatchingResources: `fmt.Fprintf(o.Out, "%s\n", s)` per match; ShowEvents defaults to true.
+    expect(out.match(/^Events:  <none>\n\n/gm)?.length).toBe(2);
+    expect(k.run('describe cm web --show-events=false').stdout).not.toContain('Events:');
     expect(k.run('describe cm nope').stderr).toBe(
       'Error from server (NotFound): configmaps "nope" not found\n',
     );
@@ -271,5 +273,43 @@ Spec:
         'Events:\n  Type    Reason     Age   From               Message\n  ----    ------     ----  ----               -------\n  Normal  Scheduled  5s    default-scheduler  Successfully assigned default/web to kind-worker\n',
       ),
     ).toBe(true);
+  });
+
+  it('several objects by selector: each gets its Events table, separated by "\n\n" (describe.go)', () => {
+    const k = makeKubectl();
+    for (const name of ['web-a', 'web-b']) {
+      const p = k.put({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name, namespace: 'default', labels: { app: 'web' } },
+        spec: { containers: [{ name: 'web', image: 'nginx' }], nodeName: 'kind-worker' },
+        status: { phase: 'Pending', hostIP: '172.18.0.3' },
+      });
+      k.put({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: `${name}.1`, namespace: 'default' },
+        involvedObject: { kind: 'Pod', name, namespace: 'default', uid: p.metadata.uid },
+        reason: 'Scheduled',
+        message: `Successfully assigned default/${name} to kind-worker`,
+        type: 'Normal',
+        source: { component: 'default-scheduler' },
+        firstTimestamp: '2026-01-01T00:00:00Z',
+        lastTimestamp: '2026-01-01T00:00:00Z',
+        count: 1,
+      });
+    }
+    k.advance(5000);
+    const out = k.run('describe pod -l app=web').stdout;
+    const parts = out.split('\n\n\nName:');
+    expect(parts).toHaveLength(2);
+    expect(parts[0]).toMatch(/^Name: +web-a\n/);
+    expect(parts[0]).toMatch(
+      /Events:\n.*\n.*\n  Normal .*Successfully assigned default\/web-a to kind-worker$/,
+    );
+    expect(parts[1]).toMatch(/^ +web-b\n/);
+    expect(parts[1]).toMatch(
+      /Events:\n.*\n.*\n  Normal  Scheduled  5s    default-scheduler  Successfully assigned default\/web-b to kind-worker\n$/,
+    );
   });
 });
