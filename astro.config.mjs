@@ -6,6 +6,7 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { headersFor, loadHeadersFile } from './src/runtime/headers/headers-file.mjs';
+import { cspIntegration } from './src/runtime/headers/csp.mjs';
 import { monacoCssOnDemand } from './src/components/lab/monaco/css-on-demand.mjs';
 
 const contentDir = fileURLToPath(new URL('./content/', import.meta.url));
@@ -121,9 +122,11 @@ function focusableCodeBlocks() {
 }
 
 /**
- * The lab's dev-server headers: `public/_headers` (cross-origin isolation on lab pages only) applied
- * by `astro dev` as the static host applies it. Module and worker requests get COEP too, as /_astro/*
- * does in production. (`astro preview` ignores Vite plugins, so preview pages are not isolated.)
+ * The lab's dev-server headers: `public/_headers` (nosniff and Referrer-Policy everywhere, cross-origin
+ * isolation on lab pages only) applied by `astro dev` as the static host applies it. Module and worker
+ * requests get COEP too, as /_astro/* does in production. The Content-Security-Policy is not applied in
+ * dev: it is generated from the built pages into dist/_headers (cspIntegration), and Vite's dev server
+ * injects inline scripts and styles (HMR client, dev toolbar) that no build-time hash can know.
  */
 function labHeaders() {
   const file = fileURLToPath(new URL('./public/_headers', import.meta.url));
@@ -150,8 +153,23 @@ function labHeaders() {
   };
 }
 
+/**
+ * `astro preview` ignores Vite plugins and cannot scope headers by path; it only sends `server.headers`
+ * to every response. So preview sends the site-wide rules of the built dist/_headers (the `/*` block:
+ * Content-Security-Policy, nosniff, Referrer-Policy); the lab pages' COOP/COEP are sent by the static
+ * host and by `serveWithHeaders` (test/e2e/static-server.ts, used by the browser tests and
+ * `npm run bench:lab`), which apply the whole file.
+ * @param {{ command: 'dev' | 'preview' }} options
+ */
+function serverOptions({ command }) {
+  const built = fileURLToPath(new URL('./dist/_headers', import.meta.url));
+  if (command !== 'preview' || !existsSync(built)) return {};
+  return { headers: headersFor(loadHeadersFile(built), '/') };
+}
+
 export default defineConfig({
   redirects: { '/': '/pt-br/' },
+  server: serverOptions,
   // The lab (src/components/Lab.astro): Monaco's ≥0.56 entry points, monaco-yaml's worker shim,
   // module workers (the engine worker code-splits per lab), and the dev headers above.
   vite: {
@@ -198,5 +216,7 @@ export default defineConfig({
       },
       plugins: [codeBlockEnglishLabels()],
     }),
+    // After the build: the CSP, with a hash of each inline script the pages hold, into dist/_headers.
+    cspIntegration(),
   ],
 });

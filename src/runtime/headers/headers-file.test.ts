@@ -16,9 +16,21 @@ describe('public/_headers', () => {
     }
   });
 
-  it('leaves every other page alone', () => {
+  it('gives every other page only the site-wide headers, no isolation', () => {
     for (const path of ['/pt-br/', '/en/glossary/', '/pt-br/diagram/drawing/', '/']) {
-      expect(headersFor(rules, path)).toEqual({});
+      expect(headersFor(rules, path)).toEqual({
+        'X-Content-Type-Options': 'nosniff',
+        'Referrer-Policy': 'strict-origin-when-cross-origin',
+      });
+    }
+  });
+
+  it('sends nosniff and Referrer-Policy everywhere, lab pages and assets included', () => {
+    for (const path of ['/en/about-labs/', '/_astro/worker-abc.js', '/pagefind/pagefind.js']) {
+      expect(headersFor(rules, path)).toMatchObject({
+        'X-Content-Type-Options': 'nosniff',
+        'Referrer-Policy': 'strict-origin-when-cross-origin',
+      });
     }
   });
 
