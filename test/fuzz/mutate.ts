@@ -311,7 +311,7 @@ export function mutatedYaml(corpus: readonly string[]): fc.Arbitrary<string> {
       fc.array(textMutation, { maxLength: 2 }),
     )
     .map(([text, tms, xms]) => {
-      const docs = parseAllDocuments(text, { maxAliasCount: 100 });
+      const docs = parseAllDocuments(text);
       const parts = (Array.isArray(docs) ? docs : [docs]).map((d, i) => {
         let v: unknown = d.toJS({ maxAliasCount: 100 });
         for (const m of tms) if (tms.indexOf(m) % (i + 1) === 0) v = applyTree(v, m);

@@ -7,6 +7,7 @@
  * custom resource (JSON merge patch), are replaced whole.
  */
 import { deepClone, isPlainObject } from '../util/json.ts';
+import { setOwn } from '../apiserver/json-values.ts';
 
 export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
@@ -100,9 +101,14 @@ function mergeObject(
       delete out[k];
       continue;
     }
-    out[k] = k in current ? mergeValue(k, original[k], v, current[k], strategic) : deepClone(v);
+    // Own keys only: `constructor` or `__proto__` in a manifest are data, not Object.prototype's.
+    setOwn(
+      out,
+      k,
+      Object.hasOwn(current, k) ? mergeValue(k, original[k], v, current[k], strategic) : deepClone(v),
+    );
   }
-  for (const k of Object.keys(original)) if (!(k in modified)) delete out[k];
+  for (const k of Object.keys(original)) if (!Object.hasOwn(modified, k)) delete out[k];
   return out;
 }
 
@@ -123,7 +129,7 @@ function sortKeysDeep(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeysDeep);
   if (isPlainObject(v)) {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort()) if (v[k] !== undefined) out[k] = sortKeysDeep(v[k]);
+    for (const k of Object.keys(v).sort()) if (v[k] !== undefined) setOwn(out, k, sortKeysDeep(v[k]));
     return out;
   }
   return v;

@@ -7,6 +7,7 @@
 import type { AnyObject, Manifest } from '../../api/objects.ts';
 import { StatusError } from '../../api/errors.ts';
 import { apiVersionOf } from '../../api/resources.ts';
+import { setOwn } from '../../apiserver/json-values.ts';
 import { isPlainObject, jsonEqual } from '../../util/json.ts';
 import { lastAppliedOf, threeWayMerge, withLastApplied } from '../apply-merge.ts';
 import type { KubectlContext } from '../context.ts';
@@ -124,7 +125,7 @@ function diffPatch(current: unknown, merged: unknown): unknown {
   if (!isPlainObject(current) || !isPlainObject(merged)) return merged;
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(merged))
-    if (!jsonEqual(current[k], merged[k])) out[k] = diffPatch(current[k], merged[k]);
-  for (const k of Object.keys(current)) if (!(k in merged)) out[k] = null;
+    if (!jsonEqual(current[k], merged[k])) setOwn(out, k, diffPatch(current[k], merged[k]));
+  for (const k of Object.keys(current)) if (!Object.hasOwn(merged, k)) setOwn(out, k, null);
   return out;
 }

@@ -12,6 +12,7 @@ import { StatusError } from '../../api/errors.ts';
 import { resolveFileObject } from './file-refs.ts';
 import { createObject, dryRunMode, printOutcome } from './write.ts';
 import { withLastApplied } from '../apply-merge.ts';
+import { setOwn } from '../../apiserver/json-values.ts';
 
 export function requireFlags(ctx: KubectlContext, names: readonly string[]): void {
   const missing = names.filter((n) => !ctx.flags.changed(n));
@@ -160,7 +161,7 @@ export function runCreateConfigMap(ctx: KubectlContext): number {
         .join(' ');
       throw cmdError(`cannot add key ${key}, another key by that name already exists in data: map[${shown}]`);
     }
-    data[key] = value;
+    setOwn(data, key, value); // a `__proto__` key is data too
   };
   for (const lit of ctx.flags.array('from-literal')) {
     const eq = lit.indexOf('=');

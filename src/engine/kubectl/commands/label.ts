@@ -54,7 +54,7 @@ function parseChanges(items: readonly string[], what: 'label' | 'annotation'): C
     else throw cmdError(`invalid ${what} spec: ${item}`);
   }
   for (const k of remove)
-    if (k in set) throw cmdError(`can not both modify and remove ${what}s in the same command`);
+    if (Object.hasOwn(set, k)) throw cmdError(`can not both modify and remove ${what}s in the same command`);
   return { set, remove };
 }
 
@@ -122,12 +122,12 @@ function apply(
   }
   const overwrite = ctx.flags.bool('overwrite');
   for (const [k, v] of Object.entries(changes.set)) {
-    if (!overwrite && k in current && current[k] !== v)
+    if (!overwrite && Object.hasOwn(current, k) && current[k] !== v)
       throw cmdError(`'${k}' already has a value (${current[k]}), and --overwrite is false`);
   }
   const next = { ...current, ...changes.set };
   for (const k of changes.remove) {
-    if (!(k in next) && what === 'label') ctx.out(`label "${k}" not found.\n`);
+    if (!Object.hasOwn(next, k) && what === 'label') ctx.out(`label "${k}" not found.\n`);
     delete next[k];
   }
   const changed = !jsonEqual(next, current);

@@ -19,6 +19,7 @@ import {
   relaxedJsonPath,
 } from './jsonpath.ts';
 import { tabwrite } from './tabwriter.ts';
+import { setOwn } from '../../apiserver/json-values.ts';
 
 export type OutputFormat =
   | { kind: 'table'; wide: boolean }
@@ -66,7 +67,8 @@ export function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
   if (isPlainObject(v)) {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort()) if (v[k] !== undefined) out[k] = sortKeys(v[k]);
+    // setOwn: a `__proto__` key the learner stored is data and must print like any other key.
+    for (const k of Object.keys(v).sort()) if (v[k] !== undefined) setOwn(out, k, sortKeys(v[k]));
     return out;
   }
   return v;
