@@ -60,7 +60,7 @@ const GENERATION_TRACKED = new Set<ResourceKey>([
 export const POD_NODE_INDEX = 'spec.nodeName';
 export const EVENT_OBJECT_INDEX = 'involvedObject.uid';
 export const SLICE_SERVICE_INDEX = 'kubernetes.io/service-name';
-/** Pods by the uid of their controller (the ownerReference with `controller: true`). */
+/** Pods and ReplicaSets by the uid of their controller (the ownerReference with `controller: true`). */
 export const POD_CONTROLLER_INDEX = 'metadata.ownerReferences.controller';
 /** Pods without a controller, by namespace: the orphans a ReplicaSet may adopt. */
 export const POD_ORPHAN_INDEX = 'orphans';
@@ -105,6 +105,7 @@ export class ApiStore {
       (o) => (o.involvedObject as { uid?: string } | undefined)?.uid,
     );
     this.addIndex('pods', POD_CONTROLLER_INDEX, (o) => controllerUid(o));
+    this.addIndex('replicasets.apps', POD_CONTROLLER_INDEX, (o) => controllerUid(o));
     this.addIndex('pods', POD_ORPHAN_INDEX, (o) =>
       controllerUid(o) === undefined ? (o.metadata.namespace ?? '') : undefined,
     );

@@ -294,3 +294,27 @@ describe('allocation state lives in the store', () => {
     );
   });
 });
+
+// The used sets are kept through the Services' watch; a store restore (no events) must not let an
+// allocation hand out an address or port a restored Service holds, and a deletion must free them.
+describe('allocation state follows the stored Services', () => {
+  it('refuses what restored Services hold and frees what deleted ones held', () => {
+    const a = makeServer(9);
+    const web = a.api.create(service('web', { type: 'NodePort', clusterIP: '10.96.5.5' }));
+    const nodePort = specOf(web).ports![0]!.nodePort;
+    const b = makeServer(9);
+    b.api.create(service('warm'));
+    b.store.restore(a.store.snapshot());
+    const ipTaken = thrown(() => b.api.create(service('copy', { clusterIP: '10.96.5.5' }))) as StatusError;
+    expect(ipTaken.message).toContain('failed to allocate IP 10.96.5.5: provided IP is already allocated');
+    const portTaken = thrown(() =>
+      b.api.create(service('copy', { type: 'NodePort', ports: [{ port: 80, nodePort }] })),
+    ) as StatusError;
+    expect(portTaken.message).toContain('provided port is already allocated');
+    b.api.delete('services', 'default', 'web');
+    const again = b.api.create(
+      service('copy', { type: 'NodePort', clusterIP: '10.96.5.5', ports: [{ port: 80, nodePort }] }),
+    );
+    expect(specOf(again).clusterIP).toBe('10.96.5.5');
+  });
+});

@@ -58,6 +58,50 @@ export class Allocators {
     this.rng = rng;
     this.store = store;
     this.cidr = parseCidr(config.serviceSubnet) ?? { base: 0x0a600000, prefix: 12 };
+    // Keeps the used sets current through the Services' watch, so creating many Services in one apply
+    // does not rescan every stored Service for each one. A table change seen without its event (a
+    // store restore) leaves the versions apart, and the next question rescans.
+    store.watch('services', (e) => {
+      if (!this.used || this.used.version !== this.store.tableVersion('services') - 1) {
+        this.used = undefined;
+        return;
+      }
+      if (e.oldObject) this.count(e.oldObject.spec, -1);
+      if (e.type !== 'DELETED') this.count(e.object.spec, 1);
+      this.used.version = this.store.tableVersion('services');
+    });
+  }
+
+  /** What the stored Services hold, as counts per offset (kept by the watch above). */
+  private used: { version: number; ips: Map<number, number>; ports: Map<number, number> } | undefined;
+
+  private count(specValue: unknown, delta: number): void {
+    const spec = (specValue ?? {}) as Spec;
+    const add = (m: Map<number, number>, k: number) => {
+      const n = (m.get(k) ?? 0) + delta;
+      if (n > 0) m.set(k, n);
+      else m.delete(k);
+    };
+    for (const ip of this.ipsOf(spec)) {
+      const offset = this.ipOffset(String(ip));
+      if (offset !== undefined) add(this.used!.ips, offset);
+    }
+    for (const p of nodePortsOf(spec)) add(this.used!.ports, p - NODE_PORT_BASE);
+  }
+
+  private ipsOf(spec: Spec): readonly unknown[] {
+    const ips = spec.clusterIPs;
+    if (Array.isArray(ips)) return ips;
+    return typeof spec.clusterIP === 'string' && spec.clusterIP ? [spec.clusterIP] : [];
+  }
+
+  private current(): { ips: Map<number, number>; ports: Map<number, number> } {
+    const version = this.store.tableVersion('services');
+    if (this.used?.version !== version) {
+      this.used = { version, ips: new Map(), ports: new Map() };
+      for (const svc of this.store.list('services')) this.count(svc.spec, 1);
+    }
+    return this.used;
   }
 
   /** Usable ClusterIPs: the CIDR without its network and broadcast addresses (ipallocator `NewAllocatorCIDRRange`). */
@@ -82,42 +126,24 @@ export class Allocators {
 
   /** Offsets (from network+1) of every ClusterIP held by a stored Service, except `skip`'s. */
   usedIPs(skip?: { namespace?: string; name: string }): Set<number> {
-    if (skip) return this.scanIPs(skip);
-    // Creating many Services in one apply would otherwise rescan all of them for each one.
-    const version = this.store.tableVersion('services');
-    if (this.ipCache?.version !== version) this.ipCache = { version, used: this.scanIPs() };
-    return new Set(this.ipCache.used);
-  }
-
-  private ipCache: { readonly version: number; readonly used: ReadonlySet<number> } | undefined;
-  private portCache: { readonly version: number; readonly used: ReadonlySet<number> } | undefined;
-
-  private scanIPs(skip?: { namespace?: string; name: string }): Set<number> {
-    const used = new Set<number>();
-    for (const svc of this.store.list('services')) {
-      if (skip && svc.metadata.namespace === skip.namespace && svc.metadata.name === skip.name) continue;
-      for (const ip of svc.spec?.clusterIPs ?? (svc.spec?.clusterIP ? [svc.spec.clusterIP] : [])) {
-        const offset = this.ipOffset(ip);
-        if (offset !== undefined) used.add(offset);
-      }
-    }
+    const counts = this.current().ips;
+    const used = new Set(counts.keys());
+    const spec = this.specOf(skip);
+    if (spec) for (const ip of this.ipsOf(spec)) forget(used, counts, this.ipOffset(String(ip)));
     return used;
   }
 
   usedNodePorts(skip?: { namespace?: string; name: string }): Set<number> {
-    if (skip) return this.scanNodePorts(skip);
-    const version = this.store.tableVersion('services');
-    if (this.portCache?.version !== version) this.portCache = { version, used: this.scanNodePorts() };
-    return new Set(this.portCache.used);
+    const counts = this.current().ports;
+    const used = new Set(counts.keys());
+    const spec = this.specOf(skip);
+    if (spec) for (const p of nodePortsOf(spec)) forget(used, counts, p - NODE_PORT_BASE);
+    return used;
   }
 
-  private scanNodePorts(skip?: { namespace?: string; name: string }): Set<number> {
-    const used = new Set<number>();
-    for (const svc of this.store.list('services')) {
-      if (skip && svc.metadata.namespace === skip.namespace && svc.metadata.name === skip.name) continue;
-      for (const p of nodePortsOf((svc.spec ?? {}) as Spec)) used.add(p - NODE_PORT_BASE);
-    }
-    return used;
+  private specOf(ref: { namespace?: string; name: string } | undefined): Spec | undefined {
+    const svc = ref ? this.store.get('services', ref.namespace, ref.name) : undefined;
+    return svc ? ((svc.spec ?? {}) as Spec) : undefined;
   }
 
   /** The allocator offset of an IP, or undefined outside the usable range. */
@@ -135,6 +161,11 @@ export class Allocators {
   get serviceSubnet(): string {
     return this.config.serviceSubnet;
   }
+}
+
+/** Drops what the skipped Service holds from `used`, unless another Service holds it too. */
+function forget(used: Set<number>, counts: ReadonlyMap<number, number>, offset: number | undefined): void {
+  if (offset !== undefined && (counts.get(offset) ?? 0) <= 1) used.delete(offset);
 }
 
 function internalError(message: string): StatusError {

@@ -18,6 +18,7 @@
  * the new one), no paused-rollout conditions.
  */
 import type { AnyObject, Deployment, ReplicaSet, ResourceKey } from '../api/objects.ts';
+import type { PodTemplateSpec } from 'kubernetes-types/core/v1';
 import type { WatchEvent } from '../api/store.ts';
 import { objectKey } from '../api/store.ts';
 import { isStatusError } from '../api/errors.ts';
@@ -25,6 +26,7 @@ import { deepClone, jsonEqual } from '../util/json.ts';
 import { parseTimestamp } from '../util/clock.ts';
 import { BaseController, splitKey } from './base-controller.ts';
 import { controllerOf, controllerRef, isControlledBy } from './pod-util.ts';
+import { POD_CONTROLLER_INDEX } from '../api/store.ts';
 import { omitZero } from './replicaset-controller.ts';
 import {
   DESIRED_REPLICAS_ANNOTATION,
@@ -77,10 +79,11 @@ export class DeploymentController extends BaseController {
     const [ns, name] = splitKey(key);
     const d = this.ctx.api.get('deployments.apps', ns, name);
     if (!d || d.metadata.deletionTimestamp) return false;
-    const owner = d as unknown as AnyObject;
-    const owned = this.ctx.api.list('replicasets.apps', ns).filter((rs) => isControlledBy(rs, owner));
+    const owned = this.ownedReplicaSets(d);
     let wrote = false;
-    let newRS = owned.find((rs) => withoutHash(rs.spec?.template) === withoutHash(d.spec?.template));
+    let newRS = owned.find(
+      (rs) => storedTemplateKey(rs.spec?.template) === storedTemplateKey(d.spec?.template),
+    );
     let created = false;
     if (!newRS && !d.spec?.paused) {
       const made = this.createReplicaSet(d, owned);
@@ -97,6 +100,13 @@ export class DeploymentController extends BaseController {
     }
     wrote = this.cleanup(d, olds) || wrote;
     return this.writeStatus(d, created) || wrote;
+  }
+
+  /** The ReplicaSets the Deployment controls, in list order (through the store's controller index). */
+  private ownedReplicaSets(d: Deployment): ReplicaSet[] {
+    return this.ctx.api
+      .byIndex('replicasets.apps', POD_CONTROLLER_INDEX, d.metadata.uid)
+      .filter((rs) => rs.metadata.namespace === d.metadata.namespace);
   }
 
   private createReplicaSet(d: Deployment, owned: readonly ReplicaSet[]): ReplicaSet | undefined {
@@ -239,11 +249,10 @@ export class DeploymentController extends BaseController {
 
   private writeStatus(d: Deployment, created: boolean): boolean {
     const { api, clock } = this.ctx;
-    const owner = d as unknown as AnyObject;
-    const owned = api
-      .list('replicasets.apps', d.metadata.namespace)
-      .filter((rs) => isControlledBy(rs, owner));
-    const newRS = owned.find((rs) => withoutHash(rs.spec?.template) === withoutHash(d.spec?.template));
+    const owned = this.ownedReplicaSets(d);
+    const newRS = owned.find(
+      (rs) => storedTemplateKey(rs.spec?.template) === storedTemplateKey(d.spec?.template),
+    );
     const replicas = d.spec?.replicas ?? 1;
     const sum = (f: (rs: ReplicaSet) => number) => owned.reduce((s, rs) => s + f(rs), 0);
     const available = sum((rs) => rs.status?.availableReplicas ?? 0);
@@ -380,4 +389,19 @@ function touch(
   now: string,
 ): ReturnType<typeof setCondition> {
   return conditions.map((c) => (c.type === type ? { ...c, lastUpdateTime: now } : c));
+}
+
+/**
+ * `withoutHash` of a stored template. Stored objects are never changed in place, so the answer per
+ * template instance never changes; every reconcile compares each owned ReplicaSet's template with the
+ * Deployment's, which at scale is most of the controller's work without this cache.
+ */
+const templateKeys = new WeakMap<object, unknown>();
+
+function storedTemplateKey(template: PodTemplateSpec | undefined): unknown {
+  if (!template) return withoutHash(template);
+  if (templateKeys.has(template)) return templateKeys.get(template);
+  const key = withoutHash(template);
+  templateKeys.set(template, key);
+  return key;
 }
