@@ -8,7 +8,7 @@ import { StatusError } from '../../api/errors.ts';
 import { containerLogs as runtimeLogs } from '../../node/container-runtime.ts';
 import type { KubectlContext } from '../context.ts';
 import { cmdError, KubectlError } from '../errors.ts';
-import { pickContainer, resolvePodTarget } from './pod-target.ts';
+import { byLogging, pickContainer, resolvePodTarget } from './pod-target.ts';
 
 const USAGE = `error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.
 POD or TYPE/NAME is a required argument for the logs command
@@ -49,7 +49,7 @@ export function runLogs(ctx: KubectlContext): number {
   if (args.length === 0) {
     throw cmdError('selector-based logs are not available in this simulated cluster; name a pod');
   } else {
-    const target = resolvePodTarget(ctx, args[0]!);
+    const target = resolvePodTarget(ctx, args[0]!, byLogging);
     pod = target.pod;
     if (target.candidates > 1) ctx.err(`Found ${target.candidates} pods, using pod/${pod.metadata.name}\n`);
   }

@@ -1,7 +1,8 @@
 /**
  * How exec, logs, port-forward and attach find their pod (polymorphichelpers `AttachablePodForObject`):
- * a pod name, `pod/NAME`, or a workload/Service whose selector picks the pods, of which the "best" one
- * is used (running and ready before others, then the oldest), and which container: `-c`, the
+ * a pod name, `pod/NAME`, or a workload/Service whose selector picks the pods, of which the first in
+ * podutils order is used (`ActivePods` reversed for exec/attach/port-forward, `ByLogging` for logs),
+ * and which container: `-c`, the
  * `kubectl.kubernetes.io/default-container` annotation, or the first one with a "Defaulted container"
  * notice when there are several.
  */
@@ -13,24 +14,83 @@ import type { KubectlContext } from '../context.ts';
 import { cmdError } from '../errors.ts';
 import { mustResolve } from '../resource-args.ts';
 
+/** podutils `IsPodReady`: the Ready condition is True (phase plays no part). */
 function isReady(p: Pod): boolean {
-  return (
-    p.status?.phase === 'Running' &&
-    (p.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True')
-  );
+  return (p.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
-/** Orders candidate pods like kubectl's `podutils.ByLogging`: ready and running first, then older. */
-export function bestPod(pods: readonly Pod[]): Pod | undefined {
-  return [...pods].sort((a, b) => {
-    const ra = isReady(a) ? 0 : a.status?.phase === 'Running' ? 1 : 2;
-    const rb = isReady(b) ? 0 : b.status?.phase === 'Running' ? 1 : 2;
-    if (ra !== rb) return ra - rb;
-    const ta = parseTimestamp(a.metadata.creationTimestamp);
-    const tb = parseTimestamp(b.metadata.creationTimestamp);
-    if (ta !== tb) return ta - tb;
-    return a.metadata.name < b.metadata.name ? -1 : 1;
-  })[0];
+/** podutils `podReadyTime`: when Ready became True; 0 (Go's zero time) when not ready. */
+function readyTime(p: Pod): number {
+  const c = (p.status?.conditions ?? []).find((x) => x.type === 'Ready' && x.status === 'True');
+  return c?.lastTransitionTime ? parseTimestamp(c.lastTransitionTime) : 0;
+}
+
+function maxRestarts(p: Pod): number {
+  return Math.max(0, ...(p.status?.containerStatuses ?? []).map((c) => c.restartCount ?? 0));
+}
+
+function created(p: Pod): number {
+  return p.metadata.creationTimestamp ? parseTimestamp(p.metadata.creationTimestamp) : 0;
+}
+
+/** podutils `afterOrZero`: t1 after t2, a zero time counting as after any other. */
+function afterOrZero(t1: number, t2: number): boolean {
+  if (t1 === 0 || t2 === 0) return t1 === 0;
+  return t1 > t2;
+}
+
+/** Phases missing from podutils' maps (Succeeded, Failed) read as 0, as a Go map lookup does. */
+function rank(phase: string | undefined, order: Readonly<Record<string, number>>): number {
+  return order[phase ?? ''] ?? 0;
+}
+
+type Less = (a: Pod, b: Pod) => boolean;
+
+/**
+ * podutils `ByLogging.Less` (kubectl `logs TYPE/NAME`): assigned, Running < Unknown < Pending, ready,
+ * ready the longest, more restarts, older. Nothing looks at deletionTimestamp: a Terminating pod that is
+ * still Running and Ready can win (kubernetes/kubectl#1370; the PRs that changed it were not merged).
+ */
+export const byLogging: Less = (a, b) => {
+  const na = a.spec?.nodeName ?? '';
+  const nb = b.spec?.nodeName ?? '';
+  if (na !== nb && (na === '' || nb === '')) return na !== '';
+  const order = { Running: 0, Unknown: 1, Pending: 2 };
+  if (rank(a.status?.phase, order) !== rank(b.status?.phase, order))
+    return rank(a.status?.phase, order) < rank(b.status?.phase, order);
+  if (isReady(a) !== isReady(b)) return isReady(a);
+  if (isReady(a) && isReady(b) && readyTime(a) !== readyTime(b))
+    return afterOrZero(readyTime(b), readyTime(a));
+  if (maxRestarts(a) !== maxRestarts(b)) return maxRestarts(a) > maxRestarts(b);
+  if (created(a) !== created(b)) return afterOrZero(created(b), created(a));
+  return false;
+};
+
+/** podutils `ActivePods.Less`: the order a controller deletes in (least active first). */
+const activePods: Less = (a, b) => {
+  const na = a.spec?.nodeName ?? '';
+  const nb = b.spec?.nodeName ?? '';
+  if (na !== nb && (na === '' || nb === '')) return na === '';
+  const order = { Pending: 0, Unknown: 1, Running: 2 };
+  if (rank(a.status?.phase, order) !== rank(b.status?.phase, order))
+    return rank(a.status?.phase, order) < rank(b.status?.phase, order);
+  if (isReady(a) !== isReady(b)) return !isReady(a);
+  if (isReady(a) && isReady(b) && readyTime(a) !== readyTime(b))
+    return afterOrZero(readyTime(a), readyTime(b));
+  if (maxRestarts(a) !== maxRestarts(b)) return maxRestarts(a) > maxRestarts(b);
+  if (created(a) !== created(b)) return afterOrZero(created(a), created(b));
+  return false;
+};
+
+/** `sort.Reverse(podutils.ActivePods(pods))` (AttachablePodForObject: exec, attach, port-forward). */
+export const mostActive: Less = (a, b) => activePods(b, a);
+
+/**
+ * `GetFirstPod`: the first pod after `sort.Sort`. Go's sort is not stable; ties keep the API's list
+ * order (by name) here, which a stable sort gives.
+ */
+export function firstPod(pods: readonly Pod[], less: Less): Pod | undefined {
+  return [...pods].sort((a, b) => (less(a, b) ? -1 : less(b, a) ? 1 : 0))[0];
 }
 
 export interface PodTarget {
@@ -40,7 +100,7 @@ export interface PodTarget {
 }
 
 /** Resolves `POD` or `TYPE/NAME` to a pod in the context's namespace. */
-export function resolvePodTarget(ctx: KubectlContext, arg: string): PodTarget {
+export function resolvePodTarget(ctx: KubectlContext, arg: string, less: Less = mostActive): PodTarget {
   const ns = ctx.namespace;
   const api = ctx.host.api;
   const slash = arg.indexOf('/');
@@ -75,7 +135,7 @@ export function resolvePodTarget(ctx: KubectlContext, arg: string): PodTarget {
   } else {
     throw cmdError(`cannot attach to *v1.${info.kind}: selector for *v1.${info.kind} not implemented`);
   }
-  const pod = bestPod(matching);
+  const pod = firstPod(matching, less);
   if (!pod) throw cmdError(`timed out waiting for the condition`);
   return { pod, candidates: matching.length };
 }
