@@ -23,6 +23,7 @@ import { POD_NODE_INDEX } from '../api/store.ts';
 import { deepClone, jsonEqual } from '../util/json.ts';
 import { parseTimestamp } from '../util/clock.ts';
 import { cniPlugin, sandboxId } from './cni/index.ts';
+import { recordSandboxCreated } from './cni/cni-settings.ts';
 import { allocateIP } from './ipam.ts';
 import { podPrograms } from './container-runtime.ts';
 import { currentPull, planContainers, type PlannedEvent } from './pod-lifecycle.ts';
@@ -174,6 +175,12 @@ export class Kubelet implements Controller {
       this.wakeups.set(key, attemptAt + SANDBOX_RETRY_MS);
       return { wrote: this.writeStatus(pod, this.initialStatus(pod, base, false, nowText)) || true };
     }
+    // CNI ADD sets eth0's MTU now; an agent pod makes the node read the CNI settings anew.
+    recordSandboxCreated(
+      { api, nodeState: this.ctx.nodeState, cni: config.cni, nodeMtu: config.nodeMTU },
+      this.nodeName,
+      pod,
+    );
     const status = this.initialStatus(pod, { ...base, podIP: ip, podIPs: [{ ip: ip! }] }, true, nowText);
     this.writeStatus(pod, status);
     return { wrote: true, pod: api.get('pods', pod.metadata.namespace, pod.metadata.name) };

@@ -240,6 +240,24 @@ describe('MTU black hole', () => {
         '{"name":"cbr0","cniVersion":"0.3.1","plugins":[{"type":"flannel","delegate":{"hairpinMode":true,"isDefaultGateway":true,"mtu":1500}},{"type":"portmap","capabilities":{"portMappings":true}}]}',
     },
   });
+  // The MTU is applied at CNI ADD from what the node's flanneld/install-cni read at start: restart
+  // the DaemonSet, then recreate the pods that should get the new MTU.
+  cluster.execSync('kubectl -n kube-flannel rollout restart daemonset/kube-flannel-ds');
+  cluster.settle();
+  cluster.tick(120_000);
+  for (const name of ['client', 'echo-b']) {
+    const old = cluster.store.get('pods', 'default', name)!;
+    cluster.execSync(`kubectl delete pod ${name} --grace-period=0 --force`);
+    cluster.settle();
+    cluster.api.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'default', labels: old.metadata.labels ?? {} },
+      spec: old.spec!,
+    });
+  }
+  cluster.settle();
+  cluster.tick(30_000);
   const rng = new Rng(2);
   const big = 'x'.repeat(3000);
 

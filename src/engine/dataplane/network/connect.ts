@@ -20,7 +20,7 @@ import { parseResolvConf } from '../dns/resolv-conf.ts';
 import { fqdn } from '../dns/message.ts';
 import { internetLookup } from '../internet.ts';
 import { parseIPv4 } from '../../util/ip.ts';
-import { pathMtu } from './cni-dataplane.ts';
+import { pathMtu, podMtuOf } from './cni-dataplane.ts';
 import { dnsClient, dnsTimeoutMs } from './dns-client.ts';
 import { exchange, internetExchange, requestBytes, responseBytes, type Exchange } from './http-exchange.ts';
 import { edgeProxyExchange, type EdgeProxyOutcome } from './edge-proxy.ts';
@@ -271,7 +271,8 @@ export function connect(req: ConnectRequest, cluster: Cluster, rng: Rng): Connec
   if (req.protocol === 'ICMP') {
     return { ...result, replyFrom: parseIPv4(req.to) !== undefined ? req.to : destIP };
   }
-  const withApp = application(view, req, t, result, srcPort, rng);
+  const srcMtu = src.origin.kind === 'pod' ? podMtuOf(cluster, src.origin.pod) : cluster.config.nodeMTU;
+  const withApp = application(view, req, t, result, srcPort, srcMtu, rng);
   if (req.protocol === 'TCP' && tr?.proxy && tr.proxyRoute && t.translation && !withApp.stalled)
     tr.proxy.connectionClosed(t.translation.node, tr.proxyRoute);
   return withApp;
@@ -283,6 +284,7 @@ function application(
   t: TransportResult,
   result: ConnectResult,
   srcPort: number,
+  srcMtu: number,
   rng: Rng,
 ): ConnectResult {
   const http = req.payload?.http;
@@ -310,9 +312,12 @@ function application(
   const largest = Math.max(sent, received);
   const hops = [...result.hops, ...(edge?.hops ?? [])];
   let stalled = ex?.kind === 'silent';
-  if (t.crossNode && dp.podMtu > mtu && target?.kind === 'pod') {
+  // Each end advertises an MSS from its own eth0 MTU (the one its CNI ADD gave it), and both send
+  // segments of at most the smaller MSS: one end recreated with the right MTU fixes both directions.
+  const segmentMtu = target?.kind === 'pod' ? Math.min(srcMtu, podMtuOf(view.cluster, target.pod)) : srcMtu;
+  if (t.crossNode && segmentMtu > mtu && target?.kind === 'pod') {
     const black = largest > mtu - TCP_IP_HEADERS;
-    hops.push({ kind: 'mtu', podMtu: dp.podMtu, pathMtu: mtu, bytes: largest, stalled: black });
+    hops.push({ kind: 'mtu', podMtu: segmentMtu, pathMtu: mtu, bytes: largest, stalled: black });
     stalled ||= black;
   }
   return {

@@ -8,7 +8,7 @@ import type { Pod } from '../../api/objects.ts';
 import { cniPlugin } from '../../node/cni/index.ts';
 import { fnv32a } from '../../util/rng.ts';
 import { formatIPv4, parseCidr } from '../../util/ip.ts';
-import { cniDataplane, type CniDataplane } from '../network/cni-dataplane.ts';
+import { cniDataplane, podMtuOf, type CniDataplane } from '../network/cni-dataplane.ts';
 import { kubeProxyOf } from '../network/kube-proxy-of.ts';
 import { hostInterfaceOf } from '../network/routes.ts';
 import { isRunning, type NetworkView, type NodeInfo } from '../network/view.ts';
@@ -89,7 +89,7 @@ export interface NodeNetns {
 }
 
 export function nodeInterfaces(view: NetworkView, node: NodeInfo): NodeNetns {
-  const dp = cniDataplane(view.cluster);
+  const dp = cniDataplane(view.cluster, node.name);
   const k3s = view.config.distribution === 'k3s';
   const ifaces: Iface[] = [LO];
   let index = 2;
@@ -144,6 +144,8 @@ export function nodeInterfaces(view: NetworkView, node: NodeInfo): NodeNetns {
     if (dp.encapsulation === 'vxlan')
       ifaces.push(
         dev('flannel.1', {
+          // flanneld sizes the VXLAN device from the external interface, whatever the pods got.
+          mtu: dp.nodeMtu - dp.overhead,
           flags: 'BROADCAST,MULTICAST,UP,LOWER_UP',
           state: 'UNKNOWN',
           ...(first ? { inet: { cidr: `${first}/32`, scope: 'global' } } : {}),
@@ -209,6 +211,8 @@ export function nodeInterfaces(view: NetworkView, node: NodeInfo): NodeNetns {
     vethOf.set(pod.metadata.uid, index);
     ifaces.push(
       dev(name, {
+        // Both ends of the veth got the MTU of the pod's CNI ADD.
+        mtu: podMtuOf(view.cluster, pod),
         peer: `if${podEth0Index(dp)}`,
         ...(dp.cni === 'flannel' ? { master: 'cni0' } : {}),
         linkNetns: `cni-${pod.metadata.uid}`,
@@ -224,7 +228,7 @@ export function ipvsAddresses(view: NetworkView, node: string): readonly string[
 }
 
 export function podInterfaces(view: NetworkView, pod: Pod): Iface[] {
-  const dp = cniDataplane(view.cluster);
+  const dp = cniDataplane(view.cluster, pod.spec?.nodeName);
   const node = view.nodeByName(pod.spec?.nodeName ?? '');
   if (!node) return [LO];
   if (pod.spec?.hostNetwork) return nodeInterfaces(view, node).ifaces;
@@ -251,7 +255,7 @@ export function podInterfaces(view: NetworkView, pod: Pod): Iface[] {
     name: 'eth0',
     peer: `if${veth}`,
     flags: 'BROADCAST,MULTICAST,UP,LOWER_UP',
-    mtu: dp.podMtu,
+    mtu: podMtuOf(view.cluster, pod),
     qdisc: 'noqueue',
     state: 'UP',
     linkType: 'ether',
@@ -271,7 +275,7 @@ export function podRoutes(view: NetworkView, pod: Pod): string[] {
   const node = view.nodeByName(pod.spec?.nodeName ?? '');
   if (!node) return [];
   if (pod.spec?.hostNetwork) return nodeRoutes(view, node);
-  const dp = cniDataplane(view.cluster);
+  const dp = cniDataplane(view.cluster, node.name);
   const gw = cniPlugin(view.config.cni).gateway(node.podCIDR);
   const ip = pod.status?.podIP ?? '';
   if (dp.cni === 'flannel')
@@ -281,11 +285,11 @@ export function podRoutes(view: NetworkView, pod: Pod): string[] {
       `${node.podCIDR} dev eth0 proto kernel scope link src ${ip} `,
     ];
   if (dp.cni === 'calico') return ['default via 169.254.1.1 dev eth0 ', '169.254.1.1 dev eth0 scope link '];
-  return [`default via ${gw} dev eth0 mtu ${dp.podMtu} `, `${gw} dev eth0 scope link `];
+  return [`default via ${gw} dev eth0 mtu ${podMtuOf(view.cluster, pod)} `, `${gw} dev eth0 scope link `];
 }
 
 export function nodeRoutes(view: NetworkView, node: NodeInfo): string[] {
-  const dp = cniDataplane(view.cluster);
+  const dp = cniDataplane(view.cluster, node.name);
   const k3s = view.config.distribution === 'k3s';
   const gateway = k3s ? '192.168.64.1' : '172.18.0.1';
   const lines: { key: number; text: string }[] = [];

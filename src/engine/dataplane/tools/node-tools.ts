@@ -9,6 +9,7 @@ import type { Cluster } from '../../cluster/cluster.ts';
 import type { CommandHandler } from '../../shell/types.ts';
 import { cniConfDir, cniPlugin, sandboxId } from '../../node/cni/index.ts';
 import { flannelSubnetEnv } from '../../node/cni/flannel.ts';
+import { nodeCniSettings } from '../../node/cni/cni-settings.ts';
 import { parseTimestamp } from '../../util/clock.ts';
 import { cniDataplane } from '../network/cni-dataplane.ts';
 import { buildView } from '../network/view.ts';
@@ -289,14 +290,16 @@ export function sysctlCommand(ctx: ToolContext): CommandHandler {
 export function installedConflist(cluster: Cluster, node: string): string {
   const plugin = cniPlugin(cluster.config.cni);
   let text = plugin.conflist;
+  // install-cni wrote the file when the node's agent pod started, from the settings it read then.
   if (cluster.config.cni === 'calico') {
-    const dp = cniDataplane(cluster);
+    const dp = cniDataplane(cluster, node);
     text = text
       .replace('__KUBERNETES_NODE_NAME__', node)
       .replace('"mtu": 0', `"mtu": ${dp.podMtuConfigured ? dp.podMtu : 0}`);
   }
   if (cluster.config.cni === 'flannel') {
-    const cm = cluster.store.get('configmaps', 'kube-flannel', 'kube-flannel-cfg')?.data?.['cni-conf.json'];
+    const settings = nodeCniSettings(cluster.store, cluster.nodeState, 'flannel', node);
+    const cm = settings.flannel?.['cni-conf.json'];
     if (cm) text = cm.endsWith('\n') ? cm : `${cm}\n`;
   }
   return text;
@@ -318,7 +321,7 @@ export function nodeFiles(cluster: Cluster, node: string): Record<string, string
     files['/run/flannel/subnet.env'] = (() => {
       const view = buildView(cluster);
       const n = view.nodeByName(node);
-      const dp = cniDataplane(cluster);
+      const dp = cniDataplane(cluster, node);
       // Both kube-flannel.yml (`--ip-masq`) and k3s's embedded flannel masquerade.
       return flannelSubnetEnv(cluster.config.podSubnet, n?.podCIDR ?? '', dp.nodeMtu - dp.overhead, true);
     })();
