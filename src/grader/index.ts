@@ -59,6 +59,7 @@ export {
   buildReport,
   parseReport,
   assertReportForLab,
+  labForReport,
   ReportError,
   REPORT_FORMAT,
   REPORT_VERSION,
@@ -76,6 +77,15 @@ export {
 export { labContentHash } from './content-hash.ts';
 export { validateLab, correctAnswers, type LabValidation } from './validate.ts';
 export { parseLab, LabError } from './lab-parse.ts';
+export {
+  drawVariant,
+  isDrawSeed,
+  labForLearner,
+  MAX_DRAW_SEED,
+  redrawSeed,
+  resolveVariant,
+  variantIds,
+} from './variants.ts';
 export {
   Lab,
   Check,

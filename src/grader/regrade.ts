@@ -10,7 +10,7 @@ import { evaluateChecks } from './evaluate.ts';
 import { applyStep, historyOf, solutionJournal, startLab, type JournalStep } from './lab-runtime.ts';
 import type { LoadedLab } from './lab-schema.ts';
 import type { TrafficProbes } from './probes.ts';
-import { assertReportForLab, ReportError, startStateHash, type GradeReport } from './report.ts';
+import { assertReportForLab, labForReport, ReportError, startStateHash, type GradeReport } from './report.ts';
 import { score, type CheckResult, type Score } from './result.ts';
 
 export type RegradeFlag =
@@ -132,10 +132,12 @@ function replayReport(loaded: LoadedLab, report: GradeReport, opts: RegradeOptio
 }
 
 export function regradeReport(
-  loaded: LoadedLab,
+  lab: LoadedLab,
   report: GradeReport,
   opts: RegradeOptions & { cache?: ReplayCache },
 ): Regrade {
+  // A lab with variants is re-graded as the variant the report names (rebuilt from scratch here).
+  const loaded = labForReport(lab, report);
   assertReportForLab(report, loaded);
   const key = opts.cache ? canonicalJson([report.submission.journal, report.submission.quizAnswers]) : '';
   let replayed = opts.cache?.get(key);

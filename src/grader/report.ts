@@ -10,6 +10,7 @@ import type { GradableCluster } from './engine-api.ts';
 import type { JournalStep } from './lab-runtime.ts';
 import { LOCALES, type Locale, type LoadedLab } from './lab-schema.ts';
 import { score, type CheckResult, type Score } from './result.ts';
+import { drawVariant, MAX_DRAW_SEED, resolveVariant, variantIds } from './variants.ts';
 
 export const REPORT_FORMAT = 'packetpath-grade-report';
 export const REPORT_VERSION = 1;
@@ -55,7 +56,14 @@ export const GradeReportSchema = z
     format: z.literal(REPORT_FORMAT),
     version: z.number().int(),
     lab: z
-      .object({ id: z.string().max(63), version: z.number().int(), contentHash: z.string().max(100) })
+      .object({
+        id: z.string().max(63),
+        version: z.number().int(),
+        contentHash: z.string().max(100),
+        /** For a lab with variants: the one the learner played, and the seed that drew it (absent when picked by hand). */
+        variant: z.string().max(63).optional(),
+        seed: z.number().int().nonnegative().max(MAX_DRAW_SEED).optional(),
+      })
       .strict(),
     engine: z
       .object({ version: z.string().max(50).optional(), startState: z.string().max(100).optional() })
@@ -94,6 +102,8 @@ export interface ReportInput {
   readonly engineVersion?: string;
   /** `startStateHash` of the lab's start cluster in the learner's engine: tells the re-grade whether the engines agree. */
   readonly startState?: string;
+  /** The seed that drew `loaded.variant` (labs with variants). */
+  readonly seed?: number;
 }
 
 /** A fingerprint of a cluster state: engines that build the same start state for a lab replay it the same way. */
@@ -108,7 +118,13 @@ export function buildReport(input: ReportInput): GradeReport {
   return {
     format: REPORT_FORMAT,
     version: REPORT_VERSION,
-    lab: { id: loaded.lab.id, version: loaded.lab.version, contentHash: labContentHash(loaded) },
+    lab: {
+      id: loaded.lab.id,
+      version: loaded.lab.version,
+      contentHash: labContentHash(loaded),
+      ...(loaded.variant ? { variant: loaded.variant.id } : {}),
+      ...(loaded.variant && input.seed !== undefined ? { seed: input.seed } : {}),
+    },
     ...(input.engineVersion || input.startState
       ? {
           engine: {
@@ -166,10 +182,44 @@ export function parseReport(text: string): GradeReport {
   return result.data;
 }
 
+/**
+ * The lab a report is graded against: the lab itself, or for a lab with variants the variant the report
+ * names, which must exist and be the one its seed draws (a variant edited by hand is caught here; the
+ * content hash, which covers the variant, catches the rest).
+ */
+export function labForReport(loaded: LoadedLab, report: GradeReport): LoadedLab {
+  const { lab } = loaded;
+  const id = report.lab.variant;
+  if (!lab.variants) {
+    if (id !== undefined && loaded.variant?.id !== id)
+      throw new ReportError(
+        loaded.variant
+          ? `report is for variant "${id}", not "${loaded.variant.id}"`
+          : `report names variant "${id}", but lab ${lab.id} has no variants`,
+      );
+    return loaded;
+  }
+  const ids = variantIds(lab);
+  if (id === undefined)
+    throw new ReportError(`report names no variant; lab ${lab.id} has variants (${ids.join(', ')})`);
+  if (!ids.includes(id))
+    throw new ReportError(`lab ${lab.id} has no variant "${id}" (variants: ${ids.join(', ')})`);
+  const seed = report.lab.seed;
+  if (seed !== undefined && drawVariant(lab, seed) !== id)
+    throw new ReportError(`seed ${seed} draws variant "${drawVariant(lab, seed)}", not "${id}"`);
+  return resolveVariant(loaded, id);
+}
+
 /** Checks the report was made with this very lab: same id, same version, same content. */
 export function assertReportForLab(report: GradeReport, loaded: LoadedLab): void {
   if (report.lab.id !== loaded.lab.id)
     throw new ReportError(`report is for lab ${report.lab.id}, not ${loaded.lab.id}`);
+  if (loaded.lab.variants)
+    throw new ReportError(`lab ${loaded.lab.id} has variants: grade against labForReport's variant`);
+  if (report.lab.variant !== loaded.variant?.id)
+    throw new ReportError(
+      `report is for variant ${report.lab.variant ?? '(none)'}, not ${loaded.variant?.id ?? '(none)'}`,
+    );
   if (report.lab.version !== loaded.lab.version) {
     throw new ReportError(`lab version ${report.lab.version} does not match ${loaded.lab.version}`);
   }

@@ -4,6 +4,7 @@ export {
   engine,
   flagText,
   labContentHash,
+  labForReport,
   parseReport,
   regradeReport,
   ReplayCache,

@@ -15,6 +15,7 @@ import type { JournalStep } from '../../grader/lab-runtime.ts';
 import {
   createStarter,
   engine,
+  labForReport,
   flagText,
   parseReport,
   regradeReport,
@@ -77,8 +78,43 @@ function readReport(file: ReportFile): GradeReport | GradedFile {
 
 const isGraded = (r: GradeReport | GradedFile): r is GradedFile => 'row' in r;
 
+/**
+ * A lab with variants: each report is graded against the variant it names (rebuilt from the lab, one
+ * start state per variant); a report naming no variant, an unknown one, or one its seed does not draw
+ * is invalid on its own row.
+ */
+function gradeVariants(loaded: LoadedLab, files: readonly ReportFile[]): GradedFile[] {
+  const out: GradedFile[] = new Array(files.length);
+  const groups = new Map<string, { lab: LoadedLab; at: number[] }>();
+  files.forEach((file, i) => {
+    const r = readReport(file);
+    if (isGraded(r)) {
+      out[i] = r;
+      return;
+    }
+    try {
+      const lab = labForReport(loaded, r);
+      const id = lab.variant?.id ?? '';
+      const group = groups.get(id) ?? { lab, at: [] };
+      group.at.push(i);
+      groups.set(id, group);
+    } catch (e) {
+      out[i] = invalid(file, (e as Error).message.split('\n')[0]!);
+    }
+  });
+  for (const { lab, at } of groups.values()) {
+    const graded = gradeLoaded(
+      lab,
+      at.map((i) => files[i]!),
+    );
+    at.forEach((i, k) => (out[i] = graded[k]!));
+  }
+  return out;
+}
+
 /** Grades report files against a loaded lab; results come back in the order of `files`. */
 export function gradeLoaded(loaded: LoadedLab, files: readonly ReportFile[]): GradedFile[] {
+  if (loaded.lab.variants) return gradeVariants(loaded, files);
   const starter = createStarter(loaded, engine);
   const cache = new ReplayCache();
   const tree = new ReplayTree(engine, starter.start);

@@ -1,7 +1,7 @@
 /**
  * `packetpath`, the simulated cluster on the command line (bin/packetpath.mjs → main()).
  *
- *   packetpath shell [--cluster FILE] [--lab ID] [--seed N]   an interactive prompt (readline)
+ *   packetpath shell [--cluster FILE] [--lab ID [--variant ID]] [--seed N]   an interactive prompt (readline)
  *   packetpath exec --state FILE [--cluster FILE] [--seed N] -- 'LINE'
  *
  * `exec` keeps the cluster in FILE (a cluster snapshot as JSON): created from the cluster definition
@@ -27,7 +27,7 @@ import { parseArgs, parseSeed, UsageError, type ParsedArgs } from './args.ts';
 import { runGrade } from './grade.ts';
 import { runLab } from './lab.ts';
 import { loadLabFromDir } from '../../grader/node/load-lab.ts';
-import { startLab } from '../../grader/index.ts';
+import { labForLearner, startLab } from '../../grader/index.ts';
 import type { LoadedLab } from '../../grader/lab-schema.ts';
 
 export interface CliIO {
@@ -42,7 +42,7 @@ export interface CliIO {
 export const USAGE = `Packet Path: a simulated Kubernetes cluster for learning cluster networking.
 
 Usage:
-  packetpath shell [--cluster FILE] [--lab ID] [--seed N]
+  packetpath shell [--cluster FILE] [--lab ID [--variant ID]] [--seed N]
   packetpath exec --state FILE [--cluster FILE] [--seed N] -- 'LINE'
   packetpath help
 
@@ -54,7 +54,9 @@ Commands:
 Flags:
   --cluster FILE   kind Cluster definition (YAML, with an optional packetpath: block)
   --lab ID         start from a lab's cluster and files
-  --seed N         seed for the cluster's random choices (default 1): same seed, same cluster
+  --variant ID     with --lab, for a lab with variants (17-capstone): play this variant
+  --seed N         seed for the cluster's random choices (default 1): same seed, same cluster;
+                   with --lab, for a lab with variants: the seed that draws the variant
   --state FILE     where exec keeps the cluster between invocations
 
 Files: relative paths (kubectl apply -f, cat, ls, >) are the current directory.
@@ -104,8 +106,17 @@ function newCluster(args: ParsedArgs, io: CliIO): Cluster {
   if (labId !== undefined) {
     const lab = findLab(labId);
     if (!lab) throw new CliFailure(`no lab named ${labId}`);
-    return startLab(lab);
+    const variant = args.flags.get('variant');
+    const seed = parseSeed(args.flags.get('seed'));
+    if (variant !== undefined && seed !== undefined)
+      throw new UsageError('give --variant or --seed, not both: the seed draws the variant');
+    try {
+      return startLab(labForLearner(lab, { ...(variant !== undefined ? { variant } : {}), seed: seed ?? 1 }));
+    } catch (e) {
+      throw new CliFailure((e as Error).message);
+    }
   }
+  if (args.flags.has('variant')) throw new UsageError('--variant needs --lab ID');
   const config = readClusterConfig(args.flags.get('cluster'), io.cwd);
   return createCluster(config, {
     seed: parseSeed(args.flags.get('seed')) ?? 1,
