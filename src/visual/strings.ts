@@ -220,6 +220,15 @@ const en = {
   'matrix.reason.no-listener': 'nothing listens on that port',
   'matrix.reason.from-local-node': 'traffic from the local node is always allowed',
   'matrix.reason.not-a-pod': 'not a pod',
+  'matrix.reason.no-endpoints': 'the Service has no ready endpoint: kube-proxy rejects the connection',
+  'matrix.reason.no-route': 'no route to the address',
+  'matrix.reason.dropped': 'the packet is dropped on the way',
+  'matrix.svc.backend': 'endpoint {backend} {address}',
+  'matrix.svcCell': '{from} → Service {service} {address}: {verdict}',
+  'matrix.captionServices':
+    'Reachability through Services: rows are source pods, columns are Service ports (name, ClusterIP:port)',
+  'matrix.summary.servicesEmpty':
+    'No Service with a ClusterIP yet, or no running pod to call from: nothing to probe.',
   'matrix.decidedBy': 'Decided by: {hop}',
   'ui.topology': 'Network diagram',
   'ui.textEquivalent': 'Text description of the diagram',
@@ -235,9 +244,15 @@ const en = {
     'Use ← and → (or the buttons) to step through the hops; Home and End jump to the first and last.',
   'ui.matrix': 'Reachability matrix',
   'ui.matrixHelp': 'Arrow keys move between cells; Enter traces the pair and names the deciding rule.',
+  'ui.matrixMode': 'Columns',
+  'ui.matrixMode.pods': 'Pods (pod IP:port)',
+  'ui.matrixMode.services': 'Services (ClusterIP:port)',
+  'ui.matrixServicesTooBig':
+    '{pods} pods × {ports} Service ports is too many connections to probe here. Trace a pair with the form.',
   'ui.matrixTooBig':
     '{rows} pods × {columns} destinations is too large a grid to draw here; the line above counts every pair. Trace a pair with the form.',
   'ui.tracing': 'Tracing {from} → {to}…',
+  'ui.showWalk': 'Show the packet walk',
   'ui.network': 'Network',
   'ui.tabs': 'Network views',
   'ui.tab.diagram': 'Diagram',
@@ -472,6 +487,15 @@ const ptBR: Record<StringKey, string> = {
   'matrix.reason.no-listener': 'nada escuta nessa porta',
   'matrix.reason.from-local-node': 'o tráfego do próprio nó é sempre permitido',
   'matrix.reason.not-a-pod': 'não é um pod',
+  'matrix.reason.no-endpoints': 'o Service não tem endpoint pronto: o kube-proxy rejeita a conexão',
+  'matrix.reason.no-route': 'sem rota para o endereço',
+  'matrix.reason.dropped': 'o pacote é descartado no caminho',
+  'matrix.svc.backend': 'endpoint {backend} {address}',
+  'matrix.svcCell': '{from} → Service {service} {address}: {verdict}',
+  'matrix.captionServices':
+    'Alcance pelos Services: as linhas são os pods de origem, as colunas as portas dos Services (nome, ClusterIP:porta)',
+  'matrix.summary.servicesEmpty':
+    'Nenhum Service com ClusterIP ainda, ou nenhum pod em execução para fazer a chamada: nada a testar.',
   'matrix.decidedBy': 'Decidido por: {hop}',
   'ui.topology': 'Diagrama da rede',
   'ui.textEquivalent': 'Descrição do diagrama em texto',
@@ -488,9 +512,15 @@ const ptBR: Record<StringKey, string> = {
     'Use ← e → (ou os botões) para avançar e voltar pelos saltos; Home e End vão ao primeiro e ao último.',
   'ui.matrix': 'Matriz de alcance',
   'ui.matrixHelp': 'As setas movem entre as células; Enter faz o trace do par e mostra a regra que decide.',
+  'ui.matrixMode': 'Colunas',
+  'ui.matrixMode.pods': 'Pods (IP do pod:porta)',
+  'ui.matrixMode.services': 'Services (ClusterIP:porta)',
+  'ui.matrixServicesTooBig':
+    '{pods} pods × {ports} portas de Service são conexões demais para testar aqui. Faça o trace de um par pelo formulário.',
   'ui.matrixTooBig':
     '{rows} pods × {columns} destinos é uma grade grande demais para desenhar aqui; a linha acima conta todos os pares. Faça o trace de um par pelo formulário.',
   'ui.tracing': 'Fazendo o trace de {from} → {to}…',
+  'ui.showWalk': 'Ver o caminho do pacote',
   'ui.network': 'Rede',
   'ui.tabs': 'Visões da rede',
   'ui.tab.diagram': 'Diagrama',

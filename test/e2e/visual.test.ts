@@ -190,6 +190,83 @@ describe('network views in a page', () => {
     await context.close();
   });
 
+  it('matrix, Services mode: the radio group switches by keyboard, a cell click traces through the ClusterIP', async () => {
+    const { cluster, context, page, problems } = await mount('en');
+    apply(cluster, [echoAllowClient]);
+    await page.evaluate(() =>
+      (document.getElementById('net') as HTMLElement & { refresh(): Promise<void> }).refresh(),
+    );
+    await page.click('#net [role=tab][data-tab=matrix]');
+    const grid = page.locator('#net table[role=grid]');
+    await grid.waitFor();
+    expect(await grid.getAttribute('data-mode')).toBe('pods');
+    // A native radio group: focus the checked radio, arrow to the other one.
+    const pods = page.getByRole('radio', { name: 'Pods (pod IP:port)' });
+    const services = page.getByRole('radio', { name: 'Services (ClusterIP:port)' });
+    expect(await page.getByRole('group', { name: 'Columns' }).count()).toBe(1);
+    await pods.focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await services.isChecked()).toBe(true);
+    await expect.poll(() => grid.getAttribute('data-mode')).toBe('services');
+
+    const state = networkState(cluster);
+    const only = cluster.store.get('services', 'default', 'only-b')!.spec!.clusterIP!;
+    const cols = await grid.locator('thead th').allTextContents();
+    expect(cols).toContain(`default/only-b ${only}:80`);
+    expect(cols.length).toBe(new Set(state.services.map((c) => `${c.service}:${c.port}/${c.protocol}`)).size);
+    for (const v of ['allowed', 'blocked', 'refused'] as const)
+      expect(await grid.locator(`td[data-verdict=${v}]`).count()).toBe(
+        state.services.filter((c) => c.verdict === v).length,
+      );
+
+    // Keyboard to alpine → only-b:80, blocked by the policy on echo-b.
+    const rows = await grid.locator('tbody th').allTextContents();
+    await grid.locator('td[tabindex="0"]').focus();
+    for (let i = 0; i < rows.indexOf('default/alpine'); i++) await page.keyboard.press('ArrowDown');
+    for (let i = 0; i < cols.indexOf(`default/only-b ${only}:80`); i++)
+      await page.keyboard.press('ArrowRight');
+    const focused = page.locator('#net td:focus');
+    expect(await focused.getAttribute('data-verdict')).toBe('blocked');
+    expect(await focused.textContent()).toContain(
+      `default/alpine → Service default/only-b ${only}:80: blocked`,
+    );
+    await page.keyboard.press('Enter');
+    const decision = page.locator('#net [data-decision]');
+    await expect.poll(() => decision.textContent()).toContain('Decided by: Service');
+    expect(await decision.textContent()).toContain("kube-proxy's iptables rules");
+    expect(await decision.textContent()).toContain('BLOCKED. Selected by default/echo-allow-client');
+    // The diagram lights the deciding hop: the policy and echo-b.
+    const hot = await page
+      .locator('#net svg .is-hot')
+      .evaluateAll((els) => els.map((e) => (e as SVGElement).dataset.el ?? 'edge'));
+    expect(hot.some((h) => h.startsWith('pod-default-echo-b'))).toBe(true);
+
+    // A click on another cell traces that pair; the button opens its walk at the deciding hop.
+    const c = cols.indexOf(`default/only-b ${only}:80`);
+    await grid.locator(`td[data-r="${rows.indexOf('default/client')}"][data-c="${c}"]`).click();
+    await expect
+      .poll(() => decision.textContent())
+      .toContain('allowed by NetworkPolicy default/echo-allow-client');
+    await decision.getByRole('button', { name: 'Show the packet walk' }).click();
+    expect(await page.locator('#net [role=tab][data-tab=walk]').getAttribute('aria-selected')).toBe('true');
+    const list = page.locator('#net .pp-walk__list');
+    expect(await list.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await page.locator('#net .pp-walk__title').textContent()).toContain(`nc -z -w 2 ${only} 80`);
+    const kinds = await list
+      .locator('li')
+      .evaluateAll((lis) => lis.map((li) => (li as HTMLElement).dataset.kind));
+    expect(kinds).toContain('service');
+    expect(kinds.at(-1)).toBe('delivered');
+    expect(await list.locator('li[aria-current=step]').getAttribute('data-kind')).toBe('network-policy');
+
+    const axe = await new AxeBuilder({ page }).include('#net').withTags(AXE_TAGS).analyze();
+    await page.click('#net [role=tab][data-tab=matrix]');
+    const axeMatrix = await new AxeBuilder({ page }).include('#net').withTags(AXE_TAGS).analyze();
+    expect([...axe.violations, ...axeMatrix.violations].map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it.each([
     ['en', 'light'],
     ['pt-br', 'dark'],

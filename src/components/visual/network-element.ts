@@ -66,6 +66,7 @@ export class PpNetwork extends HTMLElement {
     this.walk.model = state.topology;
     this.matrix.model = state.topology;
     this.matrix.cells = state.matrix;
+    this.matrix.setServices(state.services, state.servicesTooLarge);
     this.#fillPods();
   }
 
@@ -86,7 +87,8 @@ export class PpNetwork extends HTMLElement {
       return;
     }
     // The hop that decided a failure; for a pass, the policy rule that allowed it (or the policy hop
-    // saying nothing isolates the pod), which is what a matrix cell is about.
+    // saying nothing isolates the pod), which is what a matrix cell is about. Through a Service, the
+    // kube-proxy rule that picked the endpoint comes first: it decides where the packet goes.
     const view = walkView(result, this.locale, this.#state?.topology);
     const policySteps = view.steps.filter((s) => s.kind === 'network-policy');
     const deciding =
@@ -94,8 +96,21 @@ export class PpNetwork extends HTMLElement {
       [...policySteps].reverse().find((s) => s.targets.some((x) => x.startsWith('pol-'))) ??
       policySteps.at(-1) ??
       view.steps.at(-1);
-    if (deciding)
-      this.matrix.showDecision(t('matrix.decidedBy', { hop: `${deciding.label}: ${deciding.text}` }));
+    const service = view.steps.find((s) => s.kind === 'service');
+    const hops = [service, deciding].filter((s, i, all) => s !== undefined && all.indexOf(s) === i);
+    if (!deciding) return;
+    // The diagram lights the deciding hop; the button opens the whole walk there.
+    this.walk.go(deciding.index);
+    this.matrix.showDecision(
+      t('matrix.decidedBy', { hop: hops.map((s) => `${s!.label}: ${s!.text}`).join(' — ') }),
+      {
+        label: t('ui.showWalk'),
+        run: () => {
+          this.#showTab('walk');
+          this.querySelector<HTMLElement>('.pp-walk__list')?.focus();
+        },
+      },
+    );
   }
 
   /** Draws the walk of a `trace …` line the learner ran in the terminal. */
@@ -227,7 +242,7 @@ export class PpNetwork extends HTMLElement {
     makeTab('ui.tab.matrix', 'matrix', [this.matrix]);
     this.addEventListener('pp-trace-request', (e) => {
       const d = (e as CustomEvent<TraceRequestDetail>).detail;
-      void this.trace({ from: d.from, to: d.to, port: d.port, protocol: d.protocol }, true);
+      void this.trace({ from: d.from, to: d.to, port: d.port, protocol: d.protocol, probe: true }, true);
     });
     const status = el('p', { className: 'pp-net__status' });
     status.dataset.netStatus = '';

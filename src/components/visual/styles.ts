@@ -32,6 +32,9 @@ const CSS = `
 .pp-walk__form label{display:flex;flex-direction:column;font-size:.85em}
 .pp-walk__form input,.pp-walk__form select{font:inherit;color:var(--sl-color-white);background:var(--sl-color-black);border:1px solid var(--sl-color-gray-4);border-radius:.25rem;padding:.1rem .3rem}
 .pp-matrix__summary{font-weight:600;margin:.25rem 0}
+.pp-matrix__mode{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;border:1px solid var(--sl-color-gray-5);border-radius:.25rem;padding:.2rem .6rem;margin:.25rem 0}
+.pp-matrix__mode legend{font-weight:600;padding:0 .25rem}
+.pp-matrix__mode label{display:inline-flex;gap:.3rem;align-items:center;cursor:pointer}
 .pp-matrix__scroll{overflow:auto;max-height:60vh}
 .pp-matrix table{border-collapse:collapse;font-size:.8em;margin:0}
 .pp-matrix th,.pp-matrix td{border:1px solid var(--sl-color-gray-5);padding:.15rem .35rem;text-align:center;white-space:nowrap}
