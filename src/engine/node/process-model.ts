@@ -356,6 +356,9 @@ function commandSteps(argv: string[], state: BuildState, main: boolean): Step[] 
     case 'curl':
     case 'nslookup':
     case 'dig':
+      // A network request takes a moment, and as a pod's main process the container is Running
+      // meanwhile: an attached `kubectl run … -- nslookup web` runs the tool against the dataplane then.
+      return main ? [{ op: 'sleep', ms: 1000 }, { op: 'status', code: 0 }] : [{ op: 'status', code: 0 }];
     case 'cat':
     case 'mkdir':
     case 'ls':
