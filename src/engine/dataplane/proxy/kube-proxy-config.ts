@@ -23,7 +23,28 @@ export type ParsedConfig =
   | { readonly ok: true; readonly settings: KubeProxySettings }
   | { readonly ok: false; readonly error: string };
 
+/**
+ * Parsed configurations by text. kube-proxy reads its ConfigMap on every sync, and every restored
+ * cluster starts with a sync: parsing the same YAML again each time was a fifth of a restore. The
+ * result is a pure function of the text and never changed by callers, so it can be shared.
+ */
+const parsedByText = new Map<string, ParsedConfig>();
+const MAX_PARSED = 64;
+/** Bigger texts (a learner's pasted megabyte) are parsed every time rather than kept. */
+const MAX_CACHED_TEXT = 64 * 1024;
+
 export function parseKubeProxyConfiguration(text: string): ParsedConfig {
+  let parsed = parsedByText.get(text);
+  if (!parsed) {
+    parsed = parseUncached(text);
+    if (text.length > MAX_CACHED_TEXT) return parsed;
+    if (parsedByText.size >= MAX_PARSED) parsedByText.clear();
+    parsedByText.set(text, parsed);
+  }
+  return parsed;
+}
+
+function parseUncached(text: string): ParsedConfig {
   let doc: unknown;
   try {
     doc = parseYaml(text, { maxAliasCount: 100 });
