@@ -1,6 +1,8 @@
 /**
- * GNU grep: -E -F -G, -i -v -w -x, -c -l -L -n -o -q -s -H -h, -r, -e PATTERN (several), -A/-B/-C
- * context are not supported. Exit status 0 when something matched, 1 when nothing did, 2 on error.
+ * GNU grep: -E -F -G, -i -v -w -x, -c -l -L -n -o -q -s -H -h, -r, -e PATTERN (several), and context
+ * -A/-B/-C NUM (context lines marked `-` where matches have `:`, `--` between groups that are not
+ * adjacent, as soon as any context option is given, even 0). Exit status 0 when something matched, 1
+ * when nothing did, 2 on error.
  */
 import type { CommandHandler } from '../types.ts';
 import { fileErrorText } from '../vfs.ts';
@@ -33,7 +35,11 @@ export const grep: CommandHandler = (argv, io) =>
         'color=': 'I',
         'colour=': 'I',
         color: 'I',
+        'after-context=': 'A',
+        'before-context=': 'B',
+        'context=': 'C',
       },
+      numericShort: 'C',
     });
     const patterns = [...(opts.get('e') ?? [])];
     const files = [...operands];
@@ -77,17 +83,60 @@ export const grep: CommandHandler = (argv, io) =>
     }
     const withName = opts.has('H') || (!opts.has('h') && (targets.length > 1 || recursive));
     const invert = opts.has('v');
+    // -A/-B given explicitly win over -C whatever their order; any of them turns on `--` separators.
+    const context = (k: string): number | undefined => {
+      const v = opts.get(k)?.at(-1);
+      if (v === undefined) return undefined;
+      if (!/^\d+$/.test(v)) throw new ContextError(v);
+      return Number(v);
+    };
+    let before: number;
+    let after: number;
+    let separators: boolean;
+    try {
+      const c = context('C');
+      before = context('B') ?? c ?? 0;
+      after = context('A') ?? c ?? 0;
+      separators = opts.has('A') || opts.has('B') || opts.has('C');
+    } catch (e) {
+      if (e instanceof ContextError)
+        return result('', `grep: ${e.value}: invalid context length argument\n`, 2);
+      throw e;
+    }
+    const listing = opts.has('q') || opts.has('c') || opts.has('l') || opts.has('L');
     let out = '';
     let matchedAny = false;
+    let printedAny = false;
     for (const input of inputs) {
       let count = 0;
-      linesOf(input.text).forEach((line, i) => {
+      const lines = linesOf(input.text);
+      let lastShown = -1;
+      let afterLeft = 0;
+      const show = (i: number, sep: ':' | '-', text: string | undefined): void => {
+        if (separators && printedAny && (lastShown < 0 || i > lastShown + 1)) out += '--\n';
+        printedAny = true;
+        lastShown = i;
+        // -o prints no context lines, but they still count as shown for the separators.
+        if (text !== undefined)
+          out += `${withName ? `${input.name}${sep}` : ''}${opts.has('n') ? `${i + 1}${sep}` : ''}${text}\n`;
+      };
+      lines.forEach((line, i) => {
         re.lastIndex = 0;
         const hit = re.test(line) !== invert;
-        if (!hit) return;
+        if (!hit) {
+          if (afterLeft > 0 && !listing) {
+            afterLeft--;
+            show(i, '-', opts.has('o') ? undefined : line);
+          }
+          return;
+        }
         count++;
         matchedAny = true;
-        if (opts.has('q') || opts.has('c') || opts.has('l') || opts.has('L')) return;
+        if (listing) return;
+        for (let j = Math.max(lastShown + 1, i - before); j < i; j++)
+          show(j, '-', opts.has('o') ? undefined : lines[j]!);
+        afterLeft = after;
+        show(i, ':', undefined);
         const prefix = `${withName ? `${input.name}:` : ''}${opts.has('n') ? `${i + 1}:` : ''}`;
         if (opts.has('o') && !invert) {
           re.lastIndex = 0;
@@ -134,4 +183,12 @@ function walk(
     }
   }
   return out;
+}
+
+class ContextError extends Error {
+  readonly value: string;
+  constructor(value: string) {
+    super(value);
+    this.value = value;
+  }
 }

@@ -1,17 +1,39 @@
 /**
  * sed, the part learners use: `s/regex/replacement/flags` (flags g, p, i/I, N, Ng), with any delimiter,
- * `&` and `\1`–`\9` in the replacement; `y/abc/xyz/`; addresses (N, $, /regex/) in front of `s`, `y`, `d`, `p`, `q`;
- * several commands via `;`, newlines or repeated -e; -n, -E/-r, -i (edit files in place).
+ * `&`, `\1`–`\9` and `\n` in the replacement; `y/abc/xyz/`; addresses in front of `s`, `y`, `d`, `p`,
+ * `q`: N, $, /regex/, first~step, and GNU ranges `A1,A2` (A2 a line, $, /regex/, +N or ~N; `0,/re/`),
+ * negated with `!`; several commands via `;`, newlines or repeated -e; -n, -E/-r, -i (edit in place).
  */
 import type { CommandHandler } from '../types.ts';
 import { fileErrorText } from '../vfs.ts';
 import { linesOf, parseOptions, readInputs, result, withUsage } from './common.ts';
 import { posixToJs, RegexSyntaxError } from './regex.ts';
 
-type Address = { kind: 'line'; n: number } | { kind: 'last' } | { kind: 'regex'; re: RegExp };
+type Address =
+  | { kind: 'line'; n: number }
+  | { kind: 'last' }
+  | { kind: 'regex'; re: RegExp }
+  | { kind: 'step'; first: number; step: number }
+  /** `0,/re/`: the range is open before line 1, so the regex may end it on line 1. */
+  | { kind: 'zero' }
+  /** Only as the end of a range: `A1,+N`, `A1,~N`. */
+  | { kind: 'plus'; n: number }
+  | { kind: 'multiple'; n: number };
+
+interface Selector {
+  readonly a1: Address;
+  readonly a2?: Address;
+  readonly negate: boolean;
+}
+
+/** A range's progress (GNU `match_address_p`): open, and the line it ends on when that is known. */
+interface RangeState {
+  active: boolean;
+  endLine?: number;
+}
 
 interface SedCommand {
-  readonly address?: Address;
+  readonly address?: Selector;
   readonly op: 's' | 'd' | 'p' | 'q' | 'y';
   readonly re?: RegExp;
   readonly replacement?: string;
@@ -76,12 +98,17 @@ function run(commands: readonly SedCommand[], text: string, quiet: boolean): str
   const lines = linesOf(text);
   const endsWithNewline = text.endsWith('\n');
   let out = '';
+  const ranges = new Map<SedCommand, RangeState>();
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i]!;
     let deleted = false;
     let quit = false;
     for (const c of commands) {
-      if (c.address && !matches(c.address, line, i + 1, lines.length)) continue;
+      if (c.address) {
+        let st = ranges.get(c);
+        if (!st) ranges.set(c, (st = { active: c.address.a1.kind === 'zero' }));
+        if (selects(c.address, st, line, i + 1, lines.length) === c.address.negate) continue;
+      }
       if (c.op === 'd') {
         deleted = true;
         break;
@@ -108,10 +135,54 @@ function run(commands: readonly SedCommand[], text: string, quiet: boolean): str
 }
 
 function matches(a: Address, line: string, n: number, total: number): boolean {
-  if (a.kind === 'line') return n === a.n;
-  if (a.kind === 'last') return n === total;
-  a.re.lastIndex = 0;
-  return a.re.test(line);
+  switch (a.kind) {
+    case 'line':
+      return n === a.n;
+    case 'last':
+      return n === total;
+    case 'regex':
+      a.re.lastIndex = 0;
+      return a.re.test(line);
+    case 'step':
+      return a.step <= 0 ? n === a.first : n >= a.first && (n - a.first) % a.step === 0;
+    default:
+      return false;
+  }
+}
+
+/** GNU sed's `match_address_p`: whether the selector picks line `n` (before `!`), advancing its range. */
+function selects(sel: Selector, st: RangeState, line: string, n: number, total: number): boolean {
+  const end = sel.a2;
+  if (!end) return matches(sel.a1, line, n, total);
+  if (st.active) {
+    // Inside the range: this line is selected; does it close the range?
+    if (end.kind === 'regex' || end.kind === 'last') {
+      if (matches(end, line, n, total)) st.active = false;
+    } else if (st.endLine === undefined || n >= st.endLine) st.active = false;
+    return true;
+  }
+  if (!matches(sel.a1, line, n, total)) return false;
+  // The first line of a range: a line-number end at or before it makes a one-line range.
+  switch (end.kind) {
+    case 'line':
+      st.active = end.n > n;
+      st.endLine = end.n;
+      break;
+    case 'plus':
+      st.active = end.n > 0;
+      st.endLine = n + end.n;
+      break;
+    case 'multiple':
+      st.active = end.n > 0 && n % end.n !== 0;
+      st.endLine = end.n > 0 ? Math.ceil(n / end.n) * end.n : n;
+      break;
+    case 'last':
+      st.active = n !== total;
+      break;
+    default:
+      st.active = true;
+  }
+  return true;
 }
 
 /** GNU sed's matching loop: an empty match right after the previous match is skipped. */
@@ -199,20 +270,58 @@ function parseScript(script: string, exprIndex: number, extended: boolean): SedC
   while (i < script.length) {
     while (i < script.length && /[\s;]/.test(script[i]!)) i++;
     if (i >= script.length) break;
-    let address: Address | undefined;
-    const num = /^\d+/.exec(script.slice(i));
-    if (num) {
-      address = { kind: 'line', n: Number(num[0]) };
-      i += num[0].length;
-    } else if (script[i] === '$') {
-      address = { kind: 'last' };
-      i++;
-    } else if (script[i] === '/') {
-      i++;
-      const src = readDelimited('/');
-      if (script[i] !== '/') throw fail('unterminated address regex');
-      i++;
-      address = { kind: 'regex', re: regex(src, '') };
+    const readAddress = (second: boolean): Address | undefined => {
+      const rest = script.slice(i);
+      const rel = second ? /^([+~])(\d+)/.exec(rest) : null;
+      if (rel) {
+        i += rel[0].length;
+        return rel[1] === '+' ? { kind: 'plus', n: Number(rel[2]) } : { kind: 'multiple', n: Number(rel[2]) };
+      }
+      const step = second ? null : /^(\d+)~(\d+)/.exec(rest);
+      if (step) {
+        i += step[0].length;
+        return { kind: 'step', first: Number(step[1]), step: Number(step[2]) };
+      }
+      const num = /^\d+/.exec(rest);
+      if (num) {
+        i += num[0].length;
+        return { kind: 'line', n: Number(num[0]) };
+      }
+      if (script[i] === '$') {
+        i++;
+        return { kind: 'last' };
+      }
+      if (script[i] === '/') {
+        i++;
+        const src = readDelimited('/');
+        if (script[i] !== '/') throw fail('unterminated address regex');
+        i++;
+        return { kind: 'regex', re: regex(src, '') };
+      }
+      return undefined;
+    };
+    let address: Selector | undefined;
+    const a1 = readAddress(false);
+    if (a1) {
+      let a2: Address | undefined;
+      if (script[i] === ',') {
+        i++;
+        a2 = readAddress(true);
+        if (!a2) throw fail("unexpected `,'");
+      }
+      while (script[i] === ' ') i++;
+      let negate = false;
+      while (script[i] === '!' || (negate && script[i] === ' ')) {
+        if (script[i] === '!' && negate) throw fail("multiple `!'s");
+        negate = true;
+        i++;
+      }
+      const zero = a1.kind === 'line' && a1.n === 0;
+      address = { a1: zero ? { kind: 'zero' } : a1, ...(a2 ? { a2 } : {}), negate };
+      if (zero && a2?.kind !== 'regex') {
+        i++;
+        throw fail('invalid usage of line address 0');
+      }
     }
     while (script[i] === ' ') i++;
     const op = script[i];
