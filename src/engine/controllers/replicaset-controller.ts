@@ -151,7 +151,8 @@ export class ReplicaSetController extends BaseController {
           ...(template?.metadata?.annotations ? { annotations: { ...template.metadata.annotations } } : {}),
           ownerReferences: [controllerRef(rs as unknown as AnyObject)],
         },
-        spec: deepClone(template?.spec ?? { containers: [] }),
+        // Decoding and storing copy it: the template itself is never handed on.
+        spec: template?.spec ?? { containers: [] },
       },
       `${rs.metadata.name}-`,
     );

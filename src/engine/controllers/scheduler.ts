@@ -148,8 +148,8 @@ export class Scheduler extends BaseController {
 
   private bind(pod: Pod, node: Node): boolean {
     const { api, clock, recorder } = this.ctx;
-    const copy = deepClone(pod);
-    const conditions = (copy.status?.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
+    // A shallow copy: the store copies what changed and shares the untouched parts of the stored pod.
+    const conditions = (pod.status?.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
     conditions.push({
       type: 'PodScheduled',
       status: 'True',
@@ -157,9 +157,9 @@ export class Scheduler extends BaseController {
       lastTransitionTime: clock.rfc3339(),
     } as never);
     const bound = {
-      ...copy,
-      spec: { ...copy.spec!, nodeName: node.metadata.name },
-      status: { ...copy.status, phase: 'Pending', conditions },
+      ...pod,
+      spec: { ...pod.spec!, nodeName: node.metadata.name },
+      status: { ...pod.status, phase: 'Pending', conditions },
     };
     // The binding subresource: the only way spec.nodeName changes after creation.
     api.store.update('pods', bound as unknown as AnyObject);

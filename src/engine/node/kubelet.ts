@@ -227,7 +227,7 @@ export class Kubelet implements Controller {
       pod,
       now,
       rfc3339: (ms) => clock.rfc3339(ms),
-      programs: podPrograms(pod),
+      programs: programsOf(pod),
       imagePresent: (image) => present.has(image),
       pullDoneAt: (image, start, pullMs) => {
         const first = Math.min(
@@ -255,7 +255,7 @@ export class Kubelet implements Controller {
     const grace = (pod.metadata.deletionGracePeriodSeconds ?? 30) * 1000;
     const requested = parseTimestamp(pod.metadata.deletionTimestamp!) - grace;
     const running = (pod.status?.containerStatuses ?? []).filter((s) => s.state?.running);
-    const programs = podPrograms(pod);
+    const programs = programsOf(pod);
     let doneAt = requested;
     let wrote = false;
     for (const s of running) {
@@ -331,6 +331,26 @@ export class Kubelet implements Controller {
     this.ctx.api.updateStatus({ ...current, status: { ...current.status, images } } as unknown as AnyObject);
     return true;
   }
+}
+
+/**
+ * podPrograms per stored pod spec: a status write shares the stored spec, so a pod's programs are
+ * built once per spec, pod IP and name rather than on every sync. Programs are read, never changed.
+ */
+const programCache = new WeakMap<
+  object,
+  { ip: string; name: string; programs: ReturnType<typeof podPrograms> }
+>();
+
+function programsOf(pod: Pod): ReturnType<typeof podPrograms> {
+  const spec = pod.spec;
+  if (!spec) return podPrograms(pod);
+  const ip = pod.status?.podIP ?? '';
+  const hit = programCache.get(spec);
+  if (hit && hit.ip === ip && hit.name === pod.metadata.name) return hit.programs;
+  const programs = podPrograms(pod);
+  programCache.set(spec, { ip, name: pod.metadata.name, programs });
+  return programs;
 }
 
 /** currentPull per stored pod instance: stored objects never change, so the answer never does. */
