@@ -1,4 +1,5 @@
 import { z } from 'astro/zod';
+import en from './en.json' with { type: 'json' };
 
 const key = (description: string) => z.string().min(1).meta({ description });
 
@@ -88,6 +89,18 @@ export const uiStrings = z.object({
   'lab.otherTabUpdated': key("Status when this tab took the work another tab saved."),
   'lab.quotaFull': key("Notice when the browser's storage quota is full."),
   'lab.exportNow': key("Button in the quota notice: export progress to a file now."),
-});
+}).extend(networkViewStrings());
 
 export type UiStringKey = keyof z.infer<typeof uiStrings>;
+
+/**
+ * The Network view's strings (`net.*`, used by src/visual through its `format`/`translator`): every key
+ * en.json defines is required in every locale, like the keys above.
+ */
+function networkViewStrings() {
+  type NetKey = Extract<keyof typeof en, `net.${string}`>;
+  const keys = Object.keys(en).filter((k): k is NetKey => k.startsWith('net.'));
+  return Object.fromEntries(
+    keys.map((k) => [k, key('Network view (src/visual): diagram, packet walk and matrix.')]),
+  ) as Record<NetKey, ReturnType<typeof key>>;
+}

@@ -8,7 +8,7 @@ import { restoreCluster, type Cluster } from '../engine/index.ts';
 import { cniDataplane, probe, reachabilityMatrix } from '../engine/dataplane/network/index.ts';
 import type { ConnectResult, ProbeResult } from '../engine/dataplane/network/index.ts';
 import { traceConnection } from '../engine/dataplane/trace/index.ts';
-import { MAX_MATRIX_PODS } from './matrix/matrix.ts';
+import { MAX_MATRIX_PODS } from './matrix/limits.ts';
 import type { NetworkState, NetworkTraceRequest, NetworkTraceResult, ServiceMatrixCell } from './state.ts';
 import { topologyModel } from './topology/model.ts';
 

@@ -14,8 +14,7 @@ export type { MatrixCell, ProbeVerdict, ServiceMatrixCell };
 
 export type MatrixMode = 'pods' | 'services';
 
-/** Above this many source pods the grid is summarised instead of drawn (and Services are not probed). */
-export const MAX_MATRIX_PODS = 40;
+export { MAX_MATRIX_PODS } from './limits.ts';
 
 export const VERDICT_SYMBOL: Readonly<Record<ProbeVerdict, string>> = {
   allowed: '✓',
