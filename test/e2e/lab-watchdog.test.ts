@@ -103,16 +103,22 @@ describe.each(LAB_PAGES)('the watchdog on $path', ({ path, lang }) => {
       );
       expect(shown.indexOf(TEXT[lang].terminal)).toBeGreaterThan(shown.indexOf('$ kubectl get deploy web'));
 
-      // The new worker has the saved cluster and the unsaved edit.
-      await page.keyboard.press('Control+U');
+      // The new worker has the saved cluster and the unsaved edit. (Ctrl+L between commands: the
+      // `run` helper counts the terminal's visible rows.)
+      const cleared = async () => {
+        await page.keyboard.press('Control+U');
+        await page.keyboard.press('Control+L');
+        await waitForTerminal(page, (t) => t.trim() === 'learner@packetpath:~$', 'a cleared screen');
+      };
+      await cleared();
       expect(await run(page, 'kubectl get deploy web')).toMatch(/web\s+\d\/1/);
+      await cleared();
       expect(await run(page, 'grep replicas web.yaml')).toContain('replicas: 3');
       await waitForEditor(page, 'replicas: 3');
+      await cleared();
       expect(await run(page, 'kubectl apply -f web.yaml')).toContain('deployment.apps/web configured');
       // History kept, the unanswered line included.
-      await page.keyboard.press('ArrowUp');
-      await page.keyboard.press('ArrowUp');
-      await page.keyboard.press('ArrowUp');
+      for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowUp');
       await waitForTerminal(page, (t) => t.endsWith('$ kubectl get deploy web'), 'the history');
       expect(problems).toEqual([]);
       await context.close();

@@ -17,6 +17,7 @@ import {
   type LabProgress,
   type Stored,
 } from './progress';
+import { ProgressSync, broadcastChannel, type RemoteChange, type SaveOutcome } from './progress-sync';
 import { inlineMarkdown } from './inline-markdown';
 import type { LabEditor } from './monaco/editor';
 import {
@@ -81,7 +82,11 @@ export class LabApp {
   private checks: CheckSummary | null = null;
   private hintLevel = 0;
   private readonly store = new ProgressStore();
+  /** Revisions, conflicts and live updates between tabs on this lab (see progress.ts). */
+  private readonly sync: ProgressSync;
   private storageOk = true;
+  /** The quota notice is up: saves keep being tried, the work stays in the page. */
+  private quotaFull = false;
   /** While the learner decides what to do with an old record, nothing overwrites it. */
   private saveSuspended = false;
   private pendingWrites = new Map<string, string>();
@@ -105,6 +110,20 @@ export class LabApp {
     this.editorBox = $(root, '[data-editor]');
     this.tabs = $(root, '[data-tabs]');
     this.panes = $(root, '[data-panes]');
+    const writer = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+    this.sync = new ProgressSync(
+      this.store,
+      this.labId,
+      writer,
+      broadcastChannel(),
+      (change) => void this.remoteChange(change),
+    );
+  }
+
+  /** A change the learner made (file, command, hint, tab…): saved soon. */
+  private changed(): void {
+    this.sync.touch();
+    this.scheduleSave();
   }
 
   private t(key: string, params?: Record<string, string | number>): string {
@@ -141,7 +160,7 @@ export class LabApp {
       complete: (line, cursor) => this.request('complete', { line, cursor }),
       incomplete: (text) => this.request('incomplete', { text }),
       run: (text, signal) => this.run(text, signal),
-      historyChanged: () => this.scheduleSave(),
+      historyChanged: () => this.changed(),
     });
     this.connect(this.workerClient(this.initialTransport), 'worker');
 
@@ -188,7 +207,16 @@ export class LabApp {
     opts: { signal?: AbortSignal } = {},
   ): Promise<Result<T>> {
     while (this.restarting) await this.restarting;
-    return this.client.request(type, params, opts);
+    try {
+      return await this.client.request(type, params, opts);
+    } catch (e) {
+      // A question the stuck worker never answered (completion, `incomplete`, checks, state…) is asked
+      // again, once, of the new one. A command line is not: it may be what made the engine spin.
+      if (!(e instanceof HostError && e.code === 'unresponsive') || type === 'exec' || type === 'hang')
+        throw e;
+      while (this.restarting) await this.restarting;
+      return this.client.request(type, params, opts);
+    }
   }
 
   // ---- watchdog ---------------------------------------------------------------------------------
@@ -250,7 +278,9 @@ export class LabApp {
 
   private async readStored(): Promise<Stored> {
     try {
-      return classify(await this.store.get(this.labId), this.labId);
+      const raw = await this.store.get(this.labId);
+      this.sync.loaded(raw);
+      return classify(raw, this.labId);
     } catch {
       this.storageOk = false;
       this.showNotice(this.t('lab.storageOff'));
@@ -322,7 +352,8 @@ export class LabApp {
           this.saveSuspended = false;
           this.salvage = undefined;
           void this.store.delete(this.labId).catch(() => {});
-          this.scheduleSave();
+          this.sync.loaded(undefined);
+          this.changed();
         },
       },
     ]);
@@ -343,6 +374,7 @@ export class LabApp {
     this.readline.start();
     this.say(this.t('lab.migrated'));
     await this.runChecks(false);
+    this.sync.touch();
     await this.save();
   }
 
@@ -368,7 +400,7 @@ export class LabApp {
     void this.runChecks(false);
     if (/^\s*trace\s/.test(text) && r.exitCode !== 2) this.pendingTrace = text;
     this.refreshNetwork();
-    this.scheduleSave();
+    this.changed();
   }
 
   // ---- network view (src/components/visual, loaded on first open) --------------------------------
@@ -425,7 +457,7 @@ export class LabApp {
       this.scheduleValidate(path);
     }
     if (known !== (content !== null)) this.renderTabs();
-    this.scheduleSave();
+    this.changed();
   }
 
   private async flushWrites(): Promise<void> {
@@ -441,7 +473,7 @@ export class LabApp {
     // A write the stuck worker never took is not lost: the file is in `this.files`, which a restart writes.
     this.debounce('writes', 150, () => void this.flushWrites().catch(() => {}));
     this.scheduleValidate(path);
-    this.scheduleSave();
+    this.changed();
   }
 
   private scheduleValidate(path: string): void {
@@ -537,7 +569,7 @@ export class LabApp {
   private openFile(path: string): void {
     this.current = path;
     this.renderTabs();
-    this.scheduleSave();
+    this.changed();
   }
 
   // ---- checks, hints, solution ------------------------------------------------------------------
@@ -618,7 +650,7 @@ export class LabApp {
     const last = this.lab?.hints[this.hintLevel - 1];
     if (last)
       this.say(`${this.t('lab.hintN', { n: this.hintLevel, total })}: ${last[this.lang].replace(/`/g, '')}`);
-    this.scheduleSave();
+    this.changed();
   }
 
   private confirm(text: string): Promise<boolean> {
@@ -685,6 +717,7 @@ export class LabApp {
     this.notice.hidden = true;
     await this.runChecks(false);
     this.refreshNetwork();
+    this.sync.touch();
     await this.save();
     this.say(this.t('lab.resetDone'));
   }
@@ -695,34 +728,126 @@ export class LabApp {
     this.debounce('save', 400, () => void this.save());
   }
 
+  /** This tab's whole progress as a record (without `rev`, which the store assigns). */
+  private async currentRecord(lab: LabInfo): Promise<Omit<LabProgress, 'rev'>> {
+    await this.flushWrites();
+    const state = await this.request('state', {});
+    this.lastState = state;
+    return {
+      version: PROGRESS_VERSION,
+      labId: this.labId,
+      labVersion: lab.version,
+      files: Object.fromEntries(this.files),
+      state,
+      history: [...this.readline.editor.history],
+      checks: this.checks,
+      hintLevel: this.hintLevel,
+      openFile: this.current,
+      updatedAt: new Date().toISOString(),
+    };
+  }
+
   async save(): Promise<void> {
-    if (!this.storageOk || this.saveSuspended || !this.lab) return;
+    const lab = this.lab;
+    if (!this.storageOk || this.saveSuspended || !lab || !this.sync.dirty || this.sync.inConflict) return;
     try {
-      await this.flushWrites();
-      const state = await this.request('state', {});
-      this.lastState = state;
-      const record: LabProgress = {
-        version: PROGRESS_VERSION,
-        labId: this.labId,
-        labVersion: this.lab.version,
-        files: Object.fromEntries(this.files),
-        state,
-        history: [...this.readline.editor.history],
-        checks: this.checks,
-        hintLevel: this.hintLevel,
-        openFile: this.current,
-        updatedAt: new Date().toISOString(),
-      };
-      await this.store.put(record);
-      this.root.dataset.saved = record.updatedAt;
+      const record = await this.currentRecord(lab);
+      this.saved(await this.sync.save(record), record.updatedAt);
     } catch {
-      // the next change tries again
+      // the host did not answer (the watchdog is on it): the next change tries again
     }
+  }
+
+  private saved(outcome: SaveOutcome, at: string): void {
+    if (outcome === 'saved') {
+      this.root.dataset.saved = at;
+      this.root.dataset.rev = String(this.sync.rev);
+      if (this.quotaFull) {
+        this.quotaFull = false;
+        delete this.root.dataset.storage;
+        this.notice.hidden = true;
+      }
+    } else if (outcome === 'quota' && !this.quotaFull) {
+      this.quotaFull = true;
+      this.root.dataset.storage = 'full';
+      this.showNotice(this.t('lab.quotaFull'), [
+        { label: this.t('lab.exportNow'), run: () => void this.exportAll() },
+      ]);
+    } else if (outcome === 'conflict') {
+      this.showConflict();
+    }
+  }
+
+  // ---- other tabs -------------------------------------------------------------------------------
+
+  private async remoteChange(change: RemoteChange): Promise<void> {
+    if (change === 'conflict') {
+      this.showConflict();
+      return;
+    }
+    await this.adopt(await this.store.get(this.labId));
+    this.say(this.t('lab.otherTabUpdated'));
+  }
+
+  private showConflict(): void {
+    this.root.dataset.conflict = 'true';
+    this.showNotice(this.t('lab.conflict'), [
+      {
+        label: this.t('lab.conflictTheirs'),
+        run: () =>
+          void this.sync.takeTheirs().then(async (raw) => {
+            await this.adopt(raw);
+            this.say(this.t('lab.otherTabUpdated'));
+          }),
+      },
+      {
+        label: this.t('lab.conflictMine'),
+        run: () => void this.keepMine(),
+      },
+    ]);
+  }
+
+  private async keepMine(): Promise<void> {
+    const lab = this.lab;
+    if (!lab) return;
+    delete this.root.dataset.conflict;
+    const record = await this.currentRecord(lab);
+    this.saved(await this.sync.keepMine(record), record.updatedAt);
+  }
+
+  /** Shows a record another tab saved: its files, cluster, history, checks and hints. */
+  private async adopt(raw: unknown): Promise<void> {
+    const stored = classify(raw, this.labId);
+    if (stored.kind !== 'ok') return;
+    const result = await this.request('load', {
+      labId: this.labId,
+      start: { kind: 'state', state: stored.progress.state },
+    });
+    this.apply(result, stored.progress);
+    this.lastState = stored.progress.state;
+    this.sync.loaded(raw);
+    delete this.root.dataset.conflict;
+    this.notice.hidden = true;
+    this.terminal.term.reset();
+    this.readline.start();
+    if (stored.progress.checks) this.renderChecks(stored.progress.checks);
+    this.refreshNetwork();
+    this.root.dataset.rev = String(this.sync.rev);
   }
 
   private async exportAll(): Promise<void> {
     await this.save();
-    const records = this.storageOk ? await this.store.all() : [];
+    const stored = this.storageOk ? await this.store.all().catch(() => []) : [];
+    // With the quota full (or a conflict) the page holds work the store does not: export the page's.
+    const lab = this.lab;
+    const mine =
+      lab && (this.quotaFull || this.sync.dirty)
+        ? [{ ...(await this.currentRecord(lab)), rev: this.sync.rev }]
+        : [];
+    const records = [
+      ...stored.filter((r) => !(mine.length > 0 && (r as { labId?: unknown }).labId === this.labId)),
+      ...mine,
+    ];
     download(`packetpath-progress-${today()}.json`, buildExport(records));
   }
 
@@ -733,6 +858,7 @@ export class LabApp {
       this.say(this.t('lab.imported', { count: entries.length }));
       const mine = entries.find((e) => e.labId === this.labId);
       if (mine) {
+        this.sync.loaded(mine.record);
         const stored = classify(mine.record, this.labId);
         const result = await this.loadFrom(stored);
         this.apply(result, stored.kind === 'ok' ? stored.progress : undefined);

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { EXPORT_FORMAT, PROGRESS_VERSION, buildExport, classify, parseExport, salvage } from './progress.ts';
 
 const good = {
@@ -16,6 +18,7 @@ const good = {
   checks: null,
   hintLevel: 1,
   updatedAt: '2026-11-29T00:00:00Z',
+  rev: 3,
 };
 
 describe('classify', () => {
@@ -35,6 +38,7 @@ describe('classify', () => {
     },
     { name: 'an unversioned record with history', raw: { history: ['kubectl get pods'] }, kind: 'old' },
     { name: 'a damaged current record', raw: { ...good, state: 'garbage', hintLevel: 'x' }, kind: 'old' },
+    { name: 'a current record without its rev', raw: { ...good, rev: undefined }, kind: 'old' },
     { name: 'a string', raw: 'garbage', kind: 'corrupt' },
     { name: 'an empty object', raw: {}, kind: 'corrupt' },
   ])('$name → $kind', ({ raw, kind }) => {
@@ -77,5 +81,38 @@ describe('export and import', () => {
     },
   ])('rejects $name', ({ text, error }) => {
     expect(() => parseExport(text)).toThrow(error);
+  });
+});
+
+describe('migrations: every older record version, from fixtures', () => {
+  const fixture = (name: string): unknown =>
+    JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8')) as unknown;
+
+  it('version 1 (no rev) migrates as it is: every field kept, rev 0', () => {
+    const raw = fixture('progress-v1.json') as Record<string, unknown>;
+    const s = classify(raw, '00-sandbox');
+    if (s.kind !== 'ok') throw new Error(`expected ok, got ${s.kind}`);
+    expect(s.progress).toEqual({ ...raw, version: PROGRESS_VERSION, rev: 0 });
+  });
+
+  it.each(['progress-v0.json', 'progress-unversioned.json'])(
+    '%s (files and commands only) is replayed: files written first, then its commands',
+    (name) => {
+      const s = classify(fixture(name), '00-sandbox');
+      if (s.kind !== 'old') throw new Error(`expected old, got ${s.kind}`);
+      expect(s.journal[0]).toEqual({
+        write: 'web.yaml',
+        content: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n',
+      });
+      expect(s.journal.slice(1)).toEqual(s.history.map((run) => ({ run })));
+      expect(s.history[0]).toBe('kubectl apply -f web.yaml');
+    },
+  );
+
+  it('an export made by version 1 still imports, and its records migrate', () => {
+    const v1 = fixture('progress-v1.json');
+    const file = JSON.stringify({ format: EXPORT_FORMAT, version: 1, exportedAt: '', labs: [v1] });
+    const [entry] = parseExport(file);
+    expect(classify(entry?.record, '00-sandbox').kind).toBe('ok');
   });
 });

@@ -3,10 +3,24 @@
  * terminal history, check results, hints shown), an export/import format for all of them, and the
  * rules that decide what a stored record is: current, older (migrate), or unreadable (offer a reset).
  * The record checks are pure and unit-tested; the IndexedDB part is a tiny promise wrapper.
+ *
+ * Two tabs on one lab: every record carries a revision `rev`, and a tab writes only with a
+ * compare-and-swap (`ProgressStore.compareAndPut`: one IndexedDB readwrite transaction reads the stored
+ * rev and writes only if it is still the one this tab last loaded or wrote; IndexedDB runs readwrite
+ * transactions on a store one at a time, across tabs, so the check and the write cannot interleave).
+ * A tab that finds another rev has been overtaken: it writes nothing and asks the learner (load the
+ * other tab's version, or keep its own, which then replaces the other's on purpose). BroadcastChannel
+ * tells the other tabs at once after each write, so a tab with no unsaved changes simply takes the new
+ * version live, and one with unsaved changes asks before its next save would fail. Why not per-file
+ * merges: a lab is files *and* a cluster built by the commands run; two clusters cannot be merged, and
+ * files merged without their cluster would not match it.
+ *
+ * Record versions: 2 (this one, `rev`); 1 (no `rev`: migrated as it is, rev 0); 0 or unversioned
+ * (files and commands only: replayed through the journal, after asking).
  */
 import type { CheckSummary, HostState, JournalStep } from '../../runtime/protocol';
 
-export const PROGRESS_VERSION = 1;
+export const PROGRESS_VERSION = 2;
 export const EXPORT_FORMAT = 'packetpath-progress';
 
 export interface LabProgress {
@@ -22,6 +36,8 @@ export interface LabProgress {
   readonly hintLevel: number;
   readonly openFile?: string | undefined;
   readonly updatedAt: string;
+  /** Bumped by every write; the compare-and-swap's witness (see the top of this file). */
+  readonly rev: number;
 }
 
 /** What a stored record turned out to be. */
@@ -84,6 +100,8 @@ export function classify(raw: unknown, labId: string): Stored {
       : { kind: 'corrupt', reason: 'no version' };
   }
   if (version > PROGRESS_VERSION) return { kind: 'corrupt', reason: `saved by a newer version (${version})` };
+  // Version 1 differs only by the missing `rev`: it migrates as it is, checked like a current record.
+  if (version === 1) return classify({ ...raw, version: PROGRESS_VERSION, rev: 0 }, labId);
   if (version < PROGRESS_VERSION) {
     const s = salvage(raw);
     return s
@@ -98,6 +116,7 @@ export function classify(raw: unknown, labId: string): Stored {
   if (!isRecord(raw.state) || !isRecord(raw.state.snapshot) || !Array.isArray(raw.state.journal))
     problems.push('state');
   if (typeof raw.hintLevel !== 'number') problems.push('hintLevel');
+  if (typeof raw.rev !== 'number' || !Number.isInteger(raw.rev) || raw.rev < 0) problems.push('rev');
   if (problems.length > 0) {
     const s = salvage(raw);
     const reason = `damaged fields: ${problems.join(', ')}`;
@@ -140,6 +159,28 @@ export function parseExport(text: string): { labId: string; record: unknown }[] 
 const DB_NAME = 'packet-path';
 const STORE = 'progress';
 
+/** Whether an IndexedDB failure is the browser's storage quota (the learner must be told). */
+export function isQuotaError(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    ((error as { name?: unknown }).name === 'QuotaExceededError' ||
+      // Firefox before DOMException names were unified
+      (error as { name?: unknown }).name === 'NS_ERROR_DOM_QUOTA_REACHED')
+  );
+}
+
+export type PutOutcome =
+  | { readonly kind: 'saved'; readonly rev: number }
+  /** Another tab wrote since `expected`: nothing was written. `current` is what is stored now. */
+  | { readonly kind: 'conflict'; readonly current: unknown; readonly rev: number };
+
+/** The rev of a raw stored record (0 for none, or an older record without one). */
+export function revOf(raw: unknown): number {
+  const rev = isRecord(raw) ? raw.rev : undefined;
+  return typeof rev === 'number' && Number.isInteger(rev) && rev >= 0 ? rev : 0;
+}
+
 function promised<T>(request: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     request.onsuccess = () => resolve(request.result);
@@ -147,16 +188,34 @@ function promised<T>(request: IDBRequest<T>): Promise<T> {
   });
 }
 
+function completed(tx: IDBTransaction): Promise<void> {
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    // A full quota aborts the transaction with QuotaExceededError (the request itself may succeed).
+    tx.onabort = () => reject(tx.error ?? new DOMException('transaction aborted', 'AbortError'));
+    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
+  });
+}
+
 export class ProgressStore {
   private db: Promise<IDBDatabase> | undefined;
 
+  /** `factory` and `name` are for tests (fake-indexeddb); the page uses the browser's. */
+  constructor(
+    private readonly factory: IDBFactory | undefined = typeof indexedDB === 'undefined'
+      ? undefined
+      : indexedDB,
+    private readonly name = DB_NAME,
+  ) {}
+
   private open(): Promise<IDBDatabase> {
     this.db ??= new Promise<IDBDatabase>((resolve, reject) => {
-      if (typeof indexedDB === 'undefined') {
+      const factory = this.factory;
+      if (!factory) {
         reject(new Error('IndexedDB is not available'));
         return;
       }
-      const request = indexedDB.open(DB_NAME, 1);
+      const request = factory.open(this.name, 1);
       request.onupgradeneeded = () => {
         if (!request.result.objectStoreNames.contains(STORE))
           request.result.createObjectStore(STORE, { keyPath: 'labId' });
@@ -178,7 +237,28 @@ export class ProgressStore {
   }
 
   async put(record: LabProgress | Record<string, unknown>): Promise<void> {
-    await promised((await this.store('readwrite')).put(record));
+    const tx = (await this.open()).transaction(STORE, 'readwrite');
+    tx.objectStore(STORE).put(record);
+    await completed(tx);
+  }
+
+  /**
+   * Writes `record` with rev `expected + 1` only if the stored record's rev is still `expected`, in one
+   * readwrite transaction. Rejects with the IndexedDB error (QuotaExceededError on a full quota).
+   */
+  async compareAndPut(record: Omit<LabProgress, 'rev'>, expected: number): Promise<PutOutcome> {
+    const tx = (await this.open()).transaction(STORE, 'readwrite');
+    const store = tx.objectStore(STORE);
+    const done = completed(tx);
+    const current: unknown = await promised(store.get(record.labId));
+    const rev = revOf(current);
+    if (current !== undefined && rev !== expected) {
+      await done;
+      return { kind: 'conflict', current, rev };
+    }
+    store.put({ ...record, rev: expected + 1 });
+    await done;
+    return { kind: 'saved', rev: expected + 1 };
   }
 
   async delete(labId: string): Promise<void> {
