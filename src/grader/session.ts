@@ -105,6 +105,8 @@ export class LabSession<C extends GradableCluster = GradableCluster> {
     startedAt: string;
     submittedAt: string;
     engineVersion?: string;
+    /** The seed that drew this session's variant (labs with variants), recorded in the report. */
+    seed?: number;
   }): GradeReport {
     return buildReport({
       loaded: this.loaded,

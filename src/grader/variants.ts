@@ -4,46 +4,20 @@
  * the same fault in a lab, different learners meet different ones, and an instructor can rebuild the
  * very start state from the (seed, variant) a grade report records.
  */
-import { sha256Hex } from './content-hash.ts';
+import { drawFrom } from './draw.ts';
 import { LabError } from './lab-parse.ts';
 import type { Lab, LoadedLab } from './lab-schema.ts';
 
-/** Draw seeds are whole numbers in [0, 2^32): what a browser's crypto.getRandomValues gives as one Uint32. */
-export const MAX_DRAW_SEED = 0xffffffff;
+export { isDrawSeed, MAX_DRAW_SEED, redrawSeed } from './draw.ts';
 
 /** The variant ids of a lab, in lab order (empty for a lab without variants). */
 export function variantIds(lab: Lab): string[] {
   return (lab.variants ?? []).map((v) => v.id);
 }
 
-export function isDrawSeed(seed: unknown): seed is number {
-  return typeof seed === 'number' && Number.isInteger(seed) && seed >= 0 && seed <= MAX_DRAW_SEED;
-}
-
-/**
- * The variant a seed draws for a lab: sha256 of "<lab id>\n<seed>", read as a 32-bit number, modulo
- * the number of variants. Hashing the lab id in means one learner's seed draws independently per lab.
- */
+/** The variant a seed draws for a lab (draw.ts); undefined for a lab without variants. */
 export function drawVariant(lab: Lab, seed: number): string | undefined {
-  const ids = variantIds(lab);
-  if (ids.length === 0) return undefined;
-  const n = Number.parseInt(sha256Hex(`${lab.id}\n${seed}`).slice(0, 8), 16);
-  return ids[n % ids.length];
-}
-
-/**
- * A seed that draws a different variant than `seed` does, for the "new fault" button. `random` gives
- * candidate seeds (the host's randomness; the grader reads none); after 64 misses, with five variants
- * about (1/5)^64 likely, the last candidate is kept.
- */
-export function redrawSeed(lab: Lab, seed: number, random: () => number): number {
-  const current = drawVariant(lab, seed);
-  let candidate = seed;
-  for (let i = 0; i < 64; i++) {
-    candidate = Math.floor(random()) >>> 0;
-    if (drawVariant(lab, candidate) !== current) return candidate;
-  }
-  return candidate;
+  return drawFrom(lab.id, variantIds(lab), seed);
 }
 
 /**
