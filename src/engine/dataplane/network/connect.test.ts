@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { Rng } from '../../util/rng.ts';
 import { connect } from './connect.ts';
 import type { ConnectRequest, Hop } from './types.ts';
-import { apply, clusterIP, kindConfig, nodePort, pod, podIP, scenario, service } from './test-helpers.ts';
+import {
+  apply,
+  clusterIP,
+  kindConfig,
+  nodePort,
+  pod,
+  podIP,
+  scenario,
+  service,
+  setFlannelPodMtu,
+} from './test-helpers.ts';
 import { createCluster } from '../../cluster/cluster.ts';
 
 const http = (host: string, path = '/') => ({
@@ -232,32 +242,7 @@ describe('DNS as packets', () => {
 
 describe('MTU black hole', () => {
   const cluster = scenario('flannel', 'iptables', 31);
-  cluster.api.update({
-    ...cluster.store.get('configmaps', 'kube-flannel', 'kube-flannel-cfg')!,
-    data: {
-      ...cluster.store.get('configmaps', 'kube-flannel', 'kube-flannel-cfg')!.data,
-      'cni-conf.json':
-        '{"name":"cbr0","cniVersion":"0.3.1","plugins":[{"type":"flannel","delegate":{"hairpinMode":true,"isDefaultGateway":true,"mtu":1500}},{"type":"portmap","capabilities":{"portMappings":true}}]}',
-    },
-  });
-  // The MTU is applied at CNI ADD from what the node's flanneld/install-cni read at start: restart
-  // the DaemonSet, then recreate the pods that should get the new MTU.
-  cluster.execSync('kubectl -n kube-flannel rollout restart daemonset/kube-flannel-ds');
-  cluster.settle();
-  cluster.tick(120_000);
-  for (const name of ['client', 'echo-b']) {
-    const old = cluster.store.get('pods', 'default', name)!;
-    cluster.execSync(`kubectl delete pod ${name} --grace-period=0 --force`);
-    cluster.settle();
-    cluster.api.create({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name, namespace: 'default', labels: old.metadata.labels ?? {} },
-      spec: old.spec!,
-    });
-  }
-  cluster.settle();
-  cluster.tick(30_000);
+  setFlannelPodMtu(cluster, 1500, ['client', 'echo-b']);
   const rng = new Rng(2);
   const big = 'x'.repeat(3000);
 

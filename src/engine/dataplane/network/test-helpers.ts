@@ -101,3 +101,35 @@ export function exec(
 ): { stdout: string; stderr: string; exitCode: number } {
   return cluster.execSync(`kubectl exec ${podName} -- ${command}`);
 }
+
+/**
+ * Gives flannel's bridge delegate an explicit `"mtu"` the way a learner would: edit kube-flannel-cfg,
+ * restart kube-flannel-ds (install-cni copies the conflist at start) and recreate the named pods (the
+ * MTU is applied at their CNI ADD).
+ */
+export function setFlannelPodMtu(cluster: Cluster, mtu: number, recreate: readonly string[]): void {
+  const cm = cluster.store.get('configmaps', 'kube-flannel', 'kube-flannel-cfg')!;
+  cluster.api.update({
+    ...cm,
+    data: {
+      ...cm.data,
+      'cni-conf.json': `{"name":"cbr0","cniVersion":"0.3.1","plugins":[{"type":"flannel","delegate":{"hairpinMode":true,"isDefaultGateway":true,"mtu":${mtu}}},{"type":"portmap","capabilities":{"portMappings":true}}]}`,
+    },
+  });
+  cluster.execSync('kubectl -n kube-flannel rollout restart daemonset/kube-flannel-ds');
+  cluster.settle();
+  cluster.tick(120_000);
+  for (const name of recreate) {
+    const old = cluster.store.get('pods', 'default', name)!;
+    cluster.execSync(`kubectl delete pod ${name} --grace-period=0 --force`);
+    cluster.settle();
+    cluster.api.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'default', labels: old.metadata.labels ?? {} },
+      spec: old.spec!,
+    });
+  }
+  cluster.settle();
+  cluster.tick(30_000);
+}

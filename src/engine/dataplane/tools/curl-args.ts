@@ -3,6 +3,8 @@
  * value may be glued on (`-m5`, `-o/dev/null`), long options take `--opt value` or `--opt=value`.
  * Unknown options are fatal with curl's own wording and exit code 2.
  */
+import { utf8Length } from '../../shell/utilities/files.ts';
+
 export interface CurlOptions {
   readonly urls: string[];
   verbose: boolean;
@@ -19,6 +21,10 @@ export interface CurlOptions {
   writeOut?: string;
   method?: string;
   data?: string;
+  /** Each -d/--data-binary/--data-raw argument in order, as curl keeps them to build the body. */
+  readonly dataArgs: { readonly kind: 'ascii' | 'binary' | 'raw'; readonly value: string }[];
+  /** -T/--upload-file: the file curl PUTs. */
+  uploadFile?: string;
   userAgent?: string;
   readonly headers: [string, string][];
 }
@@ -61,6 +67,9 @@ const VALUED = new Set([
   'data',
   'data-raw',
   'data-binary',
+  'data-ascii',
+  'T',
+  'upload-file',
   'A',
   'user-agent',
   'u',
@@ -104,6 +113,7 @@ export function parseCurlArgs(args: readonly string[]): CurlArgs {
     insecure: false,
     location: false,
     headers: [],
+    dataArgs: [],
   };
   const bad = (opt: string): CurlArgs => ({
     ok: false,
@@ -152,9 +162,18 @@ export function parseCurlArgs(args: readonly string[]): CurlArgs {
       }
       case 'd':
       case 'data':
+      case 'data-ascii':
       case 'data-raw':
       case 'data-binary':
         opts.data = opts.data === undefined ? value : `${opts.data}&${value}`;
+        opts.dataArgs.push({
+          kind: name === 'data-binary' ? 'binary' : name === 'data-raw' ? 'raw' : 'ascii',
+          value,
+        });
+        return undefined;
+      case 'T':
+      case 'upload-file':
+        opts.uploadFile = value;
         return undefined;
       case 'A':
       case 'user-agent':
@@ -237,5 +256,67 @@ export function parseUrl(input: string): ParsedUrl | { readonly error: string; r
     path,
     hostHeader: port === defaultPort ? host : `${host}:${port}`,
     text: `${scheme}://${host}${port === defaultPort ? '' : `:${port}`}${path}`,
+  };
+}
+
+export interface CurlBody {
+  readonly method: string;
+  readonly body?: string;
+  /** Request headers curl adds for the body (Content-Length, Content-Type for -d). */
+  readonly headers: readonly [string, string][];
+  /** The path after -T's rule (a URL ending in `/` gets the file's name appended). */
+  readonly path: string;
+  /** curl's warnings on stderr (an unreadable -d @file makes an empty POST). */
+  readonly warnings: readonly string[];
+}
+
+/**
+ * The request body as curl builds it (src/tool_getparam.c): the -d family's arguments are joined with
+ * `&`; `@FILE` reads the file (`-d`/`--data-ascii` drop carriage returns and newlines,
+ * `--data-binary` keeps every byte, `--data-raw` never reads a file) and an unreadable file warns
+ * "Couldn't read data from file" and posts nothing from it; -T PUTs the file's bytes and fails with
+ * (26) when it cannot be read. `read` returns a file's content or undefined.
+ */
+export function curlBody(
+  opts: CurlOptions,
+  path: string,
+  read: (file: string) => string | undefined,
+): CurlBody | { readonly error: string; readonly code: number } {
+  if (opts.uploadFile !== undefined) {
+    const content = read(opts.uploadFile);
+    if (content === undefined)
+      return { error: 'curl: (26) Failed to open/read local data from file/application\n', code: 26 };
+    const name = opts.uploadFile.slice(opts.uploadFile.lastIndexOf('/') + 1);
+    return {
+      method: opts.method ?? 'PUT',
+      body: content,
+      headers: [['Content-Length', String(utf8Length(content))]],
+      path: path.endsWith('/') ? `${path}${encodeURIComponent(name)}` : path,
+      warnings: [],
+    };
+  }
+  if (opts.dataArgs.length === 0)
+    return { method: opts.method ?? (opts.head ? 'HEAD' : 'GET'), headers: [], path, warnings: [] };
+  const warnings: string[] = [];
+  const parts = opts.dataArgs.map(({ kind, value }) => {
+    if (kind === 'raw' || !value.startsWith('@')) return value;
+    const file = value.slice(1);
+    const content = read(file);
+    if (content === undefined) {
+      warnings.push(`Warning: Couldn't read data from file "${file}", this makes an empty POST.\n`);
+      return '';
+    }
+    return kind === 'ascii' ? content.replace(/[\r\n]/g, '') : content;
+  });
+  const body = parts.join('&');
+  return {
+    method: opts.method ?? 'POST',
+    body,
+    headers: [
+      ['Content-Length', String(utf8Length(body))],
+      ['Content-Type', 'application/x-www-form-urlencoded'],
+    ],
+    path,
+    warnings,
   };
 }

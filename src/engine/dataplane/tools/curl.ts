@@ -19,7 +19,14 @@
 import type { CommandHandler, CommandIO, CommandResult } from '../../shell/types.ts';
 import { connect } from '../network/connect.ts';
 import type { AppResponse, ConnectResult } from '../network/types.ts';
-import { parseCurlArgs, parseUrl, type CurlOptions, type ParsedUrl } from './curl-args.ts';
+import {
+  curlBody,
+  parseCurlArgs,
+  parseUrl,
+  type CurlBody,
+  type CurlOptions,
+  type ParsedUrl,
+} from './curl-args.ts';
 import {
   curlVersion,
   progressEnd,
@@ -106,8 +113,9 @@ function runOne(
   url: ParsedUrl,
   io: CommandIO,
   version: CurlVersion,
+  body: CurlBody,
 ): Outcome {
-  const method = opts.method ?? (opts.head ? 'HEAD' : opts.data !== undefined ? 'POST' : 'GET');
+  const method = body.method;
   const headers: [string, string][] = [
     ['Host', url.hostHeader],
     ['User-Agent', opts.userAgent ?? `curl/${version.text}`],
@@ -118,11 +126,8 @@ function runOne(
     if (i >= 0) headers.splice(i, 1, [k, v]);
     else headers.push([k, v]);
   }
-  if (opts.data !== undefined) {
-    headers.push(['Content-Length', String(opts.data.length)]);
-    if (!headers.some(([k]) => k.toLowerCase() === 'content-type'))
-      headers.push(['Content-Type', 'application/x-www-form-urlencoded']);
-  }
+  for (const h of body.headers)
+    if (!headers.some(([k]) => k.toLowerCase() === h[0].toLowerCase())) headers.push([h[0], h[1]]);
   const result = connect(
     {
       from: ctx.source,
@@ -135,7 +140,7 @@ function runOne(
           path: url.path,
           host: url.hostHeader,
           headers,
-          ...(opts.data !== undefined ? { body: opts.data } : {}),
+          ...(body.body !== undefined ? { body: body.body } : {}),
           scheme: url.scheme,
           // curl sends SNI only for a host name, never for an IP literal (lib/vtls/vtls.c).
           ...(/^[\d.]+$|:/.test(url.host) ? {} : { sni: url.host }),
@@ -337,7 +342,18 @@ export function curlCommand(ctx: ToolContext): CommandHandler {
         exitCode = url.code;
         continue;
       }
-      const o = runOne(ctx, opts, url, io, version);
+      // -d @FILE and -T FILE read where curl runs: the container's files in a pod.
+      const body = curlBody(opts, url.path, (file) => {
+        const r = io.files?.read(file);
+        return r && 'content' in r ? r.content : undefined;
+      });
+      if ('error' in body) {
+        if (!opts.silent || opts.showError) stderr += body.error;
+        exitCode = body.code;
+        continue;
+      }
+      if (!opts.silent) stderr += body.warnings.join('');
+      const o = runOne(ctx, opts, { ...url, path: body.path }, io, version, body);
       wait(ctx, o.elapsedMs);
       const toFile = opts.output !== undefined;
       const meter = !opts.silent && (toFile || !io.tty);

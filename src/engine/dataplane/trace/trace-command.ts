@@ -75,7 +75,7 @@ function resolveSourceArg(cluster: Cluster, text: string, namespace: string): So
 }
 
 export function traceCommand(cluster: Cluster): CommandHandler {
-  return (argv) => {
+  return (argv, io) => {
     const args = argv.slice(1);
     if (args.length === 0) return usage('missing SOURCE and COMMAND');
     if (args.includes('--help') || args.includes('-h')) {
@@ -112,14 +112,19 @@ export function traceCommand(cluster: Cluster): CommandHandler {
     if (command.length === 0) return usage('missing COMMAND after "--"');
     const from = resolveSourceArg(cluster, positional[0]!, namespace);
     if (typeof from === 'string') return { stdout: '', stderr: `trace: ${from}\n`, exitCode: 1 };
-    const result = traceConnection(cluster, { from, argv: command });
+    const readFile = (path: string): string | undefined => {
+      const r = io?.files?.read(path);
+      return r && 'content' in r ? r.content : undefined;
+    };
+    const result = traceConnection(cluster, { from, argv: command, readFile });
     if ('error' in result) return { stdout: '', stderr: `trace: ${result.error}\n`, exitCode: 1 };
+    const warnings = (result.warnings ?? []).join('');
     if (json) {
       const { connection, ...rest } = result;
       void connection;
-      return { stdout: `${JSON.stringify(rest, null, 2)}\n`, stderr: '', exitCode: 0 };
+      return { stdout: `${JSON.stringify(rest, null, 2)}\n`, stderr: warnings, exitCode: 0 };
     }
     const ok = result.outcome === 'connected' || result.outcome === 'resolved';
-    return { stdout: formatTrace(result), stderr: '', exitCode: ok ? 0 : 1 };
+    return { stdout: formatTrace(result), stderr: warnings, exitCode: ok ? 0 : 1 };
   };
 }

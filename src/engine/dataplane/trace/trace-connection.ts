@@ -10,7 +10,7 @@ import { connect, resolveName } from '../network/connect.ts';
 import { resolveSource } from '../network/origin.ts';
 import type { ConnectRequest, ConnectResult, Hop, Outcome, Source } from '../network/types.ts';
 import { buildView } from '../network/view.ts';
-import { parseCurlArgs, parseUrl } from '../tools/curl-args.ts';
+import { curlBody, parseCurlArgs, parseUrl } from '../tools/curl-args.ts';
 
 export type TraceProgram = 'curl' | 'wget' | 'nc' | 'ping' | 'nslookup' | 'dig' | 'host' | 'getent';
 export const TRACE_PROGRAMS: readonly TraceProgram[] = [
@@ -27,6 +27,11 @@ export const TRACE_PROGRAMS: readonly TraceProgram[] = [
 export interface TraceRequest {
   readonly from: Source;
   readonly argv: readonly string[];
+  /**
+   * Reads a file named by the command (`curl -d @big.json`, `-T report.txt`). trace runs where it is
+   * typed, so the body comes from the session's files (the lab's editor files), not the pod's disk.
+   */
+  readonly readFile?: (path: string) => string | undefined;
 }
 
 export interface TraceResult {
@@ -44,18 +49,25 @@ export interface TraceResult {
   readonly decidingHop?: Hop;
   readonly connection?: ConnectResult;
   readonly summary: string;
+  /** What the traced program would have printed as warnings (curl's unreadable -d @file). */
+  readonly warnings?: readonly string[];
 }
 
 export type TraceError = { readonly error: string };
 
 interface Plan {
+  readonly warnings?: readonly string[];
   readonly request?: ConnectRequest;
   readonly lookup?: string;
   readonly target: TraceResult['target'];
 }
 
 /** Works out what the command would do, from its arguments as the real program reads them. */
-export function planFor(from: Source, argv: readonly string[]): Plan | TraceError {
+export function planFor(
+  from: Source,
+  argv: readonly string[],
+  readFile: (path: string) => string | undefined = () => undefined,
+): Plan | TraceError {
   const program = argv[0] ?? '';
   const args = argv.slice(1);
   switch (program) {
@@ -90,7 +102,13 @@ export function planFor(from: Source, argv: readonly string[]): Plan | TraceErro
         else headers.push([k, v]);
       }
       const sni = /^[\d.]+$|:/.test(url.host) ? {} : { sni: url.host };
+      // The body sizes the packets the MTU hop weighs: -d/--data-binary (@FILE read), -T FILE.
+      const body = parsed?.ok ? curlBody(parsed.opts, url.path, readFile) : undefined;
+      if (body && 'error' in body) return { error: body.error.trimEnd() };
+      for (const h of body?.headers ?? [])
+        if (!headers.some(([k]) => k.toLowerCase() === h[0].toLowerCase())) headers.push([h[0], h[1]]);
       return {
+        ...(body && body.warnings.length > 0 ? { warnings: body.warnings } : {}),
         request: {
           from,
           to: url.host,
@@ -98,10 +116,11 @@ export function planFor(from: Source, argv: readonly string[]): Plan | TraceErro
           protocol: 'TCP',
           payload: {
             http: {
-              method: 'GET',
-              path: url.path,
+              method: body?.method ?? 'GET',
+              path: body?.path ?? url.path,
               host: url.hostHeader,
               headers,
+              ...(body?.body !== undefined ? { body: body.body } : {}),
               scheme: url.scheme,
               ...sni,
             },
@@ -181,7 +200,7 @@ export function traceConnection(cluster: Cluster, req: TraceRequest): TraceResul
   const program = req.argv[0] as TraceProgram;
   if (!TRACE_PROGRAMS.includes(program))
     return { error: `cannot trace "${req.argv[0] ?? ''}": trace follows ${TRACE_PROGRAMS.join(', ')}` };
-  const plan = planFor(req.from, req.argv);
+  const plan = planFor(req.from, req.argv, req.readFile);
   if ('error' in plan) return plan;
   const view = buildView(cluster);
   const src = resolveSource(view, req.from);
@@ -217,6 +236,7 @@ export function traceConnection(cluster: Cluster, req: TraceRequest): TraceResul
     ...(result.decidingHop ? { decidingHop: result.decidingHop } : {}),
     connection: result,
     summary: summarize(program, result),
+    ...(plan.warnings ? { warnings: plan.warnings } : {}),
   };
 }
 
