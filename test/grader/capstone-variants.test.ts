@@ -1,0 +1,112 @@
+// The capstone (labs/17-capstone) on the real engine: one lab, five faults. Each variant's solution,
+// recorded the way the lab UI records it (a session with the draw seed), is re-graded by `packetpath
+// grade` against that variant rebuilt from the lab; reports with a variant edited, unknown or missing
+// are errors for their file; a journal that fixes one fault does not pass another.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  drawVariant,
+  labContentHash,
+  openSession,
+  resolveVariant,
+  variantIds,
+  type GradeReport,
+  type LoadedLab,
+} from '../../src/grader/index.ts';
+import { loadLabFromDir } from '../../src/grader/node/load-lab.ts';
+import { runGrade } from '../../src/runtime/node-cli/grade.ts';
+
+const LABS = join(import.meta.dirname, '../../labs');
+const VARIANTS = ['dns', 'kube-proxy', 'overlay', 'policy', 'selector'];
+let dir: string;
+let lab: LoadedLab;
+const reports = new Map<string, GradeReport>();
+
+const seedFor = (id: string): number => {
+  for (let s = 0; ; s++) if (drawVariant(lab.lab, s) === id) return s;
+};
+
+const write = (name: string, r: unknown) => writeFileSync(join(dir, name), JSON.stringify(r));
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'packetpath-capstone-'));
+  lab = loadLabFromDir(join(LABS, '17-capstone'));
+  for (const id of VARIANTS) {
+    const variant = resolveVariant(lab, id);
+    const s = openSession(variant);
+    for (const [path, content] of Object.entries(variant.solutionFiles)) s.writeFile(path, content);
+    for (const line of variant.lab.solution!.commands) s.exec(line);
+    const r = s.report({
+      locale: 'en',
+      learner: id,
+      startedAt: '2026-11-29T10:00:00Z',
+      submittedAt: '2026-11-29T10:30:00Z',
+      seed: seedFor(id),
+    });
+    reports.set(id, r);
+    write(`${id}.json`, r);
+  }
+}, 300_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { cwd: dir, out: (t: string) => out.push(t), err: (t: string) => err.push(t) }, out, err };
+}
+
+describe('the capstone lab', { timeout: 300_000 }, () => {
+  it('has the five faults of issue 7 as variants', () => {
+    expect(variantIds(lab.lab)).toEqual(VARIANTS);
+  });
+
+  it("records each variant and its seed, and packetpath grade passes each variant's solution", async () => {
+    for (const id of VARIANTS) expect(reports.get(id)!.lab).toMatchObject({ variant: id, seed: seedFor(id) });
+    const { io, out, err } = capture();
+    const code = await runGrade(['17-capstone', ...VARIANTS.map((v) => `${v}.json`), '--labs', LABS], io);
+    expect(err.join('')).toBe('');
+    expect(code).toBe(0);
+    for (const id of VARIANTS)
+      expect(out.join('')).toMatch(new RegExp(`^${id}\\.json\\s+${id}\\s+100%\\s+12/12\\s+-\\s+ok$`, 'm'));
+  });
+
+  it('a variant edited, unknown or missing is an error for that file; a fix for another fault fails', async () => {
+    const policy = reports.get('policy')!;
+    // Edited by hand: the seed still draws "policy".
+    write('edited.json', { ...policy, lab: { ...policy.lab, variant: 'dns' } });
+    write('unknown.json', { ...policy, lab: { ...policy.lab, variant: 'mtu', seed: undefined } });
+    const { variant: _v, seed: _s, ...bare } = policy.lab;
+    write('missing.json', { ...policy, lab: bare });
+    // Relabelled consistently (seed and content hash of "selector"): replayed honestly as "selector",
+    // where the policy fix leaves the Service's selector broken.
+    write('relabelled.json', {
+      ...policy,
+      lab: {
+        ...policy.lab,
+        variant: 'selector',
+        seed: seedFor('selector'),
+        contentHash: labContentHash(resolveVariant(lab, 'selector')),
+      },
+    });
+    const { io, out, err } = capture();
+    const files = ['edited.json', 'unknown.json', 'missing.json', 'relabelled.json', 'dns.json'];
+    expect(await runGrade(['17-capstone', ...files, '--labs', LABS], io)).toBe(1);
+    const lines = err.join('');
+    expect(lines).toContain(
+      `packetpath grade: edited.json: seed ${seedFor('policy')} draws variant "policy", not "dns"`,
+    );
+    expect(lines).toContain(
+      'packetpath grade: unknown.json: lab 17-capstone has no variant "mtu" (variants: dns, kube-proxy, overlay, policy, selector)',
+    );
+    expect(lines).toContain(
+      'packetpath grade: missing.json: report names no variant; lab 17-capstone has variants (dns, kube-proxy, overlay, policy, selector)',
+    );
+    expect(lines).toMatch(
+      /packetpath grade: relabelled\.json: recorded score 100% does not match recomputed \d+%/,
+    );
+    expect(out.join('')).toMatch(/^dns\.json\s+dns\s+100%\s+12\/12\s+-\s+ok$/m);
+  });
+});
