@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { k3sCorefile, kubeadmCorefile } from '../../src/engine/controllers/addons/coredns.ts';
 import { listLabDirs, loadLabFromDir } from '../../src/grader/node/load-lab.ts';
-import type { LoadedLab } from '../../src/grader/index.ts';
+import { resolveVariant, type LoadedLab } from '../../src/grader/index.ts';
 
 export const ROOT = join(import.meta.dirname, '../..');
 const LABS = join(ROOT, 'labs');
@@ -56,20 +56,28 @@ let labsCache: LabCorpus[] | undefined;
 
 export function labs(): LabCorpus[] {
   if (labsCache) return labsCache;
-  labsCache = listLabDirs(LABS).map((dir) => {
+  labsCache = listLabDirs(LABS).flatMap((dir) => {
     const yamlText = readFileSync(join(dir, 'lab.yaml'), 'utf8');
-    const loaded = loadLabFromDir(dir);
+    const base = loadLabFromDir(dir);
     const raw = parse(yamlText) as Record<string, unknown>;
-    const solution = raw.solution as { commands?: unknown } | undefined;
-    const commands = [
-      ...texts(raw.setup),
-      ...texts(solution?.commands),
-      ...texts([raw.steps, raw.hints]).flatMap(codeBlockCommands),
-    ];
-    const files: Record<string, string> = {};
-    for (const [p, t] of Object.entries(loaded.startFiles)) files[`start/${p}`] = t;
-    for (const [p, t] of Object.entries(loaded.solutionFiles)) files[`solution/${p}`] = t;
-    return { dir, id: loaded.lab.id, loaded, yamlText, commands: [...new Set(commands)], files };
+    const shown = texts([raw.steps, raw.hints]).flatMap(codeBlockCommands);
+    // A lab with variants (the capstone) has no start state of its own: each variant is a lab.
+    const variants = base.lab.variants?.map((v) => ({
+      id: `${base.lab.id}/${v.id}`,
+      loaded: resolveVariant(base, v.id),
+    }));
+    return (variants ?? [{ id: base.lab.id, loaded: base }]).map(({ id, loaded }) => {
+      const commands = [
+        ...loaded.lab.setup,
+        ...(loaded.lab.solution?.commands ?? []),
+        ...texts(loaded.lab.hints).flatMap(codeBlockCommands),
+        ...shown,
+      ];
+      const files: Record<string, string> = {};
+      for (const [p, t] of Object.entries(loaded.startFiles)) files[`start/${p}`] = t;
+      for (const [p, t] of Object.entries(loaded.solutionFiles)) files[`solution/${p}`] = t;
+      return { dir, id, loaded, yamlText, commands: [...new Set(commands)], files };
+    });
   });
   return labsCache;
 }

@@ -23,7 +23,6 @@ export function params<T>(name: string, defaultRuns: number): fc.Parameters<T> {
   return {
     numRuns,
     seed,
-    endOnFailure: true,
     reporter: (details) => {
       if (FUZZ_RUNS)
         console.log(`fuzz ${name}: ${details.numRuns} cases, seed ${seed}${details.failed ? ' FAILED' : ''}`);

@@ -10,7 +10,7 @@ export const STDERR_SHAPES: readonly RegExp[] = [
   // `program: message`: bash:, sh: 0:, error:, cat:, grep:, curl: (6), nslookup:, packetpath: stopped…
   /^[\w.\/\[\]-]{1,60}: /,
   /^Error from server( \([A-Za-z]+\))?: /,
-  /^The [A-Za-z]+ "[^"]*" is invalid: /,
+  /^The [\w.-]+ "[^"]*" is invalid:/,
   /^[WEI]\d{4} \d\d:\d\d:\d\d/,
   /^Warning: /,
   /^(pod|deployment|service) \S+ /,
@@ -23,6 +23,10 @@ export const STDERR_SHAPES: readonly RegExp[] = [
   /^Connecting to /,
   /^ +% Total +% Received/,
   /^No resources found/,
+  /^You must specify /,
+  /^error validating "/,
+  // kubectl joins several errors of one apply/create without the `error: ` prefix (cmdutil.CheckErr).
+  /^resource mapping not found for name: /,
 ];
 
 /** JavaScript failures dressed as output: an exception caught too late. */
