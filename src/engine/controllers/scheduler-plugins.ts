@@ -84,7 +84,7 @@ export function filterNode(
   if (!matchesNodeAffinity(pod, node))
     return { reason: "node(s) didn't match Pod's node affinity/selector", resolvable: false };
   if (hostPortConflict(pod, usage.hostPorts)) {
-    return { reason: "node(s) didn't have free ports for the requested pod ports", resolvable: true };
+    return { reason: ERR_REASON_NODE_PORTS, resolvable: true };
   }
   const allocatable = node.status?.allocatable ?? {};
   const maxPods = Number(allocatable.pods ?? 110);
@@ -172,7 +172,34 @@ function requirementMatches(r: NodeSelectorRequirement, value: string | undefine
   }
 }
 
-function hostPorts(pod: Pod): string[] {
+/** The NodePorts filter's reason (`nodeports.ErrReason`), shared with the kubelet's admission check. */
+export const ERR_REASON_NODE_PORTS = "node(s) didn't have free ports for the requested pod ports";
+
+/**
+ * NodeAffinity's PreFilter: when every required term names nodes by `metadata.name` (as DaemonSet pods
+ * do), only those nodes are evaluated; the rest are reported as
+ * `node(s) didn't satisfy plugin(s) [NodeAffinity]`, UnschedulableAndUnresolvable
+ * (schedule_one.go `findNodesThatFitPod`). Undefined means every node.
+ */
+export function preFilterNodeNames(pod: Pod): ReadonlySet<string> | undefined {
+  const terms =
+    pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  if (!terms || terms.length === 0) return undefined;
+  const names = new Set<string>();
+  for (const t of terms) {
+    const byName = (t.matchFields ?? []).filter((f) => f.key === 'metadata.name' && f.operator === 'In');
+    if (byName.length !== 1) return undefined;
+    for (const v of byName[0]!.values ?? []) names.add(v);
+  }
+  return names;
+}
+
+export const PRE_FILTER_NODE_AFFINITY: FilterFailure = {
+  reason: "node(s) didn't satisfy plugin(s) [NodeAffinity]",
+  resolvable: false,
+};
+
+export function hostPorts(pod: Pod): string[] {
   return (pod.spec?.containers ?? []).flatMap((c) =>
     (c.ports ?? [])
       .filter((p) => p.hostPort)
@@ -180,7 +207,7 @@ function hostPorts(pod: Pod): string[] {
   );
 }
 
-function hostPortConflict(pod: Pod, used: ReadonlySet<string>): boolean {
+export function hostPortConflict(pod: Pod, used: ReadonlySet<string>): boolean {
   const wanted = hostPorts(pod);
   if (wanted.length === 0) return false;
   return wanted.some((w) => {

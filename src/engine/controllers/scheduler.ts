@@ -1,6 +1,7 @@
 /**
- * kube-scheduler (pkg/scheduler/schedule_one.go, framework/plugins): for each pending pod, run the
- * filter plugins on every node in the default profile's order — NodeUnschedulable, TaintToleration,
+ * kube-scheduler (pkg/scheduler/schedule_one.go, framework/plugins): for each pending pod, NodeAffinity's
+ * PreFilter narrows the nodes when the pod names them by `metadata.name` (DaemonSet pods), then the
+ * filter plugins run on each remaining node in the default profile's order — NodeUnschedulable, TaintToleration,
  * NodeAffinity (nodeSelector and required node affinity), NodePorts (hostPort), NodeResourcesFit
  * (pod count against `pods` allocatable, cpu and memory requests) — score the feasible nodes by how
  * little is allocated on them (LeastAllocated), bind to the best, record `Scheduled`; otherwise set
@@ -24,6 +25,8 @@ import {
   fitError,
   nodeUsage,
   podDemand,
+  preFilterNodeNames,
+  PRE_FILTER_NODE_AFFINITY,
   scoreNode,
   type FilterFailure,
   type NodeUsage,
@@ -133,7 +136,12 @@ export class Scheduler extends BaseController {
     const demand = podDemand(pod);
     const failures = new Map<string, FilterFailure>();
     const feasible: { node: Node; score: number }[] = [];
+    const only = preFilterNodeNames(pod);
     for (const node of nodes) {
+      if (only && !only.has(node.metadata.name)) {
+        failures.set(node.metadata.name, PRE_FILTER_NODE_AFFINITY);
+        continue;
+      }
       const usage = this.nodeUsage(node.metadata.name);
       const failure = filterNode(pod, demand, node, usage);
       if (failure) failures.set(node.metadata.name, failure);

@@ -31,6 +31,8 @@ import { podConditions } from './pod-status.ts';
 import { waitingStatus } from './container-lifecycle.ts';
 import { imageIdOf, resolveImage } from './images.ts';
 import { formatImageRef } from './image-ref.ts';
+import { ERR_REASON_NODE_PORTS, hostPortConflict, hostPorts } from '../controllers/scheduler-plugins.ts';
+import { isPodTerminal } from '../controllers/pod-util.ts';
 
 /** Node annotation holding host-local's `last_reserved_ip.0` (the simulator's stand-in for the file). */
 /** host-local's `last_reserved_ip.0` file under /var/lib/cni/networks/<network>/. */
@@ -102,6 +104,8 @@ export class Kubelet implements Controller {
     if (pod.metadata.deletionTimestamp) return this.terminate(pod);
     const phase = pod.status?.phase;
     if (phase === 'Succeeded' || phase === 'Failed') return false;
+    // Admission happens once, when the kubelet first takes the pod (no hostIP reported yet).
+    if (!pod.status?.hostIP && this.rejectedAtAdmission(pod)) return true;
     let current = pod;
     let wrote = false;
     if (!pod.status?.podIP) {
@@ -111,6 +115,39 @@ export class Kubelet implements Controller {
       current = created.pod;
     }
     return this.runContainers(current, node) || wrote;
+  }
+
+  /**
+   * The kubelet's own admission (pkg/kubelet/lifecycle/predicate.go `generalFilter`): a pod that did
+   * not go through the scheduler (spec.nodeName set by hand) still cannot take host ports another pod
+   * on the node holds. The pod is rejected as `rejectPod` does it: a Warning event with the predicate's
+   * name as reason, phase Failed, `Pod was rejected: Predicate NodePorts failed: …`. Pods are admitted
+   * in creation order, so a pod the kubelet has not reached yet still counts when it is older.
+   */
+  private rejectedAtAdmission(pod: Pod): boolean {
+    if (hostPorts(pod).length === 0) return false;
+    const used = new Set<string>();
+    for (const other of this.podsHere()) {
+      if (other.metadata.uid === pod.metadata.uid || isPodTerminal(other)) continue;
+      if (!other.status?.hostIP && !createdBefore(other, pod)) continue;
+      for (const p of hostPorts(other)) used.add(p);
+    }
+    if (!hostPortConflict(pod, used)) return false;
+    const message = `Predicate NodePorts failed: ${ERR_REASON_NODE_PORTS}`;
+    this.ctx.recorder.event(pod as unknown as AnyObject, 'Warning', 'NodePorts', message, {
+      component: 'kubelet',
+      host: this.nodeName,
+    });
+    const now = this.ctx.clock.rfc3339();
+    this.writeStatus(pod, {
+      ...pod.status,
+      phase: 'Failed',
+      reason: 'NodePorts',
+      message: `Pod was rejected: ${message}`,
+      startTime: pod.status?.startTime ?? now,
+      qosClass: pod.status?.qosClass ?? qosClass(pod),
+    });
+    return true;
   }
 
   /** RunPodSandbox + CNI ADD. Returns the updated pod when the sandbox exists. */
@@ -361,6 +398,13 @@ function cachedPull(pod: Pod): { image: string; start: number } | undefined {
   const pull = currentPull(pod);
   pullCache.set(pod, pull);
   return pull;
+}
+
+/** Admission order: creation time, then name (the kubelet sorts new pods by creation timestamp). */
+function createdBefore(a: Pod, b: Pod): boolean {
+  const ta = a.metadata.creationTimestamp ?? '';
+  const tb = b.metadata.creationTimestamp ?? '';
+  return ta !== tb ? ta < tb : a.metadata.name < b.metadata.name;
 }
 
 export function nodeInternalIP(node: Node): string {
