@@ -167,8 +167,8 @@ export interface LoadedLab {
   readonly solutionFiles: Readonly<Record<string, string>>;
   /** Per variant id, the files under variants/<id>/ (labs with variants only). */
   readonly variantFiles?: Readonly<Record<string, VariantFiles>>;
-  /** Set by `resolveVariant`: the lab is one variant's plain lab (no `variants` left in `lab`). */
-  readonly variant?: { readonly id: string; readonly title: Localized };
+  /** Set by `resolveVariant`: the lab is one variant's plain lab (no `variants` left in `lab`); `of` lists every variant id. */
+  readonly variant?: { readonly id: string; readonly title: Localized; readonly of: readonly string[] };
 }
 
 /** The JSON Schema editors use for lab.yaml (input shape: fields with defaults are optional). */

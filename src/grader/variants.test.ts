@@ -93,6 +93,7 @@ describe('the variants format', () => {
     expect(junk.variant).toEqual({
       id: 'junk',
       title: { 'pt-BR': 'Sobrou um ConfigMap', en: 'A ConfigMap was left behind' },
+      of: ['gone', 'junk'],
     });
     expect(junk.lab.variants).toBeUndefined();
     expect(junk.lab.setup).toEqual(['mk svc shop/api', 'mk cm shop/junk']);

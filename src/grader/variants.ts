@@ -44,7 +44,7 @@ export function resolveVariant(loaded: LoadedLab, id: string): LoadedLab {
     },
     startFiles: { ...loaded.startFiles, ...files?.startFiles },
     solutionFiles: { ...loaded.solutionFiles, ...files?.solutionFiles },
-    variant: { id: v.id, title: v.title },
+    variant: { id: v.id, title: v.title, of: variants.map((x) => x.id) },
   };
 }
 

@@ -5,6 +5,8 @@
  * that has started runs to the end (the UI has already stopped waiting for it).
  */
 import type { LoadedLab } from '../grader/lab-schema.ts';
+import { isDrawSeed } from '../grader/draw.ts';
+import { labForLearner } from '../grader/variants.ts';
 import { LabSession } from './lab-session.ts';
 import {
   PROTOCOL_VERSION,
@@ -53,9 +55,15 @@ export function createHostHandler(opts: HostHandlerOptions): HostHandler {
       case 'hello':
         return { version: PROTOCOL_VERSION, host: opts.host, terminal: 'line' };
       case 'load': {
-        const loaded = await opts.loadLab(msg.params.labId);
-        const next = new LabSession(loaded, (path, content) =>
-          opts.send({ v: PROTOCOL_VERSION, kind: 'event', event: { type: 'file', path, content } }),
+        // A lab with variants becomes the variant the learner's seed draws (seed 0 when none is sent).
+        const seed = isDrawSeed(msg.params.seed) ? msg.params.seed : 0;
+        const loaded = labForLearner(await opts.loadLab(msg.params.labId), { seed });
+        const next = new LabSession(
+          loaded,
+          (path, content) =>
+            opts.send({ v: PROTOCOL_VERSION, kind: 'event', event: { type: 'file', path, content } }),
+          undefined,
+          seed,
         );
         const result = await next.load(msg.params.start);
         session = next;

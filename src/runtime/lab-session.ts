@@ -50,8 +50,9 @@ export class SessionError extends Error {
 
 export type FileListener = (path: string, content: string | null) => void;
 
-export function labInfo(loaded: LoadedLab): LabInfo {
+export function labInfo(loaded: LoadedLab, drawSeed = 0): LabInfo {
   const { lab } = loaded;
+  const { variant } = loaded;
   return {
     id: lab.id,
     version: lab.version,
@@ -66,6 +67,7 @@ export function labInfo(loaded: LoadedLab): LabInfo {
       title: { 'pt-BR': checkTitle(c, 'pt-BR'), en: checkTitle(c, 'en') },
       hidden: c.hidden,
     })),
+    ...(variant ? { variant: { id: variant.id, title: variant.title, seed: drawSeed, of: variant.of } } : {}),
   };
 }
 
@@ -111,6 +113,8 @@ export class LabSession {
     readonly loaded: LoadedLab,
     private readonly onFile: FileListener = () => {},
     private readonly now: () => string = () => new Date().toISOString(),
+    /** The seed that drew `loaded`'s variant (labs with variants): reported, and recorded in grade reports. */
+    readonly drawSeed = 0,
   ) {}
 
   private get live(): Cluster {
@@ -156,7 +160,7 @@ export class LabSession {
       else this.onFile(path, content ?? null);
     });
     return {
-      lab: labInfo(this.loaded),
+      lab: labInfo(this.loaded, this.drawSeed),
       files: cluster.files.toJSON(),
       prompt: cluster.shell.prompt(),
       history: historyOf(journal),
@@ -279,6 +283,7 @@ export class LabSession {
       locale,
       startedAt: this.startedAt,
       submittedAt,
+      seed: this.drawSeed,
     });
   }
 }

@@ -4,15 +4,20 @@
  * parser. Each lab is its own lazily loaded chunk, so a page pays only for the lab it shows.
  */
 import { parseLab } from '../grader/lab-parse.ts';
-import type { LoadedLab } from '../grader/lab-schema.ts';
+import type { LoadedLab, VariantFiles } from '../grader/lab-schema.ts';
 
 type RawLoader = () => Promise<string>;
 
 const yamls = import.meta.glob<string>('/labs/*/lab.yaml', { query: '?raw', import: 'default' });
-const files = import.meta.glob<string>(['/labs/*/start/**/*', '/labs/*/solution/**/*'], {
-  query: '?raw',
-  import: 'default',
-});
+const files = import.meta.glob<string>(
+  [
+    '/labs/*/start/**/*',
+    '/labs/*/solution/**/*',
+    '/labs/*/variants/*/start/**/*',
+    '/labs/*/variants/*/solution/**/*',
+  ],
+  { query: '?raw', import: 'default' },
+);
 
 export class UnknownLabError extends Error {
   readonly code = 'no-lab';
@@ -30,7 +35,26 @@ export function labIds(): string[] {
     .sort();
 }
 
-async function readDir(id: string, dir: 'start' | 'solution'): Promise<Record<string, string>> {
+/** `variants/<id>/start/` and `variants/<id>/solution/` of a lab with variants (undefined without). */
+async function readVariants(id: string): Promise<Record<string, VariantFiles> | undefined> {
+  const prefix = `/labs/${id}/variants/`;
+  const ids = new Set(
+    Object.keys(files)
+      .filter((p) => p.startsWith(prefix))
+      .map((p) => p.slice(prefix.length).split('/')[0] ?? ''),
+  );
+  if (ids.size === 0) return undefined;
+  const out: Record<string, VariantFiles> = {};
+  for (const v of [...ids].sort()) {
+    out[v] = {
+      startFiles: await readDir(id, `variants/${v}/start`),
+      solutionFiles: await readDir(id, `variants/${v}/solution`),
+    };
+  }
+  return out;
+}
+
+async function readDir(id: string, dir: string): Promise<Record<string, string>> {
   const prefix = `/labs/${id}/${dir}/`;
   const out: Record<string, string> = {};
   const entries = Object.entries(files as Record<string, RawLoader>).filter(([p]) => p.startsWith(prefix));
@@ -44,16 +68,30 @@ async function readDir(id: string, dir: 'start' | 'solution'): Promise<Record<st
 export async function loadBundledLab(id: string): Promise<LoadedLab> {
   const load = (yamls as Record<string, RawLoader>)[`/labs/${id}/lab.yaml`];
   if (!load) throw new UnknownLabError(id);
-  const [text, start, solution] = await Promise.all([load(), readDir(id, 'start'), readDir(id, 'solution')]);
-  return parseLab(`labs/${id}/lab.yaml`, text, start, solution);
+  const [text, start, solution, variants] = await Promise.all([
+    load(),
+    readDir(id, 'start'),
+    readDir(id, 'solution'),
+    readVariants(id),
+  ]);
+  return parseLab(`labs/${id}/lab.yaml`, text, start, solution, variants);
 }
 
 /** A bundled lab's raw texts (lab.yaml, start/ and solution/ files), for hosts that parse it elsewhere. */
-export async function loadBundledLabSource(
-  id: string,
-): Promise<{ id: string; yaml: string; start: Record<string, string>; solution: Record<string, string> }> {
+export async function loadBundledLabSource(id: string): Promise<{
+  id: string;
+  yaml: string;
+  start: Record<string, string>;
+  solution: Record<string, string>;
+  variants?: Record<string, VariantFiles>;
+}> {
   const load = (yamls as Record<string, RawLoader>)[`/labs/${id}/lab.yaml`];
   if (!load) throw new UnknownLabError(id);
-  const [yaml, start, solution] = await Promise.all([load(), readDir(id, 'start'), readDir(id, 'solution')]);
-  return { id, yaml, start, solution };
+  const [yaml, start, solution, variants] = await Promise.all([
+    load(),
+    readDir(id, 'start'),
+    readDir(id, 'solution'),
+    readVariants(id),
+  ]);
+  return { id, yaml, start, solution, ...(variants ? { variants } : {}) };
 }

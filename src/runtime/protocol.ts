@@ -40,6 +40,16 @@ export interface LabInfo {
   };
   readonly startFiles: Readonly<Record<string, string>>;
   readonly checks: readonly { readonly id: string; readonly title: Localized; readonly hidden: boolean }[];
+  /**
+   * For a lab with variants: the one drawn, the seed that drew it and every variant id (for "new
+   * fault"). The title names the fault: the UI shows it only once every check passes.
+   */
+  readonly variant?: {
+    readonly id: string;
+    readonly title: Localized;
+    readonly seed: number;
+    readonly of: readonly string[];
+  };
 }
 
 /**
@@ -120,7 +130,8 @@ export interface Requests {
     params: Record<string, never>;
     result: { version: number; host: HostKind; terminal: TerminalMode };
   };
-  load: { params: { labId: string; start: LoadStart }; result: LoadResult };
+  /** `seed`: the learner's draw seed, for a lab with variants (kept with their progress). */
+  load: { params: { labId: string; start: LoadStart; seed?: number }; result: LoadResult };
   exec: { params: { line: string }; result: ExecOutput };
   complete: { params: { line: string; cursor: number }; result: Completion };
   /** Whether the text typed so far needs more lines (open quote, heredoc, trailing backslash). */

@@ -76,7 +76,7 @@ export function connectWebContainerHost(opts: { timeoutMs: number }): Transport 
     return answer.value;
   }
 
-  async function load(labId: string, state: HostState | undefined): Promise<unknown> {
+  async function load(labId: string, state: HostState | undefined, seed: number): Promise<unknown> {
     const started = Date.now();
     emit({ type: 'progress', stage: 'boot', ratio: 0 });
     const ticker = setInterval(() => {
@@ -113,8 +113,12 @@ export function connectWebContainerHost(opts: { timeoutMs: number }): Transport 
       fetch(programUrl).then((r) => r.text()),
       loadBundledLabSource(labId),
     ]);
-    const files = (state?.snapshot.files as Record<string, string> | undefined) ?? source.start;
-    await wc.mount(buildFileTree({ program: programText, lab: source, files, ...(state ? { state } : {}) }));
+    const bundle = { ...source, seed };
+    const { bundleLab } = await import('./bundle-lab.ts');
+    const loaded = bundleLab(bundle);
+    // A variant's start files are the lab's with the variant's over them.
+    const files = (state?.snapshot.files as Record<string, string> | undefined) ?? loaded.startFiles;
+    await wc.mount(buildFileTree({ program: programText, lab: bundle, files, ...(state ? { state } : {}) }));
     emit({ type: 'progress', stage: 'check', ratio: 0.75 });
     const current = (await program('state', {})) as HostState;
     emit({ type: 'progress', stage: 'shell', ratio: 0.9 });
@@ -135,10 +139,7 @@ export function connectWebContainerHost(opts: { timeoutMs: number }): Transport 
     stopWatching.push(() => watcher.close());
     emit({ type: 'progress', stage: 'ready', ratio: 1 });
     const info = (await import('../lab-session.ts')).labInfo;
-    const { parseLab } = await import('../../grader/lab-parse.ts');
-    const labInfo: LabInfo = info(
-      parseLab(`labs/${labId}/lab.yaml`, source.yaml, source.start, source.solution),
-    );
+    const labInfo: LabInfo = info(loaded, seed);
     return {
       lab: labInfo,
       files: current.snapshot.files,
@@ -154,7 +155,7 @@ export function connectWebContainerHost(opts: { timeoutMs: number }): Transport 
       case 'load': {
         const { start, labId } = msg.params;
         if (start.kind === 'replay') throw codeError('unsupported', 'replay runs on the worker host');
-        return load(labId, start.kind === 'state' ? start.state : undefined);
+        return load(labId, start.kind === 'state' ? start.state : undefined, msg.params.seed ?? 0);
       }
       case 'writeFile':
         await wc?.fs.writeFile(msg.params.path, msg.params.content);

@@ -9,7 +9,8 @@
  * write changed files back, save the state. `jsh` does pipes and redirections around `kubectl` as a
  * shell would; `packetpath host '<request JSON>'` answers one protocol request for the UI.
  */
-import { parseLab } from '../../grader/lab-parse.ts';
+import type { VariantFiles } from '../../grader/lab-schema.ts';
+import { bundleLab } from './bundle-lab.ts';
 import { LabSession, shellQuote } from '../lab-session.ts';
 import type { HostState, RequestType, Params } from '../protocol.ts';
 
@@ -44,6 +45,9 @@ export interface LabBundle {
   readonly yaml: string;
   readonly start: Record<string, string>;
   readonly solution: Record<string, string>;
+  /** A lab with variants: their files, and the learner's draw seed. */
+  readonly variants?: Record<string, VariantFiles>;
+  readonly seed?: number;
 }
 
 export const STATE_DIR = '.packetpath';
@@ -81,11 +85,7 @@ function writeTree(
 async function openSession(ctx: ProgramContext): Promise<LabSession> {
   const { fs, root } = ctx;
   const bundle = JSON.parse(fs.readFileSync(join(root, STATE_DIR, 'lab.json'), 'utf8')) as LabBundle;
-  const session = new LabSession(
-    parseLab(`labs/${bundle.id}/lab.yaml`, bundle.yaml, bundle.start, bundle.solution),
-    () => {},
-    ctx.now,
-  );
+  const session = new LabSession(bundleLab(bundle), () => {}, ctx.now, bundle.seed ?? 0);
   const statePath = join(root, STATE_DIR, 'state.json');
   if (fs.existsSync(statePath)) {
     const state = JSON.parse(fs.readFileSync(statePath, 'utf8')) as HostState;
