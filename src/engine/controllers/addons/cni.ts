@@ -86,6 +86,91 @@ const sa = (name: string, namespace: string): Manifest => ({
   metadata: { name, namespace },
 });
 
+/**
+ * The `cilium-config` ConfigMap of the Helm chart (install/kubernetes/cilium/templates/cilium-configmap.yaml)
+ * with the chart's defaults, the ones kind's guide changes and what the cluster config decides:
+ * kube-proxy replacement when the cluster has no kube-proxy, and a cluster-pool IPAM whose pool is the
+ * cluster's pod subnet cut into node-sized blocks (`--set ipam.operator.clusterPoolIPv4PodCIDRList`),
+ * so pods get the addresses of their node's podCIDR. No `mtu` key: the agent detects it (a learner may
+ * add one). The agent reads this at start (node/cni/cni-settings.ts).
+ */
+function ciliumConfig(config: ClusterConfig): Manifest {
+  const kpr = config.kubeProxyMode === 'none';
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'cilium-config', namespace: 'kube-system' },
+    data: {
+      'agent-not-ready-taint-key': 'node.cilium.io/agent-not-ready',
+      'arping-refresh-period': '30s',
+      'auto-direct-node-routes': 'false',
+      'bpf-lb-acceleration': 'disabled',
+      'bpf-lb-sock': 'false',
+      'bpf-map-dynamic-size-ratio': '0.0025',
+      'bpf-policy-map-max': '16384',
+      'cgroup-root': '/run/cilium/cgroupv2',
+      'cluster-id': '0',
+      'cluster-name': 'default',
+      'cluster-pool-ipv4-cidr': config.podSubnet,
+      'cluster-pool-ipv4-mask-size': String(config.nodeCidrMaskSize),
+      'cni-exclusive': 'true',
+      'cni-log-file': '/var/run/cilium/cilium-cni.log',
+      'custom-cni-conf': 'false',
+      debug: 'false',
+      'default-lb-service-ipam': 'lbipam',
+      'direct-routing-skip-unreachable': 'false',
+      'enable-bpf-clock-probe': 'false',
+      'enable-bpf-masquerade': 'false',
+      'enable-endpoint-health-checking': 'true',
+      'enable-health-check-loadbalancer-ip': 'false',
+      'enable-health-check-nodeport': 'true',
+      'enable-health-checking': 'true',
+      'enable-hubble': 'true',
+      'enable-ipv4': 'true',
+      'enable-ipv4-big-tcp': 'false',
+      'enable-ipv4-masquerade': 'true',
+      'enable-ipv6': 'false',
+      'enable-ipv6-big-tcp': 'false',
+      'enable-ipv6-masquerade': 'true',
+      'enable-k8s-networkpolicy': 'true',
+      'enable-l2-neigh-discovery': 'true',
+      'enable-l7-proxy': 'true',
+      'enable-policy': 'default',
+      'enable-well-known-identities': 'false',
+      'hubble-disable-tls': 'false',
+      'hubble-listen-address': ':4244',
+      'identity-allocation-mode': 'crd',
+      ipam: 'cluster-pool',
+      'ipam-cilium-node-update-rate': '15s',
+      'k8s-client-burst': '20',
+      'k8s-client-qps': '10',
+      'kube-proxy-replacement': kpr ? 'true' : 'false',
+      'kube-proxy-replacement-healthz-bind-address': '',
+      'monitor-aggregation': 'medium',
+      'monitor-aggregation-flags': 'all',
+      'monitor-aggregation-interval': '5s',
+      'operator-api-serve-addr': '127.0.0.1:9234',
+      'policy-cidr-match-mode': '',
+      'preallocate-bpf-maps': 'false',
+      procfs: '/host/proc',
+      'remove-cilium-node-taints': 'true',
+      'routing-mode': 'tunnel',
+      'synchronize-k8s-nodes': 'true',
+      'tofqdns-dns-reject-response-code': 'refused',
+      'tofqdns-enable-dns-compression': 'true',
+      'tofqdns-endpoint-max-ip-per-hostname': '1000',
+      'tofqdns-proxy-response-max-delay': '100ms',
+      'tunnel-protocol': 'vxlan',
+      'unmanaged-pod-watcher-interval': '15',
+      'vtep-cidr': '',
+      'vtep-endpoint': '',
+      'vtep-mac': '',
+      'vtep-mask': '',
+      'write-cni-conf-when-ready': '/host/etc/cni/net.d/05-cilium.conflist',
+    },
+  };
+}
+
 export function cniManifests(config: ClusterConfig): Manifest[] {
   if (config.disableDefaultCNI || config.distribution === 'k3s') return [];
   switch (config.cni) {
@@ -227,6 +312,7 @@ export function cniManifests(config: ClusterConfig): Manifest[] {
     case 'cilium': {
       const v = 'v1.18.4';
       return [
+        ciliumConfig(config),
         sa('cilium', 'kube-system'),
         sa('cilium-operator', 'kube-system'),
         sa('cilium-envoy', 'kube-system'),

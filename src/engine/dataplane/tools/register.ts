@@ -7,6 +7,7 @@
 import type { Cluster } from '../../cluster/cluster.ts';
 import type { CommandHandler } from '../../shell/types.ts';
 import type { PodTarget } from '../../cluster/commands.ts';
+import { ciliumDbgCommand } from './cilium-dbg.ts';
 import { curlCommand } from './curl.ts';
 import { digCommand, getentCommand, hostCommand, nslookupCommand } from './dns-tools.ts';
 import { ipCommand } from './ip-command.ts';
@@ -50,6 +51,8 @@ export const POD_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>(
   ['netstat', netstatCommand],
   ['bridge', bridgeCommand],
   ['sysctl', sysctlCommand],
+  // Only Cilium's agent image has it (the registry checks the image's tools).
+  ['cilium-dbg', ciliumDbgCommand],
   ...NETFILTER,
 ]);
 

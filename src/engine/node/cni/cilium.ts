@@ -3,8 +3,9 @@
  * /32 and an `lxc…` host veth, routed through `cilium_host` (the node's router address, which is the
  * pods' gateway) and `cilium_vxlan` between nodes.
  *
- * Simplified: IPAM mode `kubernetes` (addresses from the node's podCIDR, chosen at random like the
- * agent's allocator); the router address is the podCIDR's first address.
+ * Simplified: IPAM hands out addresses of the node's podCIDR (cilium-config's cluster pool is the
+ * cluster's pod subnet cut into node-sized blocks), chosen at random like the agent's allocator; the
+ * router address is the podCIDR's first address.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
