@@ -237,7 +237,7 @@ describe('fuzz: kubectl argv', { timeout: 600_000 }, () => {
         expectToolLike(r, line);
         expect(internal).toEqual([]);
       }),
-      params('kubectl-argv', 300),
+      params('kubectl-argv', 1000),
     );
   });
 });
