@@ -5,6 +5,7 @@ import type { JournalStep } from './lab-runtime.ts';
 import { createStarter, flagText, regradeReport } from './regrade.ts';
 import { parseReport, ReportError, type GradeReport } from './report.ts';
 import { LabSession } from './session.ts';
+import { snapshotDigest } from './snapshot-digest.ts';
 import { fakeEngine, labWith } from './test-helpers.ts';
 
 const T = `title: { pt-BR: t, en: t }`;
@@ -111,6 +112,21 @@ describe('regradeReport', () => {
       'results',
       'snapshot',
     ]);
+  });
+
+  it("compares the recorded snapshot's digest with the replay when given one instead of the snapshot", () => {
+    const r = roundTrip(solvedReport());
+    const digest = snapshotDigest(r.submission.snapshot);
+    const stripped = { ...r, submission: { ...r.submission, snapshot: {} } };
+    expect(regradeReport(lab, stripped, { engine: fakeEngine, recordedSnapshot: digest }).flags).toEqual([]);
+    const edited = structuredClone(r);
+    (edited.submission.snapshot as { clock: number }).clock += 1;
+    expect(
+      regradeReport(lab, stripped, {
+        engine: fakeEngine,
+        recordedSnapshot: snapshotDigest(edited.submission.snapshot),
+      }).flags.map((f) => f.kind),
+    ).toEqual(['snapshot']);
   });
 
   it('notes a report from another engine build instead of flagging its snapshot', () => {

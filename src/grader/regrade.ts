@@ -12,6 +12,7 @@ import type { LoadedLab } from './lab-schema.ts';
 import type { TrafficProbes } from './probes.ts';
 import { assertReportForLab, labForReport, ReportError, startStateHash, type GradeReport } from './report.ts';
 import { score, type CheckResult, type Score } from './result.ts';
+import { snapshotDigest, type Sha256 } from './snapshot-digest.ts';
 
 export type RegradeFlag =
   | { readonly kind: 'score'; readonly recorded: number; readonly recomputed: number }
@@ -36,6 +37,8 @@ export interface RegradeOptions {
   readonly startState?: string;
   /** Replays a whole journal (e.g. through a `ReplayTree`); by default `start()` then every step. */
   readonly replayJournal?: (journal: readonly JournalStep[]) => GradableCluster;
+  /** sha256 for snapshot digests (`snapshotDigest`); the Node CLI passes its native one. */
+  readonly sha256?: () => Sha256;
 }
 
 /** One line per flag, for the CLI (instructor-facing, English). */
@@ -83,6 +86,8 @@ interface Replayed {
   readonly results: CheckResult[];
   readonly files: Record<string, string>;
   readonly snapshot: unknown;
+  /** `snapshotDigest` of `snapshot`, once a recorded digest needed it. */
+  digest?: string;
 }
 
 /**
@@ -131,10 +136,30 @@ function replayReport(loaded: LoadedLab, report: GradeReport, opts: RegradeOptio
   return { results, files: cluster.files.toJSON(), snapshot: cluster.snapshot() };
 }
 
+/** The recorded snapshot as evidence: the snapshot itself, or its digest taken when the report was read. */
+function snapshotDiffers(report: GradeReport, replayed: Replayed, opts: RegradeOptions & RecordedDigest) {
+  if (opts.recordedSnapshot === undefined) return !jsonEqual(report.submission.snapshot, replayed.snapshot);
+  // The replayed snapshot shares the engine's stored objects, whose texts the digest may remember.
+  replayed.digest ??= snapshotDigest(replayed.snapshot, {
+    remember: true,
+    ...(opts.sha256 ? { sha256: opts.sha256 } : {}),
+  });
+  return replayed.digest !== opts.recordedSnapshot;
+}
+
+interface RecordedDigest {
+  /**
+   * `snapshotDigest` of the report's recorded snapshot, taken when it was read (the CLI then drops the
+   * snapshot itself). Digests compare JSON text, so a mere reordering of keys differs too: the caller
+   * re-checks a report flagged this way against its full snapshot.
+   */
+  readonly recordedSnapshot?: string;
+}
+
 export function regradeReport(
   lab: LoadedLab,
   report: GradeReport,
-  opts: RegradeOptions & { cache?: ReplayCache },
+  opts: RegradeOptions & RecordedDigest & { cache?: ReplayCache },
 ): Regrade {
   // A lab with variants is re-graded as the variant the report names (rebuilt from scratch here).
   const loaded = labForReport(lab, report);
@@ -169,8 +194,7 @@ export function regradeReport(
   if (differing.length > 0) flags.push({ kind: 'results', checks: differing });
   const files = compareFiles(report.submission.files, replayed.files);
   if (files.length > 0) flags.push({ kind: 'files', paths: files });
-  if (sameEngine && !jsonEqual(report.submission.snapshot, replayed.snapshot))
-    flags.push({ kind: 'snapshot' });
+  if (sameEngine && snapshotDiffers(report, replayed, opts)) flags.push({ kind: 'snapshot' });
   return { results, score: s, flags, notes };
 }
 

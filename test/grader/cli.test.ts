@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSession, type GradeReport } from '../../src/grader/index.ts';
+import { canonicalJson } from '../../src/grader/content-hash.ts';
+import type { AnyObject as Pod } from '../../src/engine/index.ts';
 import { loadLabFromDir } from '../../src/grader/node/load-lab.ts';
 import { runGrade } from '../../src/runtime/node-cli/grade.ts';
 import { runLab } from '../../src/runtime/node-cli/lab.ts';
@@ -124,6 +126,34 @@ describe('packetpath grade', { timeout: 120_000 }, () => {
     expect(await runGrade(['00-sandbox', 'big', '--labs', LABS, '--jobs', '2'], io)).toBe(1);
     expect(out.join('')).toContain('80 reports: 72 ok, 8 flagged, 0 invalid; mean score 92%');
     expect(err.filter((l) => l.includes('recorded score 100% does not match recomputed 20%')).length).toBe(8);
+  });
+
+  // Recorded snapshots are compared by digest (sha256 of their JSON text) and, when that differs, once
+  // more structurally: an edit is caught, a mere reordering of keys (a pretty-printer's) is not a flag.
+  it('flags an edited snapshot, and not one whose keys were only reordered', async () => {
+    const snaps = join(dir, 'snapshots');
+    mkdirSync(snaps);
+    const alice = JSON.parse(readFileSync(join(dir, 'reports', 'alice.json'), 'utf8')) as GradeReport;
+    const edited = structuredClone(alice);
+    const pod = edited.submission.snapshot as { store: { objects: { resource: string; object: Pod }[] } };
+    const web = pod.store.objects.find(
+      (o) => o.resource === 'pods' && o.object.metadata.name.startsWith('web-'),
+    )!;
+    web.object.metadata.labels = { ...web.object.metadata.labels, app: 'not-web' };
+    writeFileSync(join(snaps, 'edited.json'), JSON.stringify(edited));
+    writeFileSync(join(snaps, 'reordered.json'), canonicalJson(alice));
+    writeFileSync(join(snaps, 'same.json'), JSON.stringify(alice));
+    const { io, out, err } = capture(dir);
+    expect(await runGrade(['00-sandbox', 'snapshots', '--labs', LABS], io)).toBe(1);
+    expect(err.join('')).toBe(
+      [
+        'packetpath grade: snapshots/edited.json: recorded cluster snapshot differs from the replayed state',
+        'packetpath grade: snapshots/reordered.json: note: same journal as snapshots/edited.json',
+        'packetpath grade: snapshots/same.json: note: same journal as snapshots/edited.json',
+        '',
+      ].join('\n'),
+    );
+    expect(out.join('')).toContain('3 reports: 2 ok, 1 flagged, 0 invalid; mean score 100%');
   });
 
   it('rejects bad usage with exit 2', async () => {
