@@ -6,6 +6,7 @@
  */
 import { createTerminal, isDark, type LabTerminal } from './terminal';
 import { Readline } from './readline';
+import { createPtyFilter } from './line-editor';
 import { HostClient, WORKER_WATCHDOG } from './host-client';
 import { connectWorkerHost } from '../../runtime/worker/connect';
 import {
@@ -14,11 +15,13 @@ import {
   buildExport,
   classify,
   parseExport,
+  storedDrawSeed,
   type LabProgress,
   type Stored,
 } from './progress';
 import { ProgressSync, broadcastChannel, type RemoteChange, type SaveOutcome } from './progress-sync';
 import { inlineMarkdown } from './inline-markdown';
+import { redrawSeed } from '../../grader/draw';
 import type { LabEditor } from './monaco/editor';
 import {
   HostError,
@@ -62,6 +65,9 @@ function download(name: string, data: unknown): void {
 
 const today = () => new Date().toISOString().slice(0, 10);
 
+/** A draw seed from the browser's randomness (the engine and grader read none). */
+const randomSeed = (): number => crypto.getRandomValues(new Uint32Array(1))[0]!;
+
 export class LabApp {
   readonly labId: string;
   readonly lang: 'pt-BR' | 'en';
@@ -81,6 +87,12 @@ export class LabApp {
   private current: string | undefined;
   private checks: CheckSummary | null = null;
   private hintLevel = 0;
+  /**
+   * Labs with variants: the learner's draw seed, sent with every load so the host starts the variant
+   * it draws. Made once (here, for a learner with nothing saved), then read from the saved record;
+   * Reset keeps it, "new fault" replaces it.
+   */
+  private drawSeed = randomSeed();
   private readonly store = new ProgressStore();
   /** Revisions, conflicts and live updates between tabs on this lab (see progress.ts). */
   private readonly sync: ProgressSync;
@@ -97,6 +109,8 @@ export class LabApp {
   /** Set while the watchdog replaces a stuck worker; requests wait for it instead of failing. */
   private restarting: Promise<void> | undefined;
   private restarts = 0;
+  /** Drops title/clipboard/hyperlink sequences from the WebContainer pty (its output is not neutralised). */
+  private readonly ptyFilter = createPtyFilter();
 
   constructor(
     private readonly root: HTMLElement,
@@ -242,6 +256,7 @@ export class LabApp {
     try {
       const result = await client.request('load', {
         labId: this.labId,
+        seed: this.drawSeed,
         start: state ? { kind: 'state', state } : { kind: 'fresh' },
       });
       for (const [path, content] of this.files)
@@ -271,7 +286,7 @@ export class LabApp {
     this.host = kind;
     client.onEvent((event) => {
       if (event.type === 'file') this.fileChanged(event.path, event.content);
-      else if (event.type === 'pty-output') this.terminal.term.write(event.data);
+      else if (event.type === 'pty-output') this.terminal.term.write(this.ptyFilter(event.data));
       else if (event.type === 'fatal') this.say(this.t('lab.engineFailed', { reason: event.error.message }));
     });
   }
@@ -290,7 +305,9 @@ export class LabApp {
 
   /** Loads the lab from what was stored; an unreadable record never leaves the lab blank. */
   private async loadFrom(stored: Stored): Promise<LoadResult> {
-    const load = (start: LoadStart) => this.request('load', { labId: this.labId, start });
+    this.drawSeed = storedDrawSeed(stored) ?? this.drawSeed;
+    const load = (start: LoadStart) =>
+      this.request('load', { labId: this.labId, seed: this.drawSeed, start });
     if (stored.kind === 'ok') {
       try {
         return await load({ kind: 'state', state: stored.progress.state });
@@ -319,6 +336,20 @@ export class LabApp {
     this.renderHints();
     this.editor?.setFiles(result.files);
     this.renderTabs();
+    // Labs with variants: "new fault" draws another; the fault's name waits for a pass (renderChecks).
+    $(this.root, '[data-action="new-fault"]').hidden = !result.lab.variant;
+    this.root.dataset.variant = result.lab.variant ? 'drawn' : '';
+    this.revealVariant(false);
+  }
+
+  /** Shows which fault the learner had, once every check passes (labs with variants). */
+  private revealVariant(passed: boolean): void {
+    const box = $(this.root, '[data-variant]');
+    const variant = this.lab?.variant;
+    box.hidden = !(passed && variant);
+    box.textContent =
+      passed && variant ? this.t('lab.variantRevealed', { title: variant.title[this.lang] }) : '';
+    if (passed && variant) this.root.dataset.variant = variant.id;
   }
 
   // ---- notices ----------------------------------------------------------------------------------
@@ -364,6 +395,7 @@ export class LabApp {
     if (!salvage) return;
     const result = await this.request('load', {
       labId: this.labId,
+      seed: this.drawSeed,
       start: { kind: 'replay', journal: salvage.journal },
     });
     this.apply(result);
@@ -620,6 +652,7 @@ export class LabApp {
       passed: summary.passed,
       total: summary.total,
     });
+    this.revealVariant(summary.total > 0 && summary.passed === summary.total);
   }
 
   private renderHints(): void {
@@ -701,11 +734,24 @@ export class LabApp {
     this.terminal.term.focus();
   }
 
+  /** Labs with variants: a seed that draws another variant, then a Reset onto it. */
+  private async newFault(): Promise<void> {
+    const variant = this.lab?.variant;
+    if (!variant) return;
+    this.drawSeed = redrawSeed(this.labId, variant.of, this.drawSeed, randomSeed);
+    await this.reset();
+    this.say(this.t('lab.newFaultDone'));
+  }
+
   private async reset(): Promise<void> {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     this.pendingWrites.clear();
-    const result = await this.request('load', { labId: this.labId, start: { kind: 'fresh' } });
+    const result = await this.request('load', {
+      labId: this.labId,
+      seed: this.drawSeed,
+      start: { kind: 'fresh' },
+    });
     this.apply({ ...result, history: [] });
     this.readline.editor.history = [];
     this.hintLevel = 0;
@@ -744,6 +790,7 @@ export class LabApp {
       hintLevel: this.hintLevel,
       openFile: this.current,
       updatedAt: new Date().toISOString(),
+      ...(lab.variant ? { drawSeed: this.drawSeed } : {}),
     };
   }
 
@@ -819,8 +866,10 @@ export class LabApp {
   private async adopt(raw: unknown): Promise<void> {
     const stored = classify(raw, this.labId);
     if (stored.kind !== 'ok') return;
+    this.drawSeed = storedDrawSeed(stored) ?? this.drawSeed;
     const result = await this.request('load', {
       labId: this.labId,
+      seed: this.drawSeed,
       start: { kind: 'state', state: stored.progress.state },
     });
     this.apply(result, stored.progress);
@@ -891,7 +940,7 @@ export class LabApp {
     const start: LoadStart = { kind: 'state', state };
     if (this.host === 'webcontainer') {
       const next = new HostClient(connectWorkerHost());
-      const result = await next.request('load', { labId: this.labId, start });
+      const result = await next.request('load', { labId: this.labId, seed: this.drawSeed, start });
       this.client.close();
       this.connect(next, 'worker');
       this.readline.setPassthrough(undefined);
@@ -913,7 +962,7 @@ export class LabApp {
         this.say(this.t('lab.wcBooting', { percent: Math.round(event.ratio * 100) }));
     });
     try {
-      await next.request('load', { labId: this.labId, start });
+      await next.request('load', { labId: this.labId, seed: this.drawSeed, start });
     } catch (e) {
       next.close();
       this.showNotice(this.t('lab.wcFailed', { reason: e instanceof Error ? e.message : String(e) }));
@@ -958,6 +1007,11 @@ export class LabApp {
         case 'reset':
           void this.confirm(this.t('lab.resetConfirm')).then((yes) => {
             if (yes) void this.reset();
+          });
+          break;
+        case 'new-fault':
+          void this.confirm(this.t('lab.newFaultConfirm')).then((yes) => {
+            if (yes) void this.newFault();
           });
           break;
         case 'solution':

@@ -17,6 +17,11 @@
  *
  * Record versions: 2 (this one, `rev`); 1 (no `rev`: migrated as it is, rev 0); 0 or unversioned
  * (files and commands only: replayed through the journal, after asking).
+ *
+ * A lab with variants (the capstone) also keeps the learner's draw seed, `drawSeed`: made once, kept
+ * by Reset, replaced only by "new fault"; the host starts the variant it draws. The field is optional
+ * in version 2: a record without it was built with seed 0 (what the host uses when none is sent), so
+ * that is its seed, and salvaged journals replay on the variant their record's seed drew.
  */
 import type { CheckSummary, HostState, JournalStep } from '../../runtime/protocol';
 
@@ -38,6 +43,20 @@ export interface LabProgress {
   readonly updatedAt: string;
   /** Bumped by every write; the compare-and-swap's witness (see the top of this file). */
   readonly rev: number;
+  /** Labs with variants: the learner's draw seed (see the top of this file). */
+  readonly drawSeed?: number;
+}
+
+/** A draw seed as the hosts take it: a whole number in [0, 2^32). */
+export function isDrawSeed(v: unknown): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffffffff;
+}
+
+/** The draw seed a stored record was built with (seed 0 when it has none); undefined when nothing is stored. */
+export function storedDrawSeed(stored: Stored): number | undefined {
+  if (stored.kind === 'ok') return stored.progress.drawSeed ?? 0;
+  if (stored.kind === 'old') return stored.drawSeed ?? 0;
+  return undefined;
 }
 
 /** What a stored record turned out to be. */
@@ -50,6 +69,7 @@ export type Stored =
       readonly reason: string;
       readonly journal: JournalStep[];
       readonly history: string[];
+      readonly drawSeed?: number;
     }
   | { readonly kind: 'corrupt'; readonly reason: string };
 
@@ -73,11 +93,12 @@ function isStep(v: unknown): v is JournalStep {
  */
 export function salvage(
   raw: Record<string, unknown>,
-): { journal: JournalStep[]; history: string[] } | undefined {
+): { journal: JournalStep[]; history: string[]; drawSeed?: number } | undefined {
   const state = isRecord(raw.state) ? raw.state : undefined;
   const history = isStringList(raw.history) ? raw.history : isStringList(raw.commands) ? raw.commands : [];
+  const seed = isDrawSeed(raw.drawSeed) ? { drawSeed: raw.drawSeed } : {};
   if (state && Array.isArray(state.journal) && state.journal.every(isStep)) {
-    return { journal: state.journal, history };
+    return { journal: state.journal, history, ...seed };
   }
   const files = isStringMap(raw.files) ? raw.files : {};
   if (Object.keys(files).length === 0 && history.length === 0) return undefined;
@@ -85,7 +106,7 @@ export function salvage(
     ...Object.entries(files).map(([write, content]) => ({ write, content })),
     ...history.map((run) => ({ run })),
   ];
-  return { journal, history };
+  return { journal, history, ...seed };
 }
 
 /** Classifies a record read from storage for `labId`. */
@@ -117,6 +138,7 @@ export function classify(raw: unknown, labId: string): Stored {
     problems.push('state');
   if (typeof raw.hintLevel !== 'number') problems.push('hintLevel');
   if (typeof raw.rev !== 'number' || !Number.isInteger(raw.rev) || raw.rev < 0) problems.push('rev');
+  if (raw.drawSeed !== undefined && !isDrawSeed(raw.drawSeed)) problems.push('drawSeed');
   if (problems.length > 0) {
     const s = salvage(raw);
     const reason = `damaged fields: ${problems.join(', ')}`;
