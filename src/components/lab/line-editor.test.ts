@@ -134,7 +134,7 @@ describe('helpers', () => {
   });
 
   it('neutralises escape sequences and control characters from engine output', () => {
-    expect(neutralise('web\x1b]0;pwned\x07 ok\x1b[31mred\r\n')).toBe('web^[]0;pwned^G ok^[[31mred\n');
+    expect(neutralise('web\x1b]0;pwned\x07 ok\x1b[31mred\r\n')).toBe('web^[]0;pwned^G ok\x1b[31mred\n');
     expect(neutralise('tab\tand\nnewline')).toBe('tab\tand\nnewline');
     expect(neutralise('\x9b31m')).toBe('M-^[31m');
   });

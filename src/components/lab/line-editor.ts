@@ -200,15 +200,59 @@ export function columns(words: readonly string[], width: number): string {
 /**
  * Makes text from the engine safe to write to the terminal: it may carry names a learner typed
  * (`kubectl create ns $'\e]0;x\a'`), and xterm would obey escape sequences in them. Control
- * characters other than newline and tab are shown in caret notation (`^[`), as `cat -v` does.
+ * characters other than newline and tab are shown in caret notation (`^[`), as `cat -v` does. Colours
+ * (SGR, `ESC [ … m`) pass: they only style text, and a file or log that carries them shows as it would
+ * in a real terminal; cursor, screen, title, clipboard and hyperlink sequences never do.
  */
 export function neutralise(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]/g, (c) => {
+  return text.replace(/\x1b\[[0-9;]{0,32}m|[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]/g, (c) => {
+    if (c.length > 1) return c;
     const code = c.charCodeAt(0);
     if (c === '\r') return '';
     if (code < 0x20) return `^${String.fromCharCode(code + 64)}`;
     if (code === 0x7f) return '^?';
     return `M-^${String.fromCharCode(code - 0x80 + 64)}`;
   });
+}
+
+/**
+ * A filter for the WebContainer's pty stream, which needs its cursor and screen controls (the shell
+ * there edits lines itself) but never the string sequences: OSC (title changes, OSC 8 hyperlinks,
+ * OSC 52 clipboard writes), DCS, SOS, PM and APC, 7-bit or C1. Those are dropped whole, even when a
+ * sequence is split across chunks (the filter keeps its state between calls).
+ */
+export function createPtyFilter(): (chunk: string) => string {
+  // 'text', 'esc' (after ESC), 'string' (inside a string sequence), 'string-esc' (ESC inside one).
+  let state: 'text' | 'esc' | 'string' | 'string-esc' = 'text';
+  const starts = new Set([']', 'P', 'X', '^', '_']);
+  const c1Starts = new Set(['\x9d', '\x90', '\x98', '\x9e', '\x9f']);
+  return (chunk) => {
+    let out = '';
+    for (const ch of chunk) {
+      switch (state) {
+        case 'text':
+          if (ch === '\x1b') state = 'esc';
+          else if (c1Starts.has(ch)) state = 'string';
+          else out += ch;
+          break;
+        case 'esc':
+          if (starts.has(ch)) state = 'string';
+          else {
+            out += '\x1b' + ch;
+            state = 'text';
+          }
+          break;
+        case 'string':
+          // BEL or ST (ESC \ or C1 0x9c) ends it; a string may not span forever, CAN/SUB abort it.
+          if (ch === '\x07' || ch === '\x9c' || ch === '\x18' || ch === '\x1a') state = 'text';
+          else if (ch === '\x1b') state = 'string-esc';
+          break;
+        case 'string-esc':
+          state = ch === '\\' ? 'text' : 'string';
+          break;
+      }
+    }
+    return out;
+  };
 }
