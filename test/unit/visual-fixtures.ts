@@ -116,4 +116,49 @@ export const CROSS_NODE_HOPS = [
   'delivered',
 ];
 
+/**
+ * A kind cluster of `nodes` nodes (one control plane, the rest workers) under calico, with `perNode` pods
+ * of one Deployment-like set pinned to every worker (`app=web-<n>` on the n-th worker, a Service for each
+ * set, and one more Service `spread` over a pod of every worker) and a policy selecting all `tier=web`
+ * pods: Services and policies reach every frame, the case where a naive layout crosses frames.
+ */
+export function manyNodes(nodes: number, perNode: number): Cluster {
+  const roles = ['- role: control-plane', ...Array.from({ length: nodes - 1 }, () => '- role: worker')];
+  const cluster = createCluster(
+    `kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nnodes:\n${roles.join('\n')}\npacketpath:\n  cni: calico\n`,
+    { seed: 3 },
+  );
+  const workers = cluster.store
+    .list('nodes')
+    .map((n) => n.metadata.name)
+    .filter((n) => n !== 'kind-control-plane');
+  const manifests: Manifest[] = [];
+  workers.forEach((node, w) => {
+    for (let i = 0; i < perNode; i++)
+      manifests.push({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {
+          name: `web-${w}-${i}`,
+          namespace: 'default',
+          labels: { app: `web-${w}`, tier: 'web', ...(i === 0 ? { spread: 'yes' } : {}) },
+        },
+        spec: { nodeName: node, containers: [{ name: 'web', image: 'nginx' }] },
+      });
+    manifests.push(service(`web-${w}`, { app: `web-${w}` }, 80, 80));
+  });
+  manifests.push(service('spread', { spread: 'yes' }, 80, 80), {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: { name: 'web-ingress', namespace: 'default' },
+    spec: {
+      podSelector: { matchLabels: { tier: 'web' } },
+      policyTypes: ['Ingress'],
+      ingress: [{ from: [{ podSelector: { matchLabels: { tier: 'web' } } }] }],
+    },
+  });
+  apply(cluster, manifests);
+  return cluster;
+}
+
 export { apply };

@@ -9,7 +9,7 @@
  */
 import { escapeXml, truncateMiddle } from '../escape.ts';
 import { translator, type Locale } from '../strings.ts';
-import { layoutTopology, WIDTH, type Box, type NodeLayout } from './layout.ts';
+import { layoutTopology, WIDTH, type Box, type NodeLayout, type Route } from './layout.ts';
 import { PALETTES, type Palette, type PaletteName } from './palette.ts';
 import type { TopologyModel, TopoPolicy, TopoService } from './types.ts';
 
@@ -35,6 +35,29 @@ function text(x: number, y: number, value: string, cls: string, width?: number, 
 const r = (n: number) => Math.round(n * 10) / 10;
 const rect = (b: Box, cls: string, rx = 6) =>
   `<rect x="${r(b.x)}" y="${r(b.y)}" width="${r(b.w)}" height="${r(b.h)}" rx="${rx}" class="${cls}"/>`;
+
+/** An orthogonal route as a path, its corners rounded a little so crossing routes read apart. */
+function polyline(points: readonly (readonly [number, number])[]): string {
+  const out: string[] = [];
+  points.forEach(([x, y], i) => {
+    const prev = points[i - 1];
+    const next = points[i + 1];
+    if (!prev) out.push(`M${r(x)} ${r(y)}`);
+    else if (!next) out.push(`L${r(x)} ${r(y)}`);
+    else {
+      // Cut the corner by up to 4 units along both legs (less when a leg is shorter).
+      const cut = (a: readonly [number, number], b: readonly [number, number]) => {
+        const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
+        const k = len === 0 ? 0 : Math.min(4, len / 2) / len;
+        return [a[0] + (b[0] - a[0]) * k, a[1] + (b[1] - a[1]) * k] as const;
+      };
+      const [ax, ay] = cut([x, y], prev);
+      const [bx, by] = cut([x, y], next);
+      out.push(`L${r(ax)} ${r(ay)} Q${r(x)} ${r(y)} ${r(bx)} ${r(by)}`);
+    }
+  });
+  return out.join(' ');
+}
 
 function edge(x1: number, y1: number, x2: number, y2: number): string {
   const my = (y1 + y2) / 2;
@@ -142,13 +165,12 @@ function nodeSvg(
   const head = `${node.name}${node.controlPlane ? ` (${t('topo.node.controlPlane')})` : ''}${node.ready ? '' : ` · ${t('topo.node.notReady')}`}`;
   let out = `<g data-el="${node.id}" id="${pid(node.id)}">${rect(box, 'ppt-frame-o', 8)}`;
   out += text(box.x + 8, box.y + 16, head, 'ppt-h ppt-halo', box.w);
-  out += text(
-    box.x + 8,
-    box.y + 31,
-    `${t('topo.node.ip', { ip: node.ip })} · ${t('topo.node.cidr', { cidr: node.podCIDR })}`,
-    'ppt-m ppt-halo',
-    box.w,
-  );
+  const ip = t('topo.node.ip', { ip: node.ip });
+  const cidr = t('topo.node.cidr', { cidr: node.podCIDR });
+  if (n.twoLineHeader) {
+    out += text(box.x + 8, box.y + 31, ip, 'ppt-m ppt-halo', box.w);
+    out += text(box.x + 8, box.y + 45, cidr, 'ppt-m ppt-halo', box.w);
+  } else out += text(box.x + 8, box.y + 31, `${ip} · ${cidr}`, 'ppt-m ppt-halo', box.w);
   out += '</g>';
   if (n.items.length === 0) out += text(box.x + 8, box.y + 62, t('topo.node.noPods'), 'ppt-m', box.w);
   for (const it of n.items) {
@@ -210,8 +232,6 @@ export function renderTopologySvg(model: TopologyModel, opts: SvgOptions): strin
     pods: podCount,
     services: model.services.length,
   });
-  const podIdByKey = new Map(model.nodes.flatMap((n) => n.pods).map((x) => [x.key, x.id]));
-  const boxKey = (b: Box) => `${b.x},${b.y}`;
   const parts: string[] = [];
   parts.push(
     `<svg xmlns="http://www.w3.org/2000/svg" class="pp-topo" viewBox="0 0 ${WIDTH} ${r(L.height)}" width="${WIDTH}" height="${r(L.height)}" role="img" aria-labelledby="${pid('title')} ${pid('desc')}">`,
@@ -224,27 +244,21 @@ export function renderTopologySvg(model: TopologyModel, opts: SvgOptions): strin
   parts.push(`<g aria-hidden="true">${frames}</g>`);
 
   const edges: string[] = [];
-  const svcById = new Map(model.services.map((s) => [s.id, s]));
   const svcByKey = new Map(model.services.map((s) => [s.key, s]));
+  const svcById = new Map(model.services.map((s) => [s.id, s]));
+  const CLASS: Readonly<Record<Route['kind'], string>> = {
+    ew: 'ppt-e-ew',
+    dns: 'ppt-e-dns',
+    pol: 'ppt-e-pol',
+  };
+  for (const route of L.routes)
+    edges.push(
+      `<path d="${polyline(route.points)}" class="${CLASS[route.kind]}" data-from="${route.from}" data-to="${route.to.join(' ')}"/>`,
+    );
   for (const s of model.services) {
     const sb = L.services.get(s.id);
-    if (!sb) continue;
-    const seen = new Map<string, string[]>();
-    for (const k of s.backends) {
-      const pb = L.podBox.get(k);
-      if (!pb) continue;
-      const key = boxKey(pb);
-      seen.set(key, [...(seen.get(key) ?? []), podIdByKey.get(k) ?? '']);
-    }
-    for (const [key, podIds] of [...seen.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      const [bx, by] = key.split(',').map(Number) as [number, number];
-      const pb = [...L.podBox.values()].find((b) => b.x === bx && b.y === by)!;
-      edges.push(
-        `<path d="${edge(sb.x + sb.w / 2, sb.y + sb.h, pb.x + pb.w / 2, pb.y)}" class="${s.dns ? 'ppt-e-dns' : 'ppt-e-ew'}" data-from="${s.id}" data-to="${podIds.join(' ')}"/>`,
-      );
-    }
     const tp = s.ports[0]?.targetPort;
-    if (seen.size > 0 && tp)
+    if (sb && tp && L.routes.some((x) => x.from === s.id))
       edges.push(
         text(
           sb.x + sb.w / 2 + 6,
@@ -270,22 +284,6 @@ export function renderTopologySvg(model: TopologyModel, opts: SvgOptions): strin
         );
       }
     }
-  }
-  for (const pol of model.policies) {
-    const pb = L.policies.get(pol.id);
-    if (!pb) continue;
-    const targets = new Map<string, { box: Box; ids: string[] }>();
-    for (const k of pol.selects) {
-      const b = L.podBox.get(k);
-      if (!b) continue;
-      const entry = targets.get(boxKey(b)) ?? { box: b, ids: [] };
-      entry.ids.push(podIdByKey.get(k) ?? '');
-      targets.set(boxKey(b), entry);
-    }
-    for (const { box: b, ids } of [...targets.values()])
-      edges.push(
-        `<path d="${edge(pb.x + pb.w / 2, pb.y, b.x + b.w / 2, b.y + b.h)}" class="ppt-e-pol" data-from="${pol.id}" data-to="${ids.join(' ')}"/>`,
-      );
   }
   parts.push(`<g aria-hidden="true">${edges.join('')}</g>`);
 
@@ -341,19 +339,16 @@ export function renderTopologySvg(model: TopologyModel, opts: SvgOptions): strin
     body.push('</g>');
   }
   for (const n of L.nodes) body.push(nodeSvg(n, model, t, pid));
-  if (L.overlayY !== undefined && L.nodes.length > 0) {
+  if (L.overlayY !== undefined && L.overlay && L.nodes.length > 0) {
     const y = L.overlayY;
-    const xs = L.nodes.map((n) => n.box.x + n.box.w / 2);
     const o = model.overlay;
+    const seg = ([x1, y1, x2, y2]: readonly [number, number, number, number]) =>
+      `M${r(x1)} ${r(y1)} L${r(x2)} ${r(y2)}`;
     body.push(`<g data-el="${o.id}" id="${pid(o.id)}">`);
-    if (L.nodes.length > 1) {
-      body.push(
-        `<path d="M${r(Math.min(...xs))} ${r(y)} L${r(Math.max(...xs))} ${r(y)}" class="ppt-overlay"/>`,
-      );
-      for (const n of L.nodes)
-        body.push(
-          `<path d="M${r(n.box.x + n.box.w / 2)} ${r(n.box.y + n.box.h)} L${r(n.box.x + n.box.w / 2)} ${r(y)}" class="ppt-tick"/>`,
-        );
+    if (L.overlay.lines.length > 0) {
+      // One path: the overlay is one network between all the nodes, however many rows they take.
+      body.push(`<path d="${L.overlay.lines.map(seg).join(' ')}" class="ppt-overlay"/>`);
+      for (const t of L.overlay.ticks) body.push(`<path d="${seg(t)}" class="ppt-tick"/>`);
     }
     body.push(
       text(WIDTH / 2, y + 20, overlayText(model, opts.locale), 'ppt-b', WIDTH - 24, 'middle'),
