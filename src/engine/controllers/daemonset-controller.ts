@@ -4,13 +4,15 @@
  * created as `<ds>-<5 chars>` with a required node affinity on `metadata.name` so the scheduler binds
  * it there (ScheduleDaemonSetPods), plus the tolerations every daemon pod gets
  * (`util.AddOrUpdateDaemonPodTolerations`). Pods on nodes that are no longer eligible are deleted; a
- * template change replaces pods one node at a time (RollingUpdate, maxUnavailable 1). Status counts
- * follow `updateDaemonSetStatus`.
+ * template change (or `kubectl rollout restart`) replaces pods as RollingUpdate says: by default one
+ * node at a time (maxUnavailable 1, maxSurge 0), the next node only once the new pod is available;
+ * OnDelete waits for the pods to be deleted by hand. Status counts follow `updateDaemonSetStatus`.
  */
 import type { Toleration } from 'kubernetes-types/core/v1';
 import type { AnyObject, DaemonSet, Node, Pod, ResourceKey } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
-import { objectKey } from '../api/store.ts';
+import { objectKey, POD_CONTROLLER_INDEX } from '../api/store.ts';
+import { parseTimestamp } from '../util/clock.ts';
 import { deepClone, jsonEqual } from '../util/json.ts';
 import { BaseController, splitKey } from './base-controller.ts';
 import {
@@ -21,6 +23,7 @@ import {
   isPodActive,
   isPodAvailable,
   isPodReady,
+  isPodTerminal,
 } from './pod-util.ts';
 import { untoleratedTaint } from './taints.ts';
 import { computeHash } from './deployment-util.ts';
@@ -53,6 +56,8 @@ export function shouldRunOn(ds: DaemonSet, node: Node): boolean {
 
 export class DaemonSetController extends BaseController {
   readonly name = 'daemonset-controller';
+  /** When a DaemonSet must look again on its own: a new pod reaching minReadySeconds. */
+  private readonly wakeups = new Map<string, number>();
 
   protected watches(): [ResourceKey, (e: WatchEvent) => readonly string[]][] {
     return [
@@ -72,36 +77,153 @@ export class DaemonSetController extends BaseController {
     return this.ctx.api.list('daemonsets.apps').map((d) => objectKey(d.metadata.namespace, d.metadata.name));
   }
 
+  nextWakeup(): number | undefined {
+    let next: number | undefined;
+    for (const t of this.wakeups.values()) if (next === undefined || t < next) next = t;
+    return next;
+  }
+
+  wake(): void {
+    const now = this.ctx.clock.now();
+    for (const [key, t] of this.wakeups) if (t <= now) this.queue.add(key);
+  }
+
   protected reconcile(key: string): boolean {
+    this.wakeups.delete(key);
     const [ns, name] = splitKey(key);
     const ds = this.ctx.api.get('daemonsets.apps', ns, name);
     if (!ds || ds.metadata.deletionTimestamp) return false;
-    const owner = ds as unknown as AnyObject;
     const hash = computeHash(ds.spec?.template).slice(0, 10);
     const nodes = this.ctx.api.list('nodes');
-    const pods = this.ctx.api.list('pods', ns).filter((p) => isControlledBy(p, owner) && isPodActive(p));
+    const byNode = this.podsByNode(ds);
+    const surge = this.limits(ds, 0).maxSurge > 0;
     let wrote = false;
-    const updating: Pod[] = [];
+    // `manage`: a pod on every eligible node, none elsewhere. A node whose pod is still terminating
+    // gets its replacement only once that pod is gone (the node "has" a pod until then).
     for (const node of nodes) {
-      const here = pods.filter((p) => targetNode(p) === node.metadata.name);
+      const here = byNode.get(node.metadata.name) ?? [];
+      const live = here.filter((p) => !p.metadata.deletionTimestamp);
       if (shouldRunOn(ds, node)) {
         if (here.length === 0) wrote = this.createPod(ds, node, hash) || wrote;
-        for (const extra of here.slice(1)) wrote = this.deletePod(ds, extra) || wrote;
-        const current = here[0];
-        if (current && current.metadata.labels?.[REVISION_LABEL] !== hash) updating.push(current);
+        // Without surge one pod per node; with surge an old and a new one may overlap.
+        const keep = surge ? keptWithSurge(live, hash) : live.slice(0, 1);
+        for (const extra of live) if (!keep.includes(extra)) wrote = this.deletePod(ds, extra) || wrote;
       } else {
-        for (const p of here) wrote = this.deletePod(ds, p) || wrote;
+        for (const p of live) wrote = this.deletePod(ds, p) || wrote;
       }
     }
-    // RollingUpdate with maxUnavailable 1: replace an outdated pod only while all others are ready.
-    if (updating.length > 0 && (ds.spec?.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
-      const unavailable = pods.filter((p) => !isPodReady(p)).length;
-      if (unavailable === 0)
-        wrote =
-          this.deletePod(ds, updating.sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))[0]!) ||
-          wrote;
-    }
+    if ((ds.spec?.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate')
+      wrote = this.rollingUpdate(ds, nodes, this.podsByNode(ds), hash) || wrote;
     return this.writeStatus(ds, hash, nodes) || wrote;
+  }
+
+  /** Non-terminal pods of the DaemonSet (terminating ones included) by the node they are for. */
+  private podsByNode(ds: DaemonSet): Map<string, Pod[]> {
+    const byNode = new Map<string, Pod[]>();
+    const pods = this.ctx.api
+      .byIndex('pods', POD_CONTROLLER_INDEX, ds.metadata.uid)
+      .filter((p) => p.metadata.namespace === ds.metadata.namespace && !isPodTerminal(p));
+    for (const p of pods) {
+      const node = targetNode(p);
+      if (node === undefined) continue;
+      const list = byNode.get(node);
+      if (list) list.push(p);
+      else byNode.set(node, [p]);
+    }
+    return byNode;
+  }
+
+  /**
+   * maxSurge and maxUnavailable scaled against the desired number of nodes, rounding up
+   * (`util.SurgeCount`, `util.UnavailableCount`); both zero would stall, so unavailable becomes 1.
+   */
+  private limits(ds: DaemonSet, desired: number): { maxSurge: number; maxUnavailable: number } {
+    const ru = ds.spec?.updateStrategy?.rollingUpdate;
+    const scaled = (v: number | string | undefined, fallback: number) => {
+      if (v === undefined) return fallback;
+      if (typeof v === 'number') return v;
+      const m = /^(\d+)%$/.exec(v);
+      return m ? Math.ceil((Number(m[1]) * desired) / 100) : Number(v) || 0;
+    };
+    const maxSurge = scaled(ru?.maxSurge, 0);
+    let maxUnavailable = scaled(ru?.maxUnavailable, 1);
+    if (maxSurge === 0 && maxUnavailable === 0) maxUnavailable = 1;
+    return { maxSurge, maxUnavailable };
+  }
+
+  /**
+   * `rollingUpdate` (pkg/controller/daemon/update.go). Without surge: old pods are deleted while
+   * fewer than maxUnavailable nodes are unavailable (a node counts as unavailable while its new pod
+   * is not available yet, or while it has no pod, or both an old and a new one); an old pod that is
+   * itself unavailable may always go. With surge: a new pod starts beside the old one on up to
+   * maxSurge nodes, and the old pod is deleted once the new one is available. Nodes are taken in name
+   * order (upstream walks a map, in no fixed order).
+   */
+  private rollingUpdate(
+    ds: DaemonSet,
+    nodes: readonly Node[],
+    byNode: ReadonlyMap<string, Pod[]>,
+    hash: string,
+  ): boolean {
+    const now = this.ctx.clock.now();
+    const minReady = ds.spec?.minReadySeconds ?? 0;
+    const available = (p: Pod) => isPodAvailable(p, minReady, now);
+    const eligible = nodes.filter((n) => shouldRunOn(ds, n)).map((n) => n.metadata.name);
+    const { maxSurge, maxUnavailable } = this.limits(ds, eligible.length);
+    const toDelete: Pod[] = [];
+    const toCreate: string[] = [];
+    let waitingOn: Pod | undefined;
+    if (maxSurge === 0) {
+      let unavailable = 0;
+      const allowed: Pod[] = [];
+      const candidates: Pod[] = [];
+      for (const node of [...byNode.keys()].sort()) {
+        const found = updatedOnNode(byNode.get(node) ?? [], hash);
+        if (!found) {
+          unavailable++;
+          continue;
+        }
+        const { newPod, oldPod } = found;
+        if ((!oldPod && !newPod) || (oldPod && newPod)) unavailable++;
+        else if (newPod) {
+          if (!available(newPod)) {
+            unavailable++;
+            waitingOn ??= newPod;
+          }
+        } else if (oldPod) {
+          if (!available(oldPod)) allowed.push(oldPod);
+          else if (unavailable < maxUnavailable) candidates.push(oldPod);
+        }
+      }
+      const remaining = Math.min(Math.max(maxUnavailable - unavailable, 0), candidates.length);
+      toDelete.push(...allowed, ...candidates.slice(0, remaining));
+    } else {
+      let surging = 0;
+      const allowedNew: string[] = [];
+      const candidateNew: string[] = [];
+      for (const node of eligible) {
+        const found = updatedOnNode(byNode.get(node) ?? [], hash);
+        if (!found || !found.oldPod) continue;
+        const { newPod, oldPod } = found;
+        if (newPod) {
+          surging++;
+          if (available(newPod)) toDelete.push(oldPod);
+          else waitingOn ??= newPod;
+        } else if (!available(oldPod)) allowedNew.push(node);
+        else candidateNew.push(node);
+      }
+      const remaining = Math.min(Math.max(maxSurge - surging, 0), candidateNew.length);
+      toCreate.push(...allowedNew, ...candidateNew.slice(0, remaining));
+    }
+    // A new pod that is ready but not yet minReadySeconds old becomes available on its own.
+    const readyAt = waitingOn ? readySince(waitingOn) : undefined;
+    if (readyAt !== undefined && minReady > 0)
+      this.wakeups.set(objectKey(ds.metadata.namespace, ds.metadata.name), readyAt + minReady * 1000);
+    let wrote = false;
+    for (const p of toDelete) wrote = this.deletePod(ds, p) || wrote;
+    const byName = new Map(nodes.map((n) => [n.metadata.name, n]));
+    for (const n of toCreate) wrote = this.createPod(ds, byName.get(n)!, hash) || wrote;
+    return wrote;
   }
 
   private createPod(ds: DaemonSet, node: Node, hash: string): boolean {
@@ -192,6 +314,46 @@ export class DaemonSetController extends BaseController {
       component: 'daemonset-controller',
     });
   }
+}
+
+/**
+ * `findUpdatedPodsOnNode`: the node's new (current hash) and old pod, ignoring terminating ones;
+ * undefined when there are two of either (the manage step cleans that up first).
+ */
+function updatedOnNode(pods: readonly Pod[], hash: string): { newPod?: Pod; oldPod?: Pod } | undefined {
+  let newPod: Pod | undefined;
+  let oldPod: Pod | undefined;
+  for (const p of pods) {
+    if (p.metadata.deletionTimestamp) continue;
+    if (p.metadata.labels?.[REVISION_LABEL] === hash) {
+      if (newPod) return undefined;
+      newPod = p;
+    } else {
+      if (oldPod) return undefined;
+      oldPod = p;
+    }
+  }
+  return { ...(newPod ? { newPod } : {}), ...(oldPod ? { oldPod } : {}) };
+}
+
+/**
+ * With surge, a node keeps its oldest new pod, plus its oldest old pod only while the new one is not
+ * ready and the old one is; every other pod goes (`podsShouldBeOnNode`).
+ */
+function keptWithSurge(live: readonly Pod[], hash: string): Pod[] {
+  const oldest = (ps: Pod[]) =>
+    ps.sort((a, b) =>
+      (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''),
+    )[0];
+  const newest = oldest(live.filter((p) => p.metadata.labels?.[REVISION_LABEL] === hash));
+  const old = oldest(live.filter((p) => p.metadata.labels?.[REVISION_LABEL] !== hash));
+  if (newest && old) return !isPodReady(newest) && isPodReady(old) ? [newest, old] : [newest];
+  return newest ? [newest] : old ? [old] : [];
+}
+
+function readySince(pod: Pod): number | undefined {
+  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'True');
+  return ready?.lastTransitionTime ? parseTimestamp(ready.lastTransitionTime) : undefined;
 }
 
 /** The node a daemon pod is for: where it runs, or the one its node affinity names. */
