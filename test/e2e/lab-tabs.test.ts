@@ -5,7 +5,6 @@
  * (IndexedDB's QuotaExceededError, raised by a stub of IDBObjectStore.put) told in the page's language
  * with the page's work kept and exportable.
  */
-import { readFile } from 'node:fs/promises';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { focusTerminal, lab, openLab, run, waitForSaved, waitForTerminal } from './lab-helpers';
@@ -38,7 +37,7 @@ function editNow(page: Page, path: string, content: string): Promise<void> {
 async function fileOnHost(page: Page, path: string): Promise<string> {
   await focusTerminal(page);
   await page.keyboard.press('Control+L');
-  await waitForTerminal(page, (t) => t.trim().endsWith('$'), 'a cleared screen');
+  await waitForTerminal(page, (t) => /^\S+\$$/.test(t.trim()), 'a cleared screen');
   return run(page, `cat ${path}`);
 }
 
@@ -146,7 +145,10 @@ describe('a full storage quota', () => {
         page.waitForEvent('download'),
         notice.getByRole('button', { name: 'Exportar meu progresso' }).click(),
       ]);
-      const exported = JSON.parse(await readFile((await download.path())!, 'utf8')) as {
+      // The browser runs in another process (connected over a websocket): read the download as a stream.
+      const chunks: Buffer[] = [];
+      for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+      const exported = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
         format: string;
         labs: { labId: string; files: Record<string, string>; history: string[] }[];
       };
