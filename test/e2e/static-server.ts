@@ -1,8 +1,9 @@
 /**
  * A tiny static file server for dist/, close to what a static host does: `/dir/` serves
  * `dir/index.html`, `/dir` redirects to `/dir/`, unknown paths get dist/404.html with status 404.
- * `serveWithHeaders` also applies dist/_headers (copied from public/_headers), as Netlify/Cloudflare do;
- * the lab tests use it to check that only lab pages are cross-origin isolated.
+ * `serveWithHeaders` also applies dist/_headers (public/_headers plus the Content-Security-Policy the
+ * build appends, see src/runtime/headers/csp.mjs), as Netlify/Cloudflare do; the lab tests use it to
+ * check that only lab pages are cross-origin isolated and that the lab works under the CSP.
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
