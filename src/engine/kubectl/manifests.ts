@@ -9,6 +9,7 @@ import type { Manifest } from '../api/objects.ts';
 import { isPlainObject } from '../util/json.ts';
 import { cmdError } from './errors.ts';
 import { normalisePath, type LabFiles } from '../cluster/files.ts';
+import { YAML_LIMITS } from '../util/yaml-limits.ts';
 
 export interface SourcedManifest {
   /** The source as kubectl names it in messages: the path given, or `STDIN`. */
@@ -110,7 +111,7 @@ export function decodeSource(source: string, text: string): SourcedManifest[] {
     }
     let value: unknown;
     try {
-      value = doc.toJS({ maxAliasCount: 100 });
+      value = doc.toJS(YAML_LIMITS);
     } catch (e) {
       throw cmdError(
         `error parsing ${source}: error converting YAML to JSON: yaml: ${(e as Error).message.split('\n')[0]}`,
