@@ -40,6 +40,7 @@ import { coreDnsContainerLog } from '../dataplane/network/dns-client.ts';
 import { klogLine, kubeProxyStartupLog } from '../dataplane/proxy/ipvs/deprecation.ts';
 import { coreDnsStartupBanner } from '../dataplane/dns/log-plugin.ts';
 import { defaultCorefileText, validateCorefile } from '../dataplane/dns/corefile.ts';
+import { corednsFileMap, corefileFiles } from '../dataplane/dns/coredns-files.ts';
 import { parseTimestamp } from '../util/clock.ts';
 import type { LogLine } from '../node/container-runtime.ts';
 
@@ -380,7 +381,7 @@ function componentLog(cluster: Cluster, pod: Pod, container: string): LogLine[] 
     const text =
       cluster.store.get('configmaps', 'kube-system', 'coredns')?.data?.Corefile ??
       defaultCorefileText(cluster.config.clusterDomain);
-    const parsed = validateCorefile(text.replace(/^[ \t]*import[ \t]+\S*\*\S*[ \t]*$/gm, ''));
+    const parsed = validateCorefile(text, corefileFiles(corednsFileMap(cluster)));
     if (!parsed.ok) return [];
     return coreDnsStartupBanner(text, parsed.corefile, version).map((t) => ({ time: at, text: t }));
   }

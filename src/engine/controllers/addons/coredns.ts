@@ -117,14 +117,31 @@ export function corednsManifests(config: ClusterConfig): Manifest[] {
                   failureThreshold: 5,
                 },
                 readinessProbe: { httpGet: { path: '/ready', port: 8181, scheme: 'HTTP' } },
-                volumeMounts: [{ name: 'config-volume', mountPath: '/etc/coredns', readOnly: true }],
+                volumeMounts: [
+                  { name: 'config-volume', mountPath: '/etc/coredns', readOnly: true },
+                  // k3s's Corefile imports /etc/coredns/custom/*.override and *.server from here.
+                  ...(k3s
+                    ? [{ name: 'custom-config-volume', mountPath: '/etc/coredns/custom', readOnly: true }]
+                    : []),
+                ],
               },
             ],
             volumes: [
               {
                 name: 'config-volume',
-                configMap: { name: 'coredns', items: [{ key: 'Corefile', path: 'Corefile' }] },
+                configMap: {
+                  name: 'coredns',
+                  items: k3s
+                    ? [
+                        { key: 'Corefile', path: 'Corefile' },
+                        { key: 'NodeHosts', path: 'NodeHosts' },
+                      ]
+                    : [{ key: 'Corefile', path: 'Corefile' }],
+                },
               },
+              ...(k3s
+                ? [{ name: 'custom-config-volume', configMap: { name: 'coredns-custom', optional: true } }]
+                : []),
             ],
           },
         },

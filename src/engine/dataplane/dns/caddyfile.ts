@@ -1,7 +1,8 @@
 /**
  * The Caddyfile lexer, server-block parser and token dispenser CoreDNS uses for its Corefile
  * (`coredns/caddy` `caddyfile/lexer.go`, `parse.go`, `dispenser.go`). Error texts are caddy's, prefixed with
- * the file name CoreDNS is started with (kubeadm's Deployment passes `-conf /etc/coredns/Corefile`):
+ * the file name CoreDNS is started with (kubeadm's Deployment passes `-conf /etc/coredns/Corefile`), or the
+ * imported file the token came from:
  * `/etc/coredns/Corefile:5 - Error during parsing: Unknown directive 'forwardd'`.
  */
 
@@ -10,7 +11,18 @@ export const COREFILE_PATH = '/etc/coredns/Corefile';
 export interface Token {
   readonly text: string;
   readonly line: number;
+  /** The file the token came from (an imported file), when not the Corefile itself. */
+  readonly file?: string;
 }
+
+/** The files the CoreDNS container sees (its mounted ConfigMaps), for `import`. */
+export interface CorefileFiles {
+  /** File names directly inside a directory (sorted or not; imports sort them as Go's Glob does). */
+  list(dir: string): readonly string[];
+  read(path: string): string | undefined;
+}
+
+const NO_FILES: CorefileFiles = { list: () => [], read: () => undefined };
 
 export class CorefileError extends Error {
   constructor(message: string) {
@@ -20,7 +32,7 @@ export class CorefileError extends Error {
 }
 
 /** Splits on whitespace, honours "quoted strings" with \" escapes and # comments to end of line. */
-export function lex(text: string): Token[] {
+export function lex(text: string, file?: string): Token[] {
   const out: Token[] = [];
   let line = 1;
   let val = '';
@@ -30,7 +42,7 @@ export function lex(text: string): Token[] {
   let comment = false;
   let started = false;
   const flush = () => {
-    if (started) out.push({ text: val, line: tokLine });
+    if (started) out.push({ text: val, line: tokLine, ...(file !== undefined ? { file } : {}) });
     val = '';
     started = false;
   };
@@ -90,7 +102,7 @@ export interface RawServerBlock {
 
 class Cursor {
   i = -1;
-  readonly tokens: readonly Token[];
+  tokens: readonly Token[];
   constructor(tokens: readonly Token[]) {
     this.tokens = tokens;
   }
@@ -107,26 +119,133 @@ class Cursor {
   get line(): number {
     return this.tokens[this.i]?.line ?? this.tokens[this.tokens.length - 1]?.line ?? 1;
   }
+  get file(): string {
+    return (this.tokens[this.i] ?? this.tokens[this.tokens.length - 1])?.file ?? COREFILE_PATH;
+  }
+  /** caddy's isNewLine: a token from another file starts a new line too. */
   isNewLine(): boolean {
     if (this.i < 1) return true;
-    return this.tokens[this.i - 1]!.line < this.tokens[this.i]!.line;
+    const prev = this.tokens[this.i - 1]!;
+    const cur = this.tokens[this.i]!;
+    return prev.file !== cur.file || prev.line < cur.line;
   }
   err(msg: string): CorefileError {
-    return new CorefileError(`${COREFILE_PATH}:${this.line} - Error during parsing: ${msg}`);
+    return new CorefileError(`${this.file}:${this.line} - Error during parsing: ${msg}`);
   }
   syntaxErr(expected: string): CorefileError {
     return new CorefileError(
-      `${COREFILE_PATH}:${this.line} - Syntax error: Unexpected token '${this.val}', expecting '${expected}'`,
+      `${this.file}:${this.line} - Syntax error: Unexpected token '${this.val}', expecting '${expected}'`,
     );
   }
 }
 
+/** Go's filepath.Match for one path element, with `*` and `?` (the only wildcards caddy lets through). */
+function globMatch(pattern: string, name: string): boolean {
+  const re = new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\?/g, '[^/]')}$`,
+  );
+  return re.test(name);
+}
+
+function dirOf(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i <= 0 ? '/' : path.slice(0, i);
+}
+
+/** What parsing an imported Corefile left to say without failing (caddy logs them at start-up). */
+export interface ParseOptions {
+  readonly files?: CorefileFiles;
+  readonly warnings?: string[];
+}
+
+/**
+ * caddy `parser.doImport`: `import PATTERN` is replaced by a snippet's tokens, or by the tokens of every
+ * file the glob matches (relative patterns against the importing file's directory). One wildcard at
+ * most; a glob that matches nothing only warns, a plain path that is missing fails. Leaves the cursor
+ * on the first spliced token (or the token after the import); returns false at end of input.
+ */
+function doImport(
+  c: Cursor,
+  snippets: ReadonlyMap<string, readonly Token[]>,
+  files: CorefileFiles,
+  warnings: string[] | undefined,
+  budget: { n: number },
+): boolean {
+  const at = c.i;
+  const importer = c.file;
+  if (!(c.i + 1 < c.tokens.length && !isNewLineAt(c.tokens, c.i + 1)))
+    throw c.err(`Wrong argument count or unexpected line ending after 'import'`);
+  c.i++;
+  const pattern = c.val;
+  if (pattern === '') throw c.err('Import requires a non-empty filepath');
+  if (c.i + 1 < c.tokens.length && !isNewLineAt(c.tokens, c.i + 1)) {
+    c.i++;
+    throw c.err('Import takes only one argument (glob pattern or file)');
+  }
+  let imported: readonly Token[] = [];
+  const snippet = snippets.get(pattern);
+  if (snippet) imported = snippet;
+  else {
+    const glob = pattern.startsWith('/') ? pattern : `${dirOf(importer)}/${pattern}`;
+    if ((glob.match(/\*/g) ?? []).length > 1 || (glob.match(/\?/g) ?? []).length > 1 || /\[.*\]/.test(glob))
+      throw c.err(`Glob pattern may only contain one wildcard (*), but has others: ${glob}`);
+    const dir = dirOf(glob);
+    const base = glob.slice(dir.length === 1 ? 1 : dir.length + 1);
+    const matches = /[*?[]/.test(dir)
+      ? []
+      : [...files.list(dir)]
+          .filter((n) => globMatch(base, n))
+          .sort()
+          .map((n) => `${dir === '/' ? '' : dir}/${n}`);
+    if (matches.length === 0) {
+      if (/[*?[\]]/.test(glob)) warnings?.push(`[WARNING] No files matching import glob pattern: ${pattern}`);
+      else throw c.err(`File to import not found: ${pattern}`);
+    }
+    const out: Token[] = [];
+    for (const file of matches) {
+      if (--budget.n < 0) throw c.err(`a cycle of imports exists between ${importer} and ${file}`);
+      const content = files.read(file);
+      if (content === undefined)
+        throw c.err(`Could not import ${file}: open ${file}: no such file or directory`);
+      const toks = lex(content, file);
+      if (toks.length === 0) warnings?.push(`[WARNING] Import file is empty: ${file}`);
+      out.push(...toks);
+    }
+    imported = out;
+  }
+  c.tokens = [...c.tokens.slice(0, at), ...imported, ...c.tokens.slice(c.i + 1)];
+  c.i = at;
+  return c.i < c.tokens.length;
+}
+
+function isNewLineAt(tokens: readonly Token[], i: number): boolean {
+  const prev = tokens[i - 1];
+  const cur = tokens[i];
+  if (!prev || !cur) return true;
+  return prev.file !== cur.file || prev.line < cur.line;
+}
+
 /** caddy `parser.parseAll`: server blocks of addresses, then directives in braces (or to EOF). */
-export function parseServerBlocks(text: string, validDirectives: ReadonlySet<string>): RawServerBlock[] {
+export function parseServerBlocks(
+  text: string,
+  validDirectives: ReadonlySet<string>,
+  opts: ParseOptions = {},
+): RawServerBlock[] {
   const c = new Cursor(lex(text));
+  const files = opts.files ?? NO_FILES;
+  const snippets = new Map<string, readonly Token[]>();
+  const budget = { n: 1000 };
   const blocks: RawServerBlock[] = [];
   if (!c.next()) return blocks;
   for (;;) {
+    // An import where a server block starts brings in whole server blocks (k3s's *.server files).
+    let more = true;
+    while (more && c.val === 'import' && c.isNewLine())
+      more = doImport(c, snippets, files, opts.warnings, budget);
+    if (!more) break;
     const keys: string[] = [];
     let expectingAnother = false;
     let eof = false;
@@ -156,6 +275,21 @@ export function parseServerBlocks(text: string, validDirectives: ReadonlySet<str
     }
     const directives = new Map<string, Token[][]>();
     const order: string[] = [];
+    // `(name) { … }` defines a snippet for later imports instead of a server block.
+    const snippetName = keys.length === 1 && /^\(.*\)$/.test(keys[0]!) ? keys[0]!.slice(1, -1) : undefined;
+    if (snippetName !== undefined && !eof && c.val === '{') {
+      const body: Token[] = [];
+      let nesting = 1;
+      while (c.next()) {
+        if (c.val === '{') nesting++;
+        else if (c.val === '}' && --nesting === 0) break;
+        body.push(c.tokens[c.i]!);
+      }
+      if (nesting > 0) throw c.syntaxErr('}');
+      snippets.set(snippetName, body);
+      if (!c.next()) break;
+      continue;
+    }
     if (!eof) {
       const braced = c.val === '{';
       if (!braced) c.i--;
@@ -166,6 +300,12 @@ export function parseServerBlocks(text: string, validDirectives: ReadonlySet<str
           break;
         }
         const dir = c.val;
+        if (dir === 'import') {
+          // The imported tokens take the import's place; read them as directives.
+          if (!doImport(c, snippets, files, opts.warnings, budget)) break;
+          c.i--;
+          continue;
+        }
         if (!validDirectives.has(dir)) throw c.err(`Unknown directive '${dir}'`);
         const toks: Token[] = [c.tokens[c.i]!];
         let nesting = 0;
@@ -222,10 +362,14 @@ export class Dispenser {
     return this.tokens[Math.max(0, this.i)]?.line ?? 1;
   }
 
+  private get file(): string {
+    return this.tokens[Math.max(0, this.i)]?.file ?? COREFILE_PATH;
+  }
+
   private onSameLine(): boolean {
     const cur = this.tokens[this.i];
     const nxt = this.tokens[this.i + 1];
-    return cur !== undefined && nxt !== undefined && nxt.line === cur.line;
+    return cur !== undefined && nxt !== undefined && nxt.line === cur.line && nxt.file === cur.file;
   }
 
   /** Advances only to an argument on the same line (not a `{`). */
@@ -262,7 +406,7 @@ export class Dispenser {
   }
 
   err(msg: string): CorefileError {
-    return new CorefileError(`${COREFILE_PATH}:${this.line} - Error during parsing: ${msg}`);
+    return new CorefileError(`${this.file}:${this.line} - Error during parsing: ${msg}`);
   }
 
   argErr(): CorefileError {

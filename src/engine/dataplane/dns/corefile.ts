@@ -9,7 +9,7 @@
  * Simplified: only the plugins listed in `PluginConfigs` are interpreted; every other valid directive is
  * accepted and listed in `ServerBlock.others` (it changes nothing in answers).
  */
-import { CorefileError, Dispenser, parseServerBlocks, type Token } from './caddyfile.ts';
+import { CorefileError, Dispenser, parseServerBlocks, type CorefileFiles, type Token } from './caddyfile.ts';
 import {
   parseCache,
   parseForward,
@@ -30,6 +30,7 @@ import { fqdn } from './message.ts';
 
 export type { CacheConfig, ForwardConfig, HostsConfig, KubernetesConfig, LogConfig, RewriteRule };
 export { CorefileError };
+export type { CorefileFiles };
 
 /** CoreDNS's directive list in plugin-chain order (`core/dnsserver/zdirectives.go`, CoreDNS 1.12–1.14). */
 export const DIRECTIVES: readonly string[] = (
@@ -66,6 +67,8 @@ export interface ServerBlock {
 
 export interface Corefile {
   readonly servers: readonly ServerBlock[];
+  /** caddy's start-up warnings (an import glob that matched no file, an empty imported file). */
+  readonly warnings?: readonly string[];
 }
 
 export type CorefileValidation = { ok: true; corefile: Corefile } | { ok: false; error: string };
@@ -98,9 +101,14 @@ export function defaultCorefileText(clusterDomain = 'cluster.local'): string {
 `;
 }
 
-/** Parses a Corefile; throws CorefileError with CoreDNS's wording. */
-export function parseCorefile(text: string): Corefile {
-  const raw = parseServerBlocks(text, VALID);
+/**
+ * Parses a Corefile; throws CorefileError with CoreDNS's wording. `files` are what the CoreDNS
+ * container has mounted, for `import` (k3s: the optional `coredns-custom` ConfigMap at
+ * /etc/coredns/custom); without them every import glob matches nothing.
+ */
+export function parseCorefile(text: string, files?: CorefileFiles): Corefile {
+  const warnings: string[] = [];
+  const raw = parseServerBlocks(text, VALID, { ...(files ? { files } : {}), warnings });
   const servers = raw.map((b) => buildServer(b.keys, b.directives));
   const seen = new Map<string, string>();
   for (const s of servers) {
@@ -111,13 +119,13 @@ export function parseCorefile(text: string): Corefile {
       seen.set(key, key);
     }
   }
-  return { servers };
+  return { servers, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
 /** For the controllers: does CoreDNS start with this Corefile, and if not, the fatal log line. */
-export function validateCorefile(text: string): CorefileValidation {
+export function validateCorefile(text: string, files?: CorefileFiles): CorefileValidation {
   try {
-    return { ok: true, corefile: parseCorefile(text) };
+    return { ok: true, corefile: parseCorefile(text, files) };
   } catch (e) {
     if (e instanceof CorefileError) return { ok: false, error: e.message };
     throw e;

@@ -17,6 +17,7 @@ import { parseTimestamp } from '../../util/clock.ts';
 import { nodeResolvConf } from '../../node/pod-files.ts';
 import { answer, DnsCache } from '../dns/coredns.ts';
 import { defaultCorefileText, validateCorefile, type Corefile } from '../dns/corefile.ts';
+import { corednsFileMap, corefileFiles } from '../dns/coredns-files.ts';
 import { fqdn, type DnsResponse, type QType } from '../dns/message.ts';
 import { parseResolvConf } from '../dns/resolv-conf.ts';
 import { internetLookup } from '../internet.ts';
@@ -77,12 +78,13 @@ function currentCorefile(cluster: Cluster): Corefile | undefined {
   const text =
     cluster.store.get('configmaps', 'kube-system', 'coredns')?.data?.Corefile ??
     defaultCorefileText(cluster.config.clusterDomain);
-  if (s.lastValid?.text === text) return s.lastValid.corefile;
-  // Caddy expands an `import` glob that matches no file to nothing; k3s's Corefile imports
-  // /etc/coredns/custom/*.override and *.server from the optional `coredns-custom` ConfigMap, which a
-  // fresh cluster does not have. The Corefile parser does not know `import`, so the empty globs go here.
-  const v = validateCorefile(text.replace(/^[ \t]*import[ \t]+\S*\*\S*[ \t]*$/gm, ''));
-  if (v.ok) s.lastValid = { text, corefile: v.corefile };
+  // `import` reads the container's mounted files (k3s: the optional `coredns-custom` ConfigMap), so
+  // they are part of what the running configuration depends on.
+  const files = corednsFileMap(cluster);
+  const key = JSON.stringify([text, [...files]]);
+  if (s.lastValid?.text === key) return s.lastValid.corefile;
+  const v = validateCorefile(text, corefileFiles(files));
+  if (v.ok) s.lastValid = { text: key, corefile: v.corefile };
   return s.lastValid?.corefile;
 }
 
