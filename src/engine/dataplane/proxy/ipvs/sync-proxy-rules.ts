@@ -15,28 +15,7 @@ import { categorizeEndpoints } from '../categorize-endpoints.ts';
 import type { EndpointInfo } from '../endpoints-map.ts';
 import type { ProxyInput } from '../proxy-input.ts';
 import { keyOf, type ServicePortInfo } from '../service-port-map.ts';
-import {
-  emptyIpsets,
-  ipPortEntry,
-  KUBE_CLUSTER_IP,
-  KUBE_EXTERNAL_IP,
-  KUBE_EXTERNAL_IP_LOCAL,
-  KUBE_HEALTH_CHECK_NODE_PORT,
-  KUBE_IPVS_IPS,
-  KUBE_LOAD_BALANCER,
-  KUBE_LOAD_BALANCER_FW,
-  KUBE_LOAD_BALANCER_LOCAL,
-  KUBE_LOAD_BALANCER_SOURCE_CIDR,
-  KUBE_LOAD_BALANCER_SOURCE_IP,
-  KUBE_LOOP_BACK,
-  KUBE_NODE_PORT_LOCAL_SCTP,
-  KUBE_NODE_PORT_LOCAL_TCP,
-  KUBE_NODE_PORT_LOCAL_UDP,
-  KUBE_NODE_PORT_SCTP,
-  KUBE_NODE_PORT_TCP,
-  KUBE_NODE_PORT_UDP,
-  type IpsetState,
-} from './ipsets.ts';
+import * as ipset from './ipsets.ts';
 import { ipvsIptablesRestore } from './iptables-rules.ts';
 import type { RealServer, VirtualServer } from './ipvs-model.ts';
 
@@ -45,7 +24,7 @@ export const DUMMY_DEVICE = 'kube-ipvs0';
 
 export interface IpvsRuleset {
   readonly virtualServers: readonly VirtualServer[];
-  readonly ipsets: IpsetState;
+  readonly ipsets: ipset.IpsetState;
   /** Addresses bound to kube-ipvs0 (ClusterIPs, external and LoadBalancer IPs), sorted. */
   readonly dummyAddresses: readonly string[];
   /** The node addresses NodePort virtual servers listen on. */
@@ -60,7 +39,7 @@ export interface IpvsOptions {
 
 export function renderIpvs(input: ProxyInput, opts: IpvsOptions = {}): IpvsRuleset {
   const scheduler = opts.scheduler || DEFAULT_SCHEDULER;
-  const sets = emptyIpsets();
+  const sets = ipset.emptyIpsets();
   const add = (set: string, entry: string) => sets.get(set)?.add(entry);
   const vss: VirtualServer[] = [];
   const bound = new Set<string>();
@@ -88,32 +67,32 @@ export function renderIpvs(input: ProxyInput, opts: IpvsOptions = {}): IpvsRules
 
     // Hairpin: a local endpoint reaching itself through the Service is masqueraded.
     for (const ep of all)
-      if (ep.isLocal) add(KUBE_LOOP_BACK, `${ipPortEntry(ep.ip, proto, ep.port)},${ep.ip}`);
+      if (ep.isLocal) add(ipset.KUBE_LOOP_BACK, `${ipset.ipPortEntry(ep.ip, proto, ep.port)},${ep.ip}`);
 
-    add(KUBE_CLUSTER_IP, ipPortEntry(sp.clusterIP, proto, sp.port));
+    add(ipset.KUBE_CLUSTER_IP, ipset.ipPortEntry(sp.clusterIP, proto, sp.port));
     vss.push(vs(sp.clusterIP, sp.port, sp.internalPolicyLocal));
     bound.add(sp.clusterIP);
 
     for (const ip of sp.externalIPs) {
       add(
-        sp.externalPolicyLocal ? KUBE_EXTERNAL_IP_LOCAL : KUBE_EXTERNAL_IP,
-        ipPortEntry(ip, proto, sp.port),
+        sp.externalPolicyLocal ? ipset.KUBE_EXTERNAL_IP_LOCAL : ipset.KUBE_EXTERNAL_IP,
+        ipset.ipPortEntry(ip, proto, sp.port),
       );
       vss.push(vs(ip, sp.port, sp.externalPolicyLocal));
       if (!nodeAddresses.includes(ip)) bound.add(ip);
     }
     for (const ip of sp.loadBalancerVIPs) {
-      const entry = ipPortEntry(ip, proto, sp.port);
-      add(KUBE_LOAD_BALANCER, entry);
-      if (sp.externalPolicyLocal) add(KUBE_LOAD_BALANCER_LOCAL, entry);
+      const entry = ipset.ipPortEntry(ip, proto, sp.port);
+      add(ipset.KUBE_LOAD_BALANCER, entry);
+      if (sp.externalPolicyLocal) add(ipset.KUBE_LOAD_BALANCER_LOCAL, entry);
       if (sp.loadBalancerSourceRanges.length > 0) {
-        add(KUBE_LOAD_BALANCER_FW, entry);
+        add(ipset.KUBE_LOAD_BALANCER_FW, entry);
         let allowFromNode = false;
         for (const cidr of sp.loadBalancerSourceRanges) {
-          add(KUBE_LOAD_BALANCER_SOURCE_CIDR, `${entry},${cidr}`);
+          add(ipset.KUBE_LOAD_BALANCER_SOURCE_CIDR, `${entry},${cidr}`);
           if (cidrContainsText(cidr, input.node.ip)) allowFromNode = true;
         }
-        if (allowFromNode) add(KUBE_LOAD_BALANCER_SOURCE_IP, `${entry},${ip}`);
+        if (allowFromNode) add(ipset.KUBE_LOAD_BALANCER_SOURCE_IP, `${entry},${ip}`);
       }
       vss.push(vs(ip, sp.port, sp.externalPolicyLocal));
       if (!nodeAddresses.includes(ip)) bound.add(ip);
@@ -122,10 +101,10 @@ export function renderIpvs(input: ProxyInput, opts: IpvsOptions = {}): IpvsRules
       addNodePortEntries(sets, sp, nodeAddresses);
       for (const ip of nodeAddresses) vss.push(vs(ip, sp.nodePort, sp.externalPolicyLocal));
     }
-    if (sp.healthCheckNodePort !== 0) add(KUBE_HEALTH_CHECK_NODE_PORT, String(sp.healthCheckNodePort));
+    if (sp.healthCheckNodePort !== 0) add(ipset.KUBE_HEALTH_CHECK_NODE_PORT, String(sp.healthCheckNodePort));
   }
   const dummyAddresses = [...bound].sort(compareIPs);
-  for (const ip of dummyAddresses) add(KUBE_IPVS_IPS, ip);
+  for (const ip of dummyAddresses) add(ipset.KUBE_IPVS_IPS, ip);
   return {
     virtualServers: vss,
     ipsets: sets,
@@ -135,20 +114,26 @@ export function renderIpvs(input: ProxyInput, opts: IpvsOptions = {}): IpvsRules
   };
 }
 
-function addNodePortEntries(sets: IpsetState, sp: ServicePortInfo, nodeAddresses: readonly string[]): void {
+function addNodePortEntries(
+  sets: ipset.IpsetState,
+  sp: ServicePortInfo,
+  nodeAddresses: readonly string[],
+): void {
   const add = (set: string, entry: string) => sets.get(set)?.add(entry);
   const port = String(sp.nodePort);
   if (sp.protocol === 'SCTP') {
     // SCTP uses hash:ip,port sets, one entry per node address.
     for (const ip of nodeAddresses) {
-      add(KUBE_NODE_PORT_SCTP, ipPortEntry(ip, 'sctp', sp.nodePort));
-      if (sp.externalPolicyLocal) add(KUBE_NODE_PORT_LOCAL_SCTP, ipPortEntry(ip, 'sctp', sp.nodePort));
+      add(ipset.KUBE_NODE_PORT_SCTP, ipset.ipPortEntry(ip, 'sctp', sp.nodePort));
+      if (sp.externalPolicyLocal)
+        add(ipset.KUBE_NODE_PORT_LOCAL_SCTP, ipset.ipPortEntry(ip, 'sctp', sp.nodePort));
     }
     return;
   }
   const tcp = sp.protocol === 'TCP';
-  add(tcp ? KUBE_NODE_PORT_TCP : KUBE_NODE_PORT_UDP, port);
-  if (sp.externalPolicyLocal) add(tcp ? KUBE_NODE_PORT_LOCAL_TCP : KUBE_NODE_PORT_LOCAL_UDP, port);
+  add(tcp ? ipset.KUBE_NODE_PORT_TCP : ipset.KUBE_NODE_PORT_UDP, port);
+  if (sp.externalPolicyLocal)
+    add(tcp ? ipset.KUBE_NODE_PORT_LOCAL_TCP : ipset.KUBE_NODE_PORT_LOCAL_UDP, port);
 }
 
 function realServers(eps: readonly EndpointInfo[]): RealServer[] {
