@@ -284,9 +284,12 @@ describe('network views in a page', () => {
       const walk = await new AxeBuilder({ page }).include('#net').withTags(AXE_TAGS).analyze();
       await page.click('#net [role=tab][data-tab=matrix]');
       const matrix = await new AxeBuilder({ page }).include('#net').withTags(AXE_TAGS).analyze();
+      await page.check('#net input[type=radio][value=services]');
+      await page.locator('#net table[role=grid][data-mode=services]').waitFor();
+      const services = await new AxeBuilder({ page }).include('#net').withTags(AXE_TAGS).analyze();
       const fmt = (v: typeof walk.violations) =>
         v.map((x) => `${x.id}: ${x.help} — ${x.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      expect([...fmt(walk.violations), ...fmt(matrix.violations)]).toEqual([]);
+      expect([...fmt(walk.violations), ...fmt(matrix.violations), ...fmt(services.violations)]).toEqual([]);
       await context.close();
     },
     60_000,
