@@ -257,6 +257,12 @@ describe('topology layout from 1 to 12 nodes', () => {
       const cluster = manyNodes(nodes, perNode);
       const model = networkState(cluster).topology;
       expect(model.nodes).toHaveLength(nodes);
+      // Frames in numeric order: kind-worker2 comes before kind-worker10.
+      expect(model.nodes.map((n) => n.name)).toEqual([
+        'kind-control-plane',
+        'kind-worker',
+        ...Array.from({ length: nodes - 2 }, (_, i) => `kind-worker${i + 2}`),
+      ]);
       const L = layoutTopology(model);
       expect(layoutProblems(model, L)).toEqual([]);
       expect(new Set(L.nodes.map((n) => n.box.y)).size).toBe(Math.ceil(nodes / framesPerRow(nodes)));

@@ -65,6 +65,20 @@ export interface DataplaneHint {
 const byKey = <T extends { key: string }>(a: T, b: T) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** Names with numbers in numeric order (`kind-worker2` before `kind-worker10`), so frames read in order. */
+function naturalCmp(a: string, b: string): number {
+  const split = (s: string) => s.match(/\d+|\D+/g) ?? [];
+  const x = split(a);
+  const y = split(b);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const p = x[i]!;
+    const q = y[i]!;
+    const d = /^\d/.test(p) && /^\d/.test(q) ? Number(p) - Number(q) || cmp(p, q) : cmp(p, q);
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}
+
 function listOf<T>(input: TopologyInput, resource: string): T[] {
   return input.store.objects.filter((o) => o.resource === resource).map((o) => o.object as unknown as T);
 }
@@ -369,7 +383,7 @@ export function topologyModel(
         ...(pods.length > COLLAPSE_AT ? { groups: groupsOf(pods) } : {}),
       };
     })
-    .sort((a, b) => cmp(a.name, b.name));
+    .sort((a, b) => naturalCmp(a.name, b.name));
   const nodeNames = new Set(nodes.map((n) => n.name));
   const services = buildServices(input, podByIP);
   const dp = opts.dataplane ?? defaultDataplane(config);
