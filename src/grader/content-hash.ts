@@ -23,9 +23,20 @@ export function sha256Hex(text: string): string {
   return bytesToHex(sha256(utf8ToBytes(text)));
 }
 
+/**
+ * Hashes already computed, by the loaded lab and the parts hashed (a copy with a part replaced is hashed
+ * anew). The instructor CLI checks every report against the lab: once per lab, not once per report.
+ */
+const hashes = new WeakMap<LoadedLab, { readonly parts: readonly unknown[]; readonly hash: string }>();
+
 /** For one variant of a lab with variants (resolveVariant), the variant id is hashed in too. */
 export function labContentHash(loaded: LoadedLab): string {
+  const parts = [loaded.lab, loaded.startFiles, loaded.solutionFiles, loaded.variant?.id];
+  const known = hashes.get(loaded);
+  if (known && known.parts.every((p, i) => p === parts[i])) return known.hash;
   const { $schema: _editorOnly, ...lab } = loaded.lab;
   const variant = loaded.variant?.id;
-  return `sha256:${sha256Hex(canonicalJson({ lab, start: loaded.startFiles, solution: loaded.solutionFiles, variant }))}`;
+  const hash = `sha256:${sha256Hex(canonicalJson({ lab, start: loaded.startFiles, solution: loaded.solutionFiles, variant }))}`;
+  hashes.set(loaded, { parts, hash });
+  return hash;
 }

@@ -156,6 +156,21 @@ export class ReportError extends Error {
 }
 
 /** Parses report JSON text; a ReportError's message is the one line the CLI prints for the file. */
+/** Deeper than any honest report (a cluster snapshot nests about 20 levels). */
+const MAX_DEPTH = 200;
+
+/** Whether a parsed JSON value nests deeper than `max`, checked without recursion. */
+function depthExceeds(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (d >= max) return true;
+    for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return false;
+}
+
 export function parseReport(text: string): GradeReport {
   let data: unknown;
   try {
@@ -165,6 +180,9 @@ export function parseReport(text: string): GradeReport {
   }
   const head = z.object({ format: z.literal(REPORT_FORMAT), version: z.unknown() }).safeParse(data);
   if (!head.success) throw new ReportError('not a Packet Path grade report');
+  // Validation, hashing and comparison all recurse: a hand-made 10,000-deep value would overflow the stack.
+  if (depthExceeds(data, MAX_DEPTH))
+    throw new ReportError(`malformed grade report: nested deeper than ${MAX_DEPTH} levels`);
   if (head.data.version !== REPORT_VERSION) {
     throw new ReportError(
       `unsupported report version ${JSON.stringify(head.data.version)} (this grader reads version ${REPORT_VERSION})`,

@@ -6,7 +6,7 @@
  * stderr (`packetpath grade: alice.json: content hash mismatch`) and the others are still graded.
  * Exit status: 0 when every report is valid and agrees with its replay, 1 when any report is invalid
  * or flagged, 2 on a usage error or a lab that cannot be loaded. Large cohorts are graded in `--jobs`
- * worker threads (default: one per CPU).
+ * threads (default: one per CPU), this one and `--jobs - 1` workers.
  */
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -98,7 +98,8 @@ function noteDuplicates(graded: readonly GradedFile[]): GradedRow[] {
 const MIN_PER_WORKER = 40;
 
 /**
- * Grades in worker threads when the cohort is big enough: each worker loads the lab once and takes
+ * Grades in `jobs` threads when the cohort is big enough: this thread, which has the lab and the
+ * engine loaded already, and `jobs - 1` worker threads that each load them once. Every thread takes
  * every n-th file, so slow and fast reports spread evenly. Results come back in file order.
  */
 async function gradeAll(
@@ -107,23 +108,24 @@ async function gradeAll(
   files: readonly ReportFile[],
   jobs: number,
 ): Promise<GradedFile[]> {
-  const workers = Math.min(jobs, Math.floor(files.length / MIN_PER_WORKER));
-  if (workers <= 1) return gradeLoaded(loaded, files);
-  const slices = Array.from({ length: workers }, (_, w) => files.filter((_, i) => i % workers === w));
-  const parts = await Promise.all(
-    slices.map(
-      (slice) =>
-        new Promise<GradedFile[]>((done, fail) => {
-          const worker = new Worker(new URL('./grade-worker.ts', import.meta.url), {
-            workerData: { labDir, files: slice },
-          });
-          worker.once('message', (m: GradedFile[]) => done(m));
-          worker.once('error', fail);
-          worker.once('exit', (code) => code !== 0 && fail(new Error(`grading worker exited with ${code}`)));
-        }),
-    ),
+  const threads = Math.min(jobs, Math.floor(files.length / MIN_PER_WORKER));
+  if (threads <= 1) return gradeLoaded(loaded, files);
+  const slices = Array.from({ length: threads }, (_, w) => files.filter((_, i) => i % threads === w));
+  const workers = slices.slice(1).map(
+    (slice) =>
+      new Promise<GradedFile[]>((done, fail) => {
+        const worker = new Worker(new URL('./grade-worker.ts', import.meta.url), {
+          workerData: { labDir, files: slice },
+        });
+        worker.once('message', (m: GradedFile[]) => done(m));
+        worker.once('error', fail);
+        worker.once('exit', (code) => code !== 0 && fail(new Error(`grading worker exited with ${code}`)));
+      }),
   );
-  return files.map((_, i) => parts[i % workers]![Math.floor(i / workers)]!);
+  // The workers start loading while this thread grades its own slice (their messages wait for it).
+  const own = gradeLoaded(loaded, slices[0]!);
+  const parts = [own, ...(await Promise.all(workers))];
+  return files.map((_, i) => parts[i % threads]![Math.floor(i / threads)]!);
 }
 
 export async function runGrade(argv: readonly string[], io: CliIO = processIO): Promise<number> {
