@@ -44,6 +44,7 @@ export {
   JsonPathError,
 } from './kubectl/printers/jsonpath.ts';
 export { jsonEqual } from './util/json.ts';
+export { YAML_LIMITS } from './util/yaml-limits.ts';
 export { Rng } from './util/rng.ts';
 export { SimClock } from './util/clock.ts';
 export {

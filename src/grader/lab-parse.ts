@@ -4,6 +4,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { Lab, type LoadedLab, type VariantFiles } from './lab-schema.ts';
+import { YAML_LIMITS } from '../engine/index.ts';
 
 export class LabError extends Error {
   constructor(message: string) {
@@ -21,7 +22,7 @@ export function parseLab(
 ): LoadedLab {
   let doc: unknown;
   try {
-    doc = parseYaml(yamlText, { maxAliasCount: 100, prettyErrors: true, logLevel: 'error' });
+    doc = parseYaml(yamlText, { ...YAML_LIMITS, prettyErrors: true, logLevel: 'error' });
   } catch (e) {
     throw new LabError(`${source}: ${(e as Error).message.split('\n')[0]}`);
   }

@@ -7,6 +7,7 @@
  */
 import { isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node } from 'yaml';
 import type { Diagnostic } from './protocol.ts';
+import { YAML_LIMITS } from '../engine/index.ts';
 
 type Range = { start: number; end: number };
 
@@ -61,7 +62,13 @@ function pickDocument(docs: readonly Document[], line: string): Document | undef
   const m = /(?:The |^)([A-Z][A-Za-z]+) "([^"]+)"/.exec(line);
   if (m) {
     const hit = docs.find((d) => {
-      const js = d.toJS() as { kind?: unknown; metadata?: { name?: unknown } } | null;
+      // An alias bomb in the editor must not throw here: toJS with the limits throws early, caught below.
+      let js: { kind?: unknown; metadata?: { name?: unknown } } | null;
+      try {
+        js = d.toJS(YAML_LIMITS) as typeof js;
+      } catch {
+        return false;
+      }
       return js?.kind === m[1] && js?.metadata?.name === m[2];
     });
     if (hit) return hit;

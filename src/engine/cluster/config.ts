@@ -7,6 +7,7 @@
 import { parse as parseYaml } from 'yaml';
 import { formatCidr, formatIPv4, nthAddress, parseCidr } from '../util/ip.ts';
 import { isPlainObject } from '../util/json.ts';
+import { YAML_LIMITS } from '../util/yaml-limits.ts';
 
 export type CniName = 'flannel' | 'calico' | 'cilium';
 export type Distribution = 'kubeadm' | 'k3s';
@@ -71,7 +72,7 @@ export function defaultClusterConfig(): ClusterConfig {
 export function parseClusterConfig(yamlText: string): ClusterConfig {
   let doc: unknown;
   try {
-    doc = parseYaml(yamlText, { maxAliasCount: 100 });
+    doc = parseYaml(yamlText, YAML_LIMITS);
   } catch (e) {
     throw new ClusterConfigError(`failed to parse cluster config: ${(e as Error).message.split('\n')[0]}`);
   }

@@ -7,6 +7,7 @@
 import { parse as parseYaml } from 'yaml';
 import { isPlainObject } from '../../util/json.ts';
 import { isKnownScheduler } from './ipvs/schedulers.ts';
+import { YAML_LIMITS } from '../../util/yaml-limits.ts';
 
 export type ProxyMode = 'iptables' | 'ipvs' | 'nftables';
 
@@ -47,7 +48,7 @@ export function parseKubeProxyConfiguration(text: string): ParsedConfig {
 function parseUncached(text: string): ParsedConfig {
   let doc: unknown;
   try {
-    doc = parseYaml(text, { maxAliasCount: 100 });
+    doc = parseYaml(text, YAML_LIMITS);
   } catch (e) {
     return { ok: false, error: `failed to decode kube-proxy configuration: ${firstLine(e)}` };
   }
