@@ -33,7 +33,8 @@ export function parseLab(
         .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
         .join('')
         .replace(/^\./, '');
-      return `${source}: ${path ? `${path}: ` : ''}${issue.message}`;
+      // One line per issue: a key or value quoted in the message may itself span lines (`? |` keys).
+      return `${source}: ${path ? `${path}: ` : ''}${issue.message}`.replace(/\n/g, '\\n');
     });
     throw new LabError(lines.join('\n'));
   }
