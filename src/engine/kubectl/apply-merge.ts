@@ -28,7 +28,8 @@ const MERGE_KEYS: Readonly<Record<string, string>> = {
   resourceClaims: 'name',
 };
 
-function mergeKeyFor(field: string, items: readonly unknown[]): string | undefined {
+/** The patchMergeKey of a list field (strategic merge), if it merges by key. */
+export function mergeKeyFor(field: string, items: readonly unknown[]): string | undefined {
   if (field === 'ports') {
     const first = items.find(isPlainObject);
     if (first && 'containerPort' in first) return 'containerPort';

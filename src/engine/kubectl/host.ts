@@ -23,6 +23,8 @@ export interface KubectlApi {
   delete(resource: ResourceKey, namespace: string | undefined, name: string, opts?: DeleteOptions): AnyObject;
   /** Metadata-only writes (labels, annotations), as kubectl's metadata patches are. */
   updateMetadata?<T extends AnyObject>(object: T): T;
+  /** PUT on the status subresource (`kubectl patch --subresource=status`). */
+  updateStatus?<T extends AnyObject>(object: T): T;
 }
 
 export interface KubectlHost {

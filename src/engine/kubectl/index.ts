@@ -86,7 +86,7 @@ function resolveCommand(args: readonly string[]): Resolved | KubectlError | unde
     const target = words.slice(1).map((w) => w.word);
     return { path: `help ${target.join(' ')}`.trim(), rest: [] };
   }
-  if (!(first.word in HELP_TEXTS) || first.word === '') {
+  if (!Object.hasOwn(HELP_TEXTS, first.word) || first.word === '') {
     return new KubectlError(unknownCommand(first.word));
   }
   let path = first.word;
@@ -95,7 +95,9 @@ function resolveCommand(args: readonly string[]): Resolved | KubectlError | unde
     const children = PARENTS[path];
     if (!children) break;
     const next = positionalWords(args, flagsFor(path)).find((w) => !consumed.includes(w.index));
-    const word = next ? (ALIASES[path]?.[next.word] ?? next.word) : undefined;
+    const alias =
+      next && Object.hasOwn(ALIASES[path] ?? {}, next.word) ? ALIASES[path]![next.word] : undefined;
+    const word = next ? (alias ?? next.word) : undefined;
     if (!next || !word || !children.includes(word)) break;
     path = `${path} ${word}`;
     consumed.push(next.index);
@@ -134,7 +136,8 @@ function runCommand(
   }
   if (resolved.path.startsWith('help')) {
     const target = resolved.path.slice(4).trim();
-    const text = HELP_TEXTS[target];
+    // Own keys only: `kubectl help constructor` is an unknown topic, not Object.prototype's.
+    const text = Object.hasOwn(HELP_TEXTS, target) ? HELP_TEXTS[target] : undefined;
     if (text === undefined)
       return {
         stdout: '',

@@ -74,7 +74,7 @@ function splitDocuments(text: string): string[] {
 }
 
 /** go-yaml's message and line for a `yaml` package error (scanner errors count lines from 1, parser errors from 0). */
-function goYamlError(code: string, message: string, line: number): string {
+export function goYamlError(code: string, message: string, line: number): string {
   switch (code) {
     case 'BLOCK_AS_IMPLICIT_KEY':
       return `yaml: line ${line}: mapping values are not allowed in this context`;

@@ -121,13 +121,17 @@ function directoryAware(files: LabFiles): DirectoryAwareFiles | undefined {
 /**
  * The learner's workstation: LabFiles under `home` (relative LabFiles paths), the directories that
  * lead to it, and the directories `mkdir` made (kept by the shell, since LabFiles stores files only).
- * Everything outside the home directory is out of bounds for writes (`Permission denied`).
+ * Everything outside the home directory is out of bounds for writes (`Permission denied`), except
+ * `/tmp`: a scratch directory kept in memory for the session (not lab files; gone on reload), where
+ * `kubectl edit` puts the file it hands to the editor, as on a real workstation.
  */
 export class LabFilesystem implements Filesystem {
   private readonly files: LabFiles;
   private readonly home: string;
   private readonly dirs: Set<string>;
   private readonly disk: DirectoryAwareFiles | undefined;
+  private readonly tmp = new Map<string, string>();
+  private readonly tmpDirs = new Set<string>([TMP]);
 
   constructor(files: LabFiles, home: string, dirs: Set<string>) {
     this.files = files;
@@ -143,6 +147,10 @@ export class LabFilesystem implements Filesystem {
 
   stat(path: string): 'file' | 'dir' | undefined {
     if (path === '/' || within(this.home, path)) return 'dir';
+    if (isTmp(path)) {
+      if (this.tmp.has(path)) return 'file';
+      return this.tmpDirs.has(path) ? 'dir' : undefined;
+    }
     const rel = this.rel(path);
     if (rel === undefined) return undefined;
     if (rel === '') return 'dir';
@@ -156,13 +164,18 @@ export class LabFilesystem implements Filesystem {
     const kind = this.stat(path);
     if (kind === 'dir') return { error: 'EISDIR' };
     const rel = this.rel(path);
-    const content = rel === undefined ? undefined : this.files.read(rel);
+    const content = isTmp(path) ? this.tmp.get(path) : rel === undefined ? undefined : this.files.read(rel);
     return content === undefined ? { error: this.parentError(path) ?? 'ENOENT' } : { content };
   }
 
   write(path: string, content: string, append: boolean): FileError | undefined {
     const rel = this.rel(path);
     if (this.stat(path) === 'dir') return 'EISDIR';
+    if (isTmp(path)) {
+      if (this.stat(parentOf(path)) !== 'dir') return this.parentError(path);
+      this.tmp.set(path, append ? (this.tmp.get(path) ?? '') + content : content);
+      return undefined;
+    }
     if (rel === undefined) return this.stat(parentOf(path)) === 'dir' ? 'EACCES' : 'ENOENT';
     const parentErr = this.parentError(path);
     if (parentErr) return parentErr;
@@ -172,6 +185,12 @@ export class LabFilesystem implements Filesystem {
 
   remove(path: string): FileError | undefined {
     const kind = this.stat(path);
+    if (isTmp(path) && kind !== undefined && path !== TMP) {
+      if (kind === 'file') this.tmp.delete(path);
+      else if (this.tmpChildren(path).length > 0) return 'ENOTEMPTY';
+      else this.tmpDirs.delete(path);
+      return undefined;
+    }
     if (kind === 'dir') {
       const rel = this.rel(path);
       if (rel === undefined || rel === '') return 'EACCES';
@@ -189,6 +208,10 @@ export class LabFilesystem implements Filesystem {
     if (this.stat(path) !== undefined) return 'EEXIST';
     const rel = this.rel(path);
     if (this.stat(parentOf(path)) !== 'dir') return 'ENOENT';
+    if (isTmp(path)) {
+      this.tmpDirs.add(path);
+      return undefined;
+    }
     if (rel === undefined) return 'EACCES';
     if (this.disk) return this.disk.makeDirectory(rel);
     this.dirs.add(rel);
@@ -199,8 +222,9 @@ export class LabFilesystem implements Filesystem {
     const kind = this.stat(path);
     if (kind === undefined) return 'ENOENT';
     if (kind === 'file') return 'ENOTDIR';
+    if (isTmp(path)) return this.tmpChildren(path);
     const rel = this.rel(path);
-    if (rel === undefined) return childNames(path, [this.home]);
+    if (rel === undefined) return childNames(path, [this.home, TMP]);
     if (this.disk) return this.disk.entries(rel) ?? 'ENOTDIR';
     const all = [...this.files.list(), ...this.dirs].map((p) => `${this.home}/${p}`);
     return childNames(path, all);
@@ -210,6 +234,16 @@ export class LabFilesystem implements Filesystem {
     const parent = this.stat(parentOf(path));
     return parent === 'dir' ? undefined : parent === 'file' ? 'ENOTDIR' : 'ENOENT';
   }
+
+  private tmpChildren(dir: string): string[] {
+    return childNames(dir, [...this.tmp.keys(), ...this.tmpDirs]);
+  }
+}
+
+const TMP = '/tmp';
+
+function isTmp(path: string): boolean {
+  return path === TMP || within(path, TMP);
 }
 
 /** Directories every Linux container image has, whatever its files. */

@@ -25,7 +25,7 @@ import {
 } from './write.ts';
 
 /** Kinds served by CRDs take JSON merge patches (lists replaced), built-ins strategic merge patches. */
-const CRD_GROUPS = new Set(['gateway.networking.k8s.io', 'metallb.io']);
+export const CRD_GROUPS = new Set(['gateway.networking.k8s.io', 'metallb.io']);
 
 export function runApply(ctx: KubectlContext): number {
   const f = ctx.flags;

@@ -34,6 +34,9 @@ import {
 } from './info.ts';
 import { runWait } from './wait.ts';
 import { runDebug } from './debug.ts';
+import { runPatch } from './patch.ts';
+import { runSetEnv, runSetImage, runSetResources, runSetSelector } from './set.ts';
+import { runEdit } from './edit.ts';
 
 export type CommandRun = (ctx: KubectlContext) => number;
 
@@ -73,6 +76,12 @@ export const COMMANDS: Readonly<Record<string, CommandRun>> = {
   'top pod': (ctx) => runTop(ctx, 'pod'),
   'top node': (ctx) => runTop(ctx, 'node'),
   debug: runDebug,
+  patch: runPatch,
+  'set image': runSetImage,
+  'set env': runSetEnv,
+  'set selector': runSetSelector,
+  'set resources': runSetResources,
+  edit: runEdit,
   'auth can-i': runAuthCanI,
   cordon: (ctx) => runCordon(ctx, true),
   uncordon: (ctx) => runCordon(ctx, false),
@@ -126,6 +135,7 @@ export const PARENTS: Readonly<Record<string, readonly string[]>> = {
   top: ['node', 'pod'],
   auth: ['can-i', 'reconcile', 'whoami'],
   'cluster-info': ['dump'],
+  set: ['env', 'image', 'resources', 'selector', 'serviceaccount', 'subject'],
 };
 
 /** cobra Aliases of subcommands (`kubectl create ns`, `kubectl top pods`). */

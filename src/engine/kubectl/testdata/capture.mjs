@@ -34,7 +34,7 @@ const helpCommands = [
   ['completion'], ['plugin'], ['alpha'], ['config', 'view'], ['config', 'use-context'], ['config', 'set-context'],
   ['cluster-info', 'dump'], ['auth', 'whoami'], ['create', 'secret'], ['create', 'secret', 'generic'],
   ['create', 'ingress'], ['create', 'job'], ['create', 'serviceaccount'], ['create', 'service', 'externalname'],
-  ['top', 'node'],
+  ['top', 'node'], ['set', 'image'], ['set', 'env'], ['set', 'selector'], ['set', 'resources'],
 ];
 mkdirSync(join(here, 'help'), { recursive: true });
 for (const cmd of helpCommands) {
@@ -108,6 +108,18 @@ const cases = [
   'delete -f nonexistent.yaml',
   'get pods/x pods',
   'cluster-info dump --foo',
+  'patch',
+  'patch deploy web',
+  'patch deploy web -p {} --patch-file x',
+  'patch deploy web -p {} --type foo',
+  'patch deploy/web -p {} --local',
+  'set image',
+  'set image deploy/web nginx',
+  'set env',
+  'set selector',
+  'set resources',
+  'edit',
+  'debug node/x -it --image=busybox --profile=foo',
 ];
 const out = [];
 for (const c of cases) out.push(run(c.split(' ')));

@@ -1,0 +1,204 @@
+/**
+ * kubectl patch / set / edit against a running simulated cluster. Result lines are kubectl's
+ * printer operations (`patched`, `patched (no change)`, `image updated`, `env updated`, `edited`,
+ * pkg/cmd/patch, pkg/cmd/set, pkg/cmd/util/editor); error texts are the captured client goldens or
+ * quoted from those packages (editor.go `unable to launch the editor %q`, editoptions.go
+ * `Edit cancelled, no changes made.`).
+ */
+import { describe, expect, it } from 'vitest';
+import { createCluster, type Cluster } from '../../cluster/cluster.ts';
+
+function cluster(): Cluster {
+  const c = createCluster(undefined, { seed: 11 });
+  run(c, 'kubectl create deployment web --image=nginx --port=80');
+  run(c, 'kubectl expose deployment web --port=80');
+  run(c, 'sleep 15');
+  return c;
+}
+
+function run(c: Cluster, line: string) {
+  const r = c.execSync(line, { interactive: false });
+  return { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode };
+}
+
+const ok = (stdout: string) => ({ stdout, stderr: '', exitCode: 0 });
+
+describe('kubectl patch', () => {
+  it('patches, then reports no change for the same patch', () => {
+    const c = cluster();
+    expect(run(c, `kubectl patch deploy web -p '{"spec":{"replicas":3}}'`)).toEqual(
+      ok('deployment.apps/web patched\n'),
+    );
+    expect(run(c, `kubectl patch deployment/web -p 'spec: {replicas: 3}'`)).toEqual(
+      ok('deployment.apps/web patched (no change)\n'),
+    );
+    expect(run(c, `kubectl get deploy web -o jsonpath='{.spec.replicas}'`).stdout).toBe('3');
+  });
+
+  it('strategic merge keeps the container ports; a merge patch replaces the list', () => {
+    const c = cluster();
+    run(
+      c,
+      `kubectl patch deploy web -p '{"spec":{"template":{"spec":{"containers":[{"name":"nginx","image":"nginx:1.27"}]}}}}'`,
+    );
+    expect(
+      run(
+        c,
+        `kubectl get deploy web -o jsonpath='{.spec.template.spec.containers[0].image} {.spec.template.spec.containers[0].ports[0].containerPort}'`,
+      ).stdout,
+    ).toBe('nginx:1.27 80');
+    run(
+      c,
+      `kubectl patch deploy web --type merge -p '{"spec":{"template":{"spec":{"containers":[{"name":"nginx","image":"nginx:1.28"}]}}}}'`,
+    );
+    expect(
+      run(c, `kubectl get deploy web -o jsonpath='{.spec.template.spec.containers[0].ports}'`).stdout,
+    ).toBe('');
+  });
+
+  it('JSON patch on a Service; a failing operation is the server 422', () => {
+    const c = cluster();
+    expect(
+      run(
+        c,
+        `kubectl patch svc web --type=json -p '[{"op":"replace","path":"/spec/ports/0/port","value":8080}]'`,
+      ),
+    ).toEqual(ok('service/web patched\n'));
+    expect(run(c, `kubectl get svc web -o jsonpath='{.spec.ports[0].port}'`).stdout).toBe('8080');
+    expect(run(c, `kubectl patch svc web --type=json -p '[{"op":"remove","path":"/spec/foo"}]'`)).toEqual({
+      stdout: '',
+      stderr: 'The request is invalid: the server rejected our request due to an error in our request\n',
+      exitCode: 1,
+    });
+  });
+
+  it('--dry-run, -o, --patch-file, the scale subresource, unknown fields warn', () => {
+    const c = cluster();
+    expect(run(c, `kubectl patch deploy web -p '{"spec":{"replicas":5}}' --dry-run=client`)).toEqual(
+      ok('deployment.apps/web patched (dry run)\n'),
+    );
+    expect(run(c, `kubectl patch deploy web -p '{"spec":{"replicas":5}}' --dry-run=server -o name`)).toEqual(
+      ok('deployment.apps/web\n'),
+    );
+    expect(run(c, `kubectl get deploy web -o jsonpath='{.spec.replicas}'`).stdout).toBe('1');
+    c.files.write('p.yaml', 'spec:\n  replicas: 2\n');
+    expect(run(c, 'kubectl patch deploy web --patch-file p.yaml')).toEqual(
+      ok('deployment.apps/web patched\n'),
+    );
+    expect(
+      run(c, `kubectl patch deploy web --subresource=scale --type=merge -p '{"spec":{"replicas":4}}'`),
+    ).toEqual(ok('scale.autoscaling/web patched\n'));
+    expect(run(c, `kubectl get deploy web -o jsonpath='{.spec.replicas}'`).stdout).toBe('4');
+    expect(run(c, `kubectl patch deploy web -p '{"spec":{"bogus":1}}'`)).toEqual({
+      stdout: 'deployment.apps/web patched (no change)\n',
+      stderr: 'Warning: unknown field "spec.bogus"\n',
+      exitCode: 0,
+    });
+    expect(run(c, `kubectl patch deploy nope -p '{}'`).stderr).toBe(
+      'Error from server (NotFound): deployments.apps "nope" not found\n',
+    );
+  });
+});
+
+describe('kubectl set', () => {
+  it('image: updated once, silent when nothing changes, errors for unknown containers', () => {
+    const c = cluster();
+    expect(run(c, 'kubectl set image deploy/web nginx=nginx:1.27')).toEqual(
+      ok('deployment.apps/web image updated\n'),
+    );
+    expect(run(c, 'kubectl set image deploy/web nginx=nginx:1.27')).toEqual(ok(''));
+    expect(run(c, 'kubectl set image deploy/web foo=nginx')).toEqual({
+      stdout: '',
+      stderr: 'error: unable to find container named "foo"\n',
+      exitCode: 1,
+    });
+    expect(
+      run(c, `kubectl get deploy web -o jsonpath='{.spec.template.spec.containers[0].image}'`).stdout,
+    ).toBe('nginx:1.27');
+    expect(run(c, 'kubectl set image deploy/web nginx=nginx:1.28 extra').stderr).toBe(
+      'error: all resources must be specified before image changes: extra\n',
+    );
+  });
+
+  it('env: set, list, remove', () => {
+    const c = cluster();
+    expect(run(c, 'kubectl set env deploy/web KEY=v OTHER=x')).toEqual(
+      ok('deployment.apps/web env updated\n'),
+    );
+    expect(run(c, 'kubectl set env deploy/web --list')).toEqual(
+      ok('# deployments web, container nginx\nKEY=v\nOTHER=x\n'),
+    );
+    expect(run(c, 'kubectl set env deploy/web KEY-')).toEqual(ok('deployment.apps/web env updated\n'));
+    expect(
+      run(c, `kubectl get deploy web -o jsonpath='{.spec.template.spec.containers[0].env}'`).stdout,
+    ).toBe('[{"name":"OTHER","value":"x"}]');
+  });
+
+  it('resources and selector', () => {
+    const c = cluster();
+    expect(run(c, 'kubectl set resources deploy/web --limits=cpu=200m,memory=512Mi')).toEqual(
+      ok('deployment.apps/web resource requirements updated\n'),
+    );
+    expect(
+      run(c, `kubectl get deploy web -o jsonpath='{.spec.template.spec.containers[0].resources.limits.cpu}'`)
+        .stdout,
+    ).toBe('200m');
+    expect(run(c, 'kubectl set resources deploy/web').stderr).toBe(
+      'error: you must specify an update to requests or limits (in the form of --requests/--limits)\n',
+    );
+    expect(run(c, 'kubectl set selector svc web app=web,tier=fe')).toEqual(
+      ok('service/web selector updated\n'),
+    );
+    expect(run(c, `kubectl get svc web -o jsonpath='{.spec.selector}'`).stdout).toBe(
+      '{"app":"web","tier":"fe"}',
+    );
+  });
+});
+
+describe('kubectl edit', () => {
+  it('runs $KUBE_EDITOR on a temp file and applies what it changed', () => {
+    const c = cluster();
+    expect(run(c, 'KUBE_EDITOR="sed -i s/80/8080/" kubectl edit svc web')).toEqual(
+      ok('service/web edited\n'),
+    );
+    expect(run(c, `kubectl get svc web -o jsonpath='{.spec.ports[0].port}'`).stdout).toBe('8080');
+    // The temp file is gone after a successful edit.
+    expect(run(c, 'ls /tmp')).toEqual(ok(''));
+  });
+
+  it('EDITOR with quotes runs through the shell; an unchanged file cancels', () => {
+    const c = cluster();
+    expect(run(c, `EDITOR="sed -i 's/replicas: 1/replicas: 2/'" kubectl edit deploy web`)).toEqual(
+      ok('deployment.apps/web edited\n'),
+    );
+    expect(run(c, 'KUBE_EDITOR=true kubectl edit deploy web')).toEqual({
+      stdout: '',
+      stderr: 'Edit cancelled, no changes made.\n',
+      exitCode: 0,
+    });
+    expect(run(c, 'KUBE_EDITOR="sed -i d" kubectl edit deploy web').stderr).toBe(
+      'Edit cancelled, saved file was empty.\n',
+    );
+  });
+
+  it('without a usable editor says it cannot launch vi', () => {
+    const c = cluster();
+    expect(run(c, 'kubectl edit svc web')).toEqual({
+      stdout: '',
+      stderr: 'error: unable to launch the editor "vi"\n',
+      exitCode: 1,
+    });
+    expect(run(c, 'KUBE_EDITOR=nano kubectl edit svc web').stderr).toBe(
+      'error: unable to launch the editor "nano"\n',
+    );
+  });
+
+  it('a change the server rejects keeps the file and cancels', () => {
+    const c = cluster();
+    const r = run(c, `KUBE_EDITOR="sed -i s/ClusterIP$/Bogus/" kubectl edit svc web`);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(
+      /^The Service "web" is invalid: spec\.type: Unsupported value: "Bogus": .*\nA copy of your changes has been stored to "\/tmp\/kubectl-edit-\d+\.yaml"\nerror: Edit cancelled, no valid changes were saved\.\n$/,
+    );
+  });
+});

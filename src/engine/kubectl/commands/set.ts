@@ -1,0 +1,282 @@
+/**
+ * `kubectl set image|env|selector|resources` (pkg/cmd/set): change the pod template (or a Service's
+ * selector) of each object, send the change as a patch, print `deployment.apps/web image updated`.
+ * As upstream: an object the change leaves as it was prints nothing; resources come before the
+ * `NAME=VALUE` pairs (`GetResourcesAndPairs`); `-c` takes a glob; `--dry-run=client`/`--local` print
+ * the changed object without sending it.
+ */
+import type { AnyObject, Manifest } from '../../api/objects.ts';
+import { deepClone, isPlainObject, jsonEqual } from '../../util/json.ts';
+import type { KubectlContext } from '../context.ts';
+import { cmdError, KubectlError } from '../errors.ts';
+import type { Fetched } from '../resource-args.ts';
+import { kindPrefix } from '../resource-args.ts';
+import { reportErrors } from './create.ts';
+import { visitTargets } from './targets.ts';
+import { dryRunMode, printOutcome, printWarnings, type DryRun } from './write.ts';
+
+type Obj = Record<string, unknown>;
+
+/** `GetResourcesAndPairs`: resource words first, then `K=V` / `K-` pairs. */
+function resourcesAndPairs(
+  args: readonly string[],
+  pairType: string,
+): { resources: string[]; pairs: string[] } {
+  const resources: string[] = [];
+  const pairs: string[] = [];
+  for (const s of args) {
+    const pair = (s.includes('=') && !s.startsWith('=')) || (s.endsWith('-') && s !== '-');
+    if (pair) pairs.push(s);
+    else if (pairs.length > 0)
+      throw cmdError(`all resources must be specified before ${pairType} changes: ${s}`);
+    else resources.push(s);
+  }
+  return { resources, pairs };
+}
+
+/** The pod spec inside an object (polymorphichelpers `updatePodSpecForObject`), or undefined. */
+function podSpecOf(obj: Obj): Obj | undefined {
+  const at = (o: unknown, ...path: string[]): unknown =>
+    path.reduce<unknown>((cur, k) => (isPlainObject(cur) ? cur[k] : undefined), o);
+  switch (obj.kind) {
+    case 'Pod':
+      return at(obj, 'spec') as Obj | undefined;
+    case 'Deployment':
+    case 'ReplicaSet':
+    case 'DaemonSet':
+    case 'StatefulSet':
+    case 'Job':
+    case 'ReplicationController':
+      return at(obj, 'spec', 'template', 'spec') as Obj | undefined;
+    case 'CronJob':
+      return at(obj, 'spec', 'jobTemplate', 'spec', 'template', 'spec') as Obj | undefined;
+    default:
+      return undefined;
+  }
+}
+
+function containersOf(spec: Obj, kinds: readonly string[]): Obj[] {
+  return kinds.flatMap((k) => (Array.isArray(spec[k]) ? (spec[k] as unknown[]).filter(isPlainObject) : []));
+}
+
+/** `path.Match` as `-c` uses it: `*`, `?` and classes. */
+function globMatch(pattern: string, name: string): boolean {
+  const re = pattern
+    .replace(/[.+^${}()|\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+  return new RegExp(`^${re}$`).test(name);
+}
+
+/** Changes `obj` (a copy of `x.object`) in place; returns an error text for this object, if any. */
+type Change = (obj: Obj, x: Fetched) => string | undefined;
+
+function notPodTemplate(x: Fetched): string {
+  return `${kindPrefix(x.info)}/${x.object.metadata.name} the object is not a pod or does not have a pod template: *v1.${x.info.kind}`;
+}
+
+/** Runs one change over the targets: patch, print `<kind>/<name> <operation>`, collect errors. */
+function runChange(
+  ctx: KubectlContext,
+  resources: readonly string[],
+  operation: string,
+  change: Change,
+  opts: { selectors: boolean } = { selectors: true },
+): number {
+  const mode: DryRun = ctx.flags.bool('local') ? 'client' : dryRunMode(ctx);
+  if (ctx.flags.bool('local') && resources.length > 0)
+    throw cmdError('cannot specify --local and server resources');
+  const { found, errors } = visitTargets(ctx, resources, opts);
+  const all: unknown[] = [...errors];
+  for (const x of found) {
+    const next = deepClone(x.object) as unknown as Obj;
+    const problem = change(next, x);
+    if (problem !== undefined) {
+      all.push(new KubectlError(`error: ${problem}`));
+      continue;
+    }
+    if (jsonEqual(next, x.object)) continue;
+    if (mode === 'client') {
+      printOutcome(ctx, next as Manifest, operation, mode);
+      continue;
+    }
+    const warnings: string[] = [];
+    try {
+      const actual = ctx.host.api.update(next as Manifest, {
+        fieldValidation: 'Warn',
+        dryRun: mode === 'server',
+        warnings,
+      });
+      printOutcome(ctx, actual as AnyObject, operation, mode);
+    } catch (e) {
+      all.push(e);
+    } finally {
+      printWarnings(ctx, warnings);
+    }
+  }
+  return reportErrors(ctx, all);
+}
+
+export function runSetImage(ctx: KubectlContext): number {
+  const { resources, pairs } = resourcesAndPairs(ctx.flags.args, 'image');
+  const images = new Map<string, string>();
+  for (const p of pairs) {
+    const eq = p.indexOf('=');
+    if (eq > 0) images.set(p.slice(0, eq), p.slice(eq + 1));
+  }
+  // The builder runs first (Complete), then Validate.
+  const check = () => {
+    if (images.size === 0) throw cmdError('at least one image update is required');
+  };
+  return runChange(ctx, resources, 'image updated', (obj, x) => {
+    check();
+    const spec = podSpecOf(obj);
+    if (!spec) return notPodTemplate(x);
+    for (const [name, image] of images) {
+      let hit = false;
+      for (const c of containersOf(spec, ['initContainers', 'containers', 'ephemeralContainers'])) {
+        if (c.name === name || name === '*') {
+          c.image = image;
+          hit = true;
+        }
+      }
+      if (!hit) return `unable to find container named ${JSON.stringify(name)}`;
+    }
+    return undefined;
+  });
+}
+
+export function runSetEnv(ctx: KubectlContext): number {
+  const f = ctx.flags;
+  const { resources, pairs } = resourcesAndPairs(f.args, 'env');
+  if (resources.length === 0 && f.array('filename').length === 0)
+    throw cmdError('one or more resources must be specified as <resource> <name> or <resource>/<name>');
+  const set: [string, string][] = [];
+  const remove: string[] = [];
+  for (const p of [...f.array('env'), ...pairs]) {
+    if (p.endsWith('-') && !p.includes('=')) remove.push(p.slice(0, -1));
+    else {
+      const eq = p.indexOf('=');
+      if (eq <= 0) throw cmdError(`environment variables must be of the form key=value: ${p}`);
+      set.push([p.slice(0, eq), p.slice(eq + 1)]);
+    }
+  }
+  const list = f.bool('list');
+  if (!list && set.length === 0 && remove.length === 0 && f.string('from') === '')
+    throw cmdError('at least one environment variable must be provided');
+  if (f.string('from') !== '') throw cmdError('--from is not supported in this simulated cluster');
+  const pattern = f.string('containers');
+  const overwrite = f.bool('overwrite');
+  if (list) {
+    const { found, errors } = visitTargets(ctx, resources, { selectors: true });
+    for (const x of found) {
+      const spec = podSpecOf(x.object as unknown as Obj);
+      if (!spec) continue;
+      for (const c of containersOf(spec, ['initContainers', 'containers'])) {
+        if (!globMatch(pattern, String(c.name))) continue;
+        ctx.out(`# ${x.info.plural} ${x.object.metadata.name}, container ${String(c.name)}\n`);
+        for (const e of Array.isArray(c.env) ? c.env.filter(isPlainObject) : []) {
+          if (e.value !== undefined) ctx.out(`${String(e.name)}=${String(e.value)}\n`);
+          else ctx.out(`# ${String(e.name)} from: ${describeValueFrom(e.valueFrom)}\n`);
+        }
+      }
+    }
+    return reportErrors(ctx, errors);
+  }
+  return runChange(ctx, resources, 'env updated', (obj, x) => {
+    const spec = podSpecOf(obj);
+    if (!spec) return notPodTemplate(x);
+    for (const c of containersOf(spec, ['initContainers', 'containers'])) {
+      if (!globMatch(pattern, String(c.name))) continue;
+      let env = Array.isArray(c.env) ? (c.env as unknown[]).filter(isPlainObject) : [];
+      for (const [name, value] of set) {
+        const at = env.findIndex((e) => e.name === name);
+        if (at < 0) env.push({ name, value });
+        else if (overwrite) env[at] = { name, value };
+      }
+      env = env.filter((e) => !remove.includes(String(e.name)));
+      if (env.length > 0) c.env = env;
+      else delete c.env;
+    }
+    return undefined;
+  });
+}
+
+function describeValueFrom(v: unknown): string {
+  if (!isPlainObject(v)) return '';
+  if (isPlainObject(v.fieldRef)) return `field path ${String(v.fieldRef.fieldPath)}`;
+  if (isPlainObject(v.configMapKeyRef))
+    return `configmap ${String(v.configMapKeyRef.name)}, key ${String(v.configMapKeyRef.key)}`;
+  if (isPlainObject(v.secretKeyRef))
+    return `secret ${String(v.secretKeyRef.name)}, key ${String(v.secretKeyRef.key)}`;
+  return '';
+}
+
+export function runSetSelector(ctx: KubectlContext): number {
+  const f = ctx.flags;
+  const args = f.args;
+  const hasFiles = f.array('filename').length > 0;
+  // EXPRESSIONS is the last argument; the resources come before it.
+  if ((hasFiles && args.length < 1) || (!hasFiles && args.length < 2))
+    throw cmdError('one selector is required');
+  const expr = args[args.length - 1]!;
+  const selector: Record<string, string> = {};
+  for (const term of expr.split(',')) {
+    const m = /^([A-Za-z0-9./_-]+)=([A-Za-z0-9._-]*)$/.exec(term.trim());
+    if (!m) throw cmdError(`invalid selector: ${JSON.stringify(expr)}`);
+    selector[m[1]!] = m[2]!;
+  }
+  return runChange(
+    ctx,
+    args.slice(0, -1),
+    'selector updated',
+    (obj) => {
+      if (obj.kind !== 'Service') return 'setting a selector is only supported for Services';
+      const spec = isPlainObject(obj.spec) ? obj.spec : {};
+      spec.selector = selector;
+      obj.spec = spec;
+      return undefined;
+    },
+    { selectors: false },
+  );
+}
+
+function parseResourceList(text: string, flag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (text === '') return out;
+  for (const part of text.split(',')) {
+    const m = /^([a-z0-9./-]+)=([0-9.]+[A-Za-z]*)$/.exec(part);
+    if (!m) throw cmdError(`invalid argument "${text}" for "--${flag}" flag`);
+    out[m[1]!] = m[2]!;
+  }
+  return out;
+}
+
+export function runSetResources(ctx: KubectlContext): number {
+  const f = ctx.flags;
+  const limits = parseResourceList(f.string('limits'), 'limits');
+  const requests = parseResourceList(f.string('requests'), 'requests');
+  const pattern = f.string('containers');
+  const validate = () => {
+    if (Object.keys(limits).length === 0 && Object.keys(requests).length === 0)
+      throw cmdError('you must specify an update to requests or limits (in the form of --requests/--limits)');
+  };
+  return runChange(ctx, f.args, 'resource requirements updated', (obj, x) => {
+    validate();
+    const spec = podSpecOf(obj);
+    if (!spec) return notPodTemplate(x);
+    let hit = false;
+    for (const c of containersOf(spec, ['initContainers', 'containers'])) {
+      if (!globMatch(pattern, String(c.name))) continue;
+      hit = true;
+      const res = isPlainObject(c.resources) ? c.resources : {};
+      if (Object.keys(limits).length > 0)
+        res.limits = { ...(isPlainObject(res.limits) ? res.limits : {}), ...limits };
+      if (Object.keys(requests).length > 0)
+        res.requests = { ...(isPlainObject(res.requests) ? res.requests : {}), ...requests };
+      c.resources = res;
+    }
+    if (!hit) return `unable to find container named ${pattern}`;
+    return undefined;
+  });
+}
