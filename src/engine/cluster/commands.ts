@@ -290,12 +290,23 @@ function nodeEnvironment(
       HOME: '/root',
       TERM: 'xterm',
     },
-    files: () => ({
-      ...nodeFiles(cluster, node.name),
-      '/etc/resolv.conf': nodeResolvConf(config),
-      '/etc/hosts': nodeHostsFile(config, node.name),
-      '/etc/hostname': `${node.name}\n`,
-    }),
+    files: () => {
+      const files: Record<string, string> = {
+        ...nodeFiles(cluster, node.name),
+        '/etc/resolv.conf': nodeResolvConf(config),
+        '/etc/hosts': nodeHostsFile(config, node.name),
+        '/etc/hostname': `${node.name}\n`,
+      };
+      // A debug pod whose profile mounts the node's root (legacy, general, sysadmin) sees it at /host.
+      const debugPod = context.debugPod
+        ? cluster.store.list('pods').find((p) => p.metadata.name === context.debugPod)
+        : undefined;
+      const mountsRoot = debugPod?.spec?.containers?.some((c) =>
+        c.volumeMounts?.some((m) => m.mountPath === '/host'),
+      );
+      if (mountsRoot) for (const [path, text] of Object.entries(files)) files[`/host${path}`] = text;
+      return files;
+    },
   };
 }
 

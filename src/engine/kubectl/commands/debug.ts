@@ -1,8 +1,12 @@
 /**
- * `kubectl debug node/NAME --image=IMAGE [-it]` (pkg/cmd/debug `visitNode`): creates
- * `node-debugger-<node>-<5 random>` (container `debugger`, host namespaces, the node's root at
- * /host, tolerating everything) and, with `-it` at a prompt, opens a shell on that node. Debugging a
- * pod through an ephemeral container is not simulated.
+ * `kubectl debug node/NAME --image=IMAGE [-it] [--profile=P] [-- CMD]` (pkg/cmd/debug `visitNode`,
+ * profiles.go): creates `node-debugger-<node>-<5 random>` (container `debugger`, tolerating
+ * everything) shaped by the profile: legacy/general/sysadmin share the host namespaces and mount the
+ * node's root at /host, netadmin shares them with NET_ADMIN/NET_RAW, baseline/restricted get neither
+ * (restricted also runs as non-root, drops ALL). `legacy`, the default, prints its deprecation notice.
+ * Attached (`-i`), a shell at a prompt opens a session (on the node when the pod shares its
+ * namespaces, else in the pod); a command runs there and its output is what the attach shows.
+ * Debugging a pod through an ephemeral container is not simulated.
  */
 import type { Manifest, Node, Pod } from '../../api/objects.ts';
 import { notFound } from '../../api/errors.ts';
@@ -10,6 +14,43 @@ import type { KubectlContext } from '../context.ts';
 import { cmdError, usageError } from '../errors.ts';
 import { mustResolve } from '../resource-args.ts';
 import { createObject } from './write.ts';
+import { isInteractiveShell } from './exec.ts';
+import type { SessionContext } from '../../shell/types.ts';
+
+const PROFILES = ['legacy', 'general', 'baseline', 'netadmin', 'restricted', 'sysadmin'];
+
+/** The pod spec changes of a profile for node debugging (profiles.go `Apply`, node style). */
+function profileSpec(profile: string): {
+  hostNamespaces: boolean;
+  mountRoot: boolean;
+  securityContext?: Record<string, unknown>;
+} {
+  switch (profile) {
+    case 'baseline':
+      return { hostNamespaces: false, mountRoot: false };
+    case 'restricted':
+      return {
+        hostNamespaces: false,
+        mountRoot: false,
+        securityContext: {
+          allowPrivilegeEscalation: false,
+          capabilities: { drop: ['ALL'] },
+          runAsNonRoot: true,
+          seccompProfile: { type: 'RuntimeDefault' },
+        },
+      };
+    case 'netadmin':
+      return {
+        hostNamespaces: true,
+        mountRoot: false,
+        securityContext: { capabilities: { add: ['NET_ADMIN', 'NET_RAW'] } },
+      };
+    case 'sysadmin':
+      return { hostNamespaces: true, mountRoot: true, securityContext: { privileged: true } };
+    default:
+      return { hostNamespaces: true, mountRoot: true };
+  }
+}
 
 export function runDebug(ctx: KubectlContext): number {
   const f = ctx.flags;
@@ -33,8 +74,15 @@ export function runDebug(ctx: KubectlContext): number {
     }
     throw cmdError(`"/v1, Kind=${info.kind}" not supported by debug`);
   }
+  const profile = f.string('profile');
+  if (!PROFILES.includes(profile)) throw cmdError(`unknown profile: ${profile}`);
   const node = ctx.host.api.get('nodes', undefined, name) as Node | undefined;
   if (!node) throw notFound('nodes', name);
+  if (profile === 'legacy')
+    ctx.err(
+      '--profile=legacy is deprecated and will be removed in the future. It is recommended to explicitly specify a profile, for example "--profile=general".\n',
+    );
+  const shape = profileSpec(profile);
   const container = f.string('container') || 'debugger';
   const podName = `node-debugger-${node.metadata.name}-${ctx.host.rng.nameSuffix(5)}`;
   if (!f.bool('quiet'))
@@ -55,19 +103,18 @@ export function runDebug(ctx: KubectlContext): number {
           name: container,
           image: f.string('image'),
           ...(command.length > 0 ? { [f.bool('arguments-only') ? 'args' : 'command']: command } : {}),
+          ...(shape.securityContext ? { securityContext: shape.securityContext } : {}),
           ...(stdin ? { stdin: true } : {}),
           terminationMessagePolicy: 'File',
           ...(tty ? { tty: true } : {}),
-          volumeMounts: [{ mountPath: '/host', name: 'host-root' }],
+          ...(shape.mountRoot ? { volumeMounts: [{ mountPath: '/host', name: 'host-root' }] } : {}),
         },
       ],
-      hostIPC: true,
-      hostNetwork: true,
-      hostPID: true,
+      ...(shape.hostNamespaces ? { hostIPC: true, hostNetwork: true, hostPID: true } : {}),
       nodeName: node.metadata.name,
       restartPolicy: 'Never',
       tolerations: [{ operator: 'Exists' }],
-      volumes: [{ hostPath: { path: '/' }, name: 'host-root' }],
+      ...(shape.mountRoot ? { volumes: [{ hostPath: { path: '/' }, name: 'host-root' }] } : {}),
     },
   };
   createObject(ctx, pod, 'none');
@@ -80,11 +127,38 @@ export function runDebug(ctx: KubectlContext): number {
     );
   };
   if (!ctx.host.waitFor(running, 60_000, 500)) throw cmdError('timed out waiting for the condition');
-  if (tty && !ctx.io.interactive) {
+  // Sharing the host's namespaces, the container sees the node; otherwise it is an ordinary pod.
+  const session: SessionContext = shape.hostNamespaces
+    ? { kind: 'node', node: node.metadata.name, debugPod: podName }
+    : { kind: 'pod', namespace: ctx.namespace, pod: podName, container };
+  const shell = command.length === 0 || isInteractiveShell(command);
+  if (tty && (!ctx.io.interactive || !stdin)) {
     ctx.err('Unable to use a TTY - input is not a terminal or the right kind of file\n');
+    if (shell) return 0;
+  }
+  if (shell) {
+    if (!ctx.io.interactive || !stdin) return 0;
+    if (tty) ctx.err("If you don't see a command prompt, try pressing enter.\n");
+    ctx.enter = session;
     return 0;
   }
-  if (tty) ctx.err("If you don't see a command prompt, try pressing enter.\n");
-  ctx.enter = { kind: 'node', node: node.metadata.name, debugPod: podName };
+  // A command that ends on its own: attach shows its output (kubectl falls back to the logs once
+  // the container has terminated). In an ordinary pod the command is the container's process.
+  if (session.kind === 'pod') {
+    const done = (): Pod | undefined => {
+      const p = ctx.host.api.get('pods', ctx.namespace, podName) as Pod | undefined;
+      return p?.status?.phase === 'Succeeded' || p?.status?.phase === 'Failed' ? p : undefined;
+    };
+    ctx.host.waitFor(() => done() !== undefined, 60_000, 500);
+    const p = done() ?? (ctx.host.api.get('pods', ctx.namespace, podName) as Pod | undefined);
+    if (p) ctx.out(ctx.hooks.containerLogs?.(p, container, { previous: false }) ?? '');
+    return 0;
+  }
+  const handler = ctx.hooks.resolveCommand?.(command[0]!, session);
+  const r = handler
+    ? handler(command, { stdin: ctx.io.stdin, env: ctx.io.env, context: session, interactive: false })
+    : { stdout: '', stderr: `exec: "${command[0]!}": executable file not found in $PATH\n`, exitCode: 127 };
+  ctx.out(r.stdout);
+  ctx.err(r.stderr);
   return 0;
 }
