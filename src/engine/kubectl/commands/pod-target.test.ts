@@ -49,8 +49,11 @@ function pod(name: string, s: Shape): Pod {
         },
       ],
     },
-  } as Pod;
+  } as unknown as Pod;
 }
+
+/** A test pod as the store's `put` takes it. */
+const manifest = (p: Pod) => p as unknown as Parameters<ReturnType<typeof makeKubectl>['put']>[0];
 
 const T1 = '2026-01-01T00:01:00Z';
 const T2 = '2026-01-01T00:02:00Z';
@@ -109,9 +112,9 @@ describe('podutils ordering', () => {
         resolveCommand: () => () => ({ stdout: 'ok\n', stderr: '', exitCode: 0 }),
       },
     });
-    k.put(pod('web-1', { readySince: T2 }));
-    k.put(pod('web-2', { readySince: T1 }));
-    k.put(pod('web-3', { phase: 'Pending' }));
+    k.put(manifest(pod('web-1', { readySince: T2 })));
+    k.put(manifest(pod('web-2', { readySince: T1 })));
+    k.put(manifest(pod('web-3', { phase: 'Pending' })));
     k.run('create deployment web --image=nginx');
     // The Deployment's selector is app=web; the test pods carry it.
     expect(k.run('logs deploy/web')).toEqual({
