@@ -11,7 +11,8 @@ import { build } from 'esbuild';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { networkState, networkTrace, type NetworkTraceRequest } from '../../src/visual/host.ts';
-import { apply, crossNode, CROSS_NODE_HOPS, echoAllowClient } from '../unit/visual-fixtures.ts';
+import type { Cluster } from '../../src/engine/index.ts';
+import { apply, crossNode, CROSS_NODE_HOPS, echoAllowClient, manyNodes } from '../unit/visual-fixtures.ts';
 
 const baseURL = inject('baseURL');
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -42,11 +43,16 @@ afterAll(async () => {
 });
 
 /** A page of the site with `<pp-network>` mounted on a live engine cluster (calico, a Service `only-b` on kind-worker2). */
-async function mount(lang: 'en' | 'pt-br', theme: 'light' | 'dark' = 'light') {
-  const cluster = crossNode('calico');
+async function mount(
+  lang: 'en' | 'pt-br',
+  theme: 'light' | 'dark' = 'light',
+  make: () => Cluster = () => crossNode('calico'),
+  width = 1280,
+) {
+  const cluster = make();
   const context: BrowserContext = await browser.newContext({
     colorScheme: theme,
-    viewport: { width: 1280, height: 900 },
+    viewport: { width, height: 900 },
   });
   const page: Page = await context.newPage();
   const problems: string[] = [];
@@ -263,6 +269,33 @@ describe('network views in a page', () => {
     await page.click('#net [role=tab][data-tab=matrix]');
     const axeMatrix = await new AxeBuilder({ page }).include('#net').withTags(AXE_TAGS).analyze();
     expect([...axe.violations, ...axeMatrix.violations].map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('six nodes at lab size: frames in two rows, one overlay, an actual-size toggle that scrolls', async () => {
+    const { context, page, problems } = await mount('pt-br', 'light', () => manyNodes(6, 10), 720);
+    const svg = page.locator('#net pp-topology svg');
+    await svg.waitFor();
+    const frames = await svg
+      .locator('g[data-el^="node-"] > rect')
+      .evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('y'))));
+    expect(frames).toHaveLength(6);
+    expect(new Set(frames).size).toBe(2);
+    expect(await svg.locator('g[data-el^="overlay-"] path.ppt-overlay').count()).toBe(1);
+    const region = page.getByRole('region', { name: 'Diagrama da rede' });
+    const fits = await region.evaluate((el) => el.scrollWidth <= el.clientWidth);
+    expect(fits).toBe(true);
+    const zoom = page.getByRole('button', { name: 'Tamanho real' });
+    expect(await zoom.getAttribute('aria-pressed')).toBe('false');
+    await zoom.click();
+    expect(await zoom.getAttribute('aria-pressed')).toBe('true');
+    expect(await svg.evaluate((el) => Math.round(el.getBoundingClientRect().width))).toBe(900);
+    expect(await region.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    // The region takes the keyboard (tabindex 0) so it scrolls without a mouse.
+    expect(await region.getAttribute('tabindex')).toBe('0');
+    const axe = await new AxeBuilder({ page }).include('#net').withTags(AXE_TAGS).analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
   }, 60_000);

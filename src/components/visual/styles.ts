@@ -15,6 +15,7 @@ const CSS = `
 .pp-net__tabs [role=tab][aria-selected=true]{background:var(--sl-color-accent-low);border-color:var(--sl-color-accent)}
 .pp-topology__scroll{overflow:auto;max-height:70vh;border:1px solid var(--sl-color-gray-5);border-radius:.25rem}
 .pp-topology__scroll svg{display:block;width:100%;min-width:640px;height:auto}
+.pp-topology__scroll[data-actual-size] svg{width:auto;min-width:0;max-width:none}
 .pp-topology__bar{display:flex;gap:.5rem;align-items:center;margin:.35rem 0}
 .pp-topology details{margin-top:.35rem}
 .pp-topology details ul{margin:.25rem 0 .25rem 1.2rem;padding:0}

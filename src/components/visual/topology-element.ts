@@ -16,6 +16,8 @@ export class PpTopology extends HTMLElement {
   #model: TopologyModel | null = null;
   #uid = `pp-topo-${++counter}`;
   #hot: readonly string[] = [];
+  /** Fit to the width (default) or drawn at 1:1 in its scrolling region (big clusters, narrow panels). */
+  #actualSize = false;
 
   get locale(): Locale {
     return toLocale(this.dataset.lang ?? this.closest('[lang]')?.getAttribute('lang'));
@@ -55,7 +57,18 @@ export class PpTopology extends HTMLElement {
     download.dataset.action = 'download-svg';
     download.textContent = t('ui.download');
     download.addEventListener('click', () => this.download());
-    bar.append(download);
+    const zoom = this.ownerDocument.createElement('button');
+    zoom.type = 'button';
+    zoom.dataset.action = 'zoom';
+    zoom.textContent = t('ui.zoomActual');
+    zoom.setAttribute('aria-pressed', String(this.#actualSize));
+    zoom.addEventListener('click', () => {
+      this.#actualSize = !this.#actualSize;
+      zoom.setAttribute('aria-pressed', String(this.#actualSize));
+      scroll.toggleAttribute('data-actual-size', this.#actualSize);
+    });
+    scroll.toggleAttribute('data-actual-size', this.#actualSize);
+    bar.append(download, zoom);
     const details = this.ownerDocument.createElement('details');
     const summary = this.ownerDocument.createElement('summary');
     summary.textContent = t('ui.textEquivalent');
