@@ -159,14 +159,37 @@ export class ReportError extends Error {
 /** Deeper than any honest report (a cluster snapshot nests about 20 levels). */
 const MAX_DEPTH = 200;
 
-/** Whether a parsed JSON value nests deeper than `max`, checked without recursion. */
+/**
+ * Whether a parsed JSON value nests deeper than `max`, checked without recursion. Only objects and
+ * arrays are stacked, with their depths in a parallel stack: every report is walked whole, and a pair
+ * per value made this walk cost half as much as parsing the report.
+ */
 function depthExceeds(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
-    if (typeof v !== 'object' || v === null) continue;
+  if (typeof value !== 'object' || value === null) return false;
+  const values: object[] = [value];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const v = values.pop()!;
+    const d = depths.pop()!;
     if (d >= max) return true;
-    for (const child of Object.values(v)) stack.push([child, d + 1]);
+    if (Array.isArray(v)) {
+      for (const child of v as unknown[]) {
+        if (typeof child === 'object' && child !== null) {
+          values.push(child);
+          depths.push(d + 1);
+        }
+      }
+      continue;
+    }
+    // for…in: JSON.parse makes plain objects, with no inherited enumerable keys.
+    const o = v as Record<string, unknown>;
+    for (const k in o) {
+      const child = o[k];
+      if (typeof child === 'object' && child !== null) {
+        values.push(child);
+        depths.push(d + 1);
+      }
+    }
   }
   return false;
 }
