@@ -58,9 +58,12 @@ export class Kubelet implements Controller {
     this.unwatch = this.ctx.api.watch('pods', (e) => {
       const pod = e.object as Pod;
       const old = e.oldObject as Pod | undefined;
-      if (pod.spec?.nodeName === this.nodeName || old?.spec?.nodeName === this.nodeName) {
-        this.queue.add(objectKey(pod.metadata.namespace, pod.metadata.name));
-      }
+      if (pod.spec?.nodeName !== this.nodeName && old?.spec?.nodeName !== this.nodeName) return;
+      // The kubelet's config source passes on a pod update only when the pod differs in more than its
+      // status (`checkAndUpdatePod`); the status is the kubelet's own output, so writing it does not
+      // start another sync of the pod.
+      if (e.type === 'MODIFIED' && old && statusOnlyChange(old, pod)) return;
+      this.queue.add(objectKey(pod.metadata.namespace, pod.metadata.name));
     });
     for (const pod of this.podsHere()) this.queue.add(objectKey(pod.metadata.namespace, pod.metadata.name));
   }
@@ -398,6 +401,19 @@ function cachedPull(pod: Pod): { image: string; start: number } | undefined {
   const pull = currentPull(pod);
   pullCache.set(pod, pull);
   return pull;
+}
+
+/** Whether only the status moved (a status write shares the stored spec and metadata maps). */
+function statusOnlyChange(old: Pod, pod: Pod): boolean {
+  const a = old.metadata;
+  const b = pod.metadata;
+  return (
+    old.spec === pod.spec &&
+    a.deletionTimestamp === b.deletionTimestamp &&
+    a.deletionGracePeriodSeconds === b.deletionGracePeriodSeconds &&
+    a.labels === b.labels &&
+    a.annotations === b.annotations
+  );
 }
 
 /** Admission order: creation time, then name (the kubelet sorts new pods by creation timestamp). */
