@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { drawFrom } from '../../src/grader/draw.ts';
 import { engine, parseReport, regradeReport, resolveVariant } from '../../src/grader/index.ts';
 import { loadLabFromDir } from '../../src/grader/node/load-lab.ts';
-import { focusTerminal, lab, openLab, run, waitForEditor, waitForSaved } from './lab-helpers';
+import { focusTerminal, lab, openLab, run, waitForSaved } from './lab-helpers';
 
 const baseURL = inject('baseURL');
 const STRINGS = {
@@ -38,7 +38,7 @@ const CASES = [
     variant: 'selector',
     file: 'api-service.yaml',
     fault: 'app: shop-api',
-    curl: "Couldn't connect to server",
+    curl: 'curl: (7) Failed to connect to api port 80',
   },
   {
     path: '/pt-br/basics/packet-path/',
@@ -46,7 +46,7 @@ const CASES = [
     variant: 'dns',
     file: 'policies.yaml',
     fault: 'port: 5353',
-    curl: 'Resolving timed out',
+    curl: 'curl: (28) Resolving timed out',
   },
 ];
 
@@ -86,7 +86,7 @@ describe.each(CASES)('the capstone on $path', ({ path, lang, variant, file, faul
     async () => {
       const seed = seedFor(variant);
       const context = await browser.newContext({
-        viewport: { width: 1280, height: 800 },
+        viewport: { width: 1920, height: 1000 },
         acceptDownloads: true,
       });
       // The lab's draw seed is one Uint32 from crypto.getRandomValues: make those seed, seed + 1, …
@@ -107,17 +107,18 @@ describe.each(CASES)('the capstone on $path', ({ path, lang, variant, file, faul
 
       await page.goto(baseURL + path, { waitUntil: 'load' });
       await openLab(page);
-      await waitForSaved(page);
-      expect(await storedSeed(page)).toBe(seed);
       expect(await lab(page).getAttribute('data-variant')).toBe('drawn');
       expect(await lab(page).locator('[data-action="new-fault"]').isVisible()).toBe(true);
 
       // The variant's start: its file in the editor, its symptom at the terminal, failing checks, no name.
       await lab(page).locator(`[data-tabs] [data-file="${file}"]`).click();
-      await waitForEditor(page, fault);
       await focusTerminal(page);
-      const out = await run(page, 'kubectl exec -n shop deploy/web -- curl -sS -m 5 http://api/hostname');
+      expect(await run(page, `grep -F '${fault}' ${file}`)).toContain(fault);
+      const out = await run(page, 'kubectl exec -n shop deploy/web -- curl -sS -m 5 api');
       expect(out).toContain(curl);
+      // The first command saves the lab's progress, draw seed included.
+      await waitForSaved(page);
+      expect(await storedSeed(page)).toBe(seed);
       await page.waitForSelector('pp-lab [data-check="web-reaches-api"][data-state="failed"]');
       expect(await lab(page).locator('[data-variant]').isHidden()).toBe(true);
 
@@ -127,8 +128,8 @@ describe.each(CASES)('the capstone on $path', ({ path, lang, variant, file, faul
         (done) => document.querySelector('pp-lab [data-status]')?.textContent === done,
         STRINGS[lang]['lab.resetDone'],
       );
-      await lab(page).locator(`[data-tabs] [data-file="${file}"]`).click();
-      await waitForEditor(page, fault);
+      await focusTerminal(page);
+      expect(await run(page, `grep -F '${fault}' ${file}`)).toContain(fault);
       expect(await storedSeed(page)).toBe(seed);
 
       // The solution (the variant's own) passes every check; then the fault is named, in the page's language.
@@ -143,6 +144,8 @@ describe.each(CASES)('the capstone on $path', ({ path, lang, variant, file, faul
       const title = LAB.lab.variants!.find((v) => v.id === variant)!.title[lang].replace(/`/g, '');
       await page.waitForSelector('pp-lab [data-variant]:not([hidden])');
       expect(await lab(page).locator('[data-variant]').innerText()).toContain(title);
+      // Rendered like check titles: `code` spans, no raw backticks.
+      expect(await lab(page).locator('[data-variant] code').count()).toBeGreaterThan(0);
       expect(await lab(page).getAttribute('data-variant')).toBe(variant);
 
       // The report names the variant and the seed, and re-grades as that variant.

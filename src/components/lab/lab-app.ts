@@ -347,8 +347,11 @@ export class LabApp {
     const box = $(this.root, '[data-variant]');
     const variant = this.lab?.variant;
     box.hidden = !(passed && variant);
-    box.textContent =
-      passed && variant ? this.t('lab.variantRevealed', { title: variant.title[this.lang] }) : '';
+    // The title uses the same inline Markdown as check titles (`code`); inlineMarkdown escapes the rest.
+    box.innerHTML =
+      passed && variant
+        ? inlineMarkdown(this.t('lab.variantRevealed', { title: variant.title[this.lang] }))
+        : '';
     if (passed && variant) this.root.dataset.variant = variant.id;
   }
 
