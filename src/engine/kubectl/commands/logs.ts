@@ -8,6 +8,8 @@ import { StatusError } from '../../api/errors.ts';
 import { containerLogs as runtimeLogs } from '../../node/container-runtime.ts';
 import type { KubectlContext } from '../context.ts';
 import { cmdError, KubectlError } from '../errors.ts';
+import { matches } from '../../api/labels.ts';
+import { parseLabelSelector } from '../resource-args.ts';
 import { byLogging, pickContainer, resolvePodTarget } from './pod-target.ts';
 
 const USAGE = `error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.
@@ -47,7 +49,7 @@ export function runLogs(ctx: KubectlContext): number {
   if ((args.length === 0 && f.string('selector') === '') || args.length > 2) throw new KubectlError(USAGE);
   let pod: Pod;
   if (args.length === 0) {
-    throw cmdError('selector-based logs are not available in this simulated cluster; name a pod');
+    return logsBySelector(ctx);
   } else {
     const target = resolvePodTarget(ctx, args[0]!, byLogging);
     pod = target.pod;
@@ -67,5 +69,28 @@ export function runLogs(ctx: KubectlContext): number {
   if (!known.some((c) => c.name === container))
     throw cmdError(`container ${container} is not valid for pod ${pod.metadata.name}`);
   ctx.out(logsOf(ctx, pod, container));
+  return 0;
+}
+
+/**
+ * `kubectl logs -l SELECTOR` (logs.go Complete + LogsForObject on a PodList): every matching pod's
+ * default container, one after the other (the real order is a Go map's; here by pod name).
+ */
+function logsBySelector(ctx: KubectlContext): number {
+  const f = ctx.flags;
+  const selector = parseLabelSelector(f.string('selector'));
+  const pods = (ctx.host.api.list('pods', ctx.namespace) as Pod[])
+    .filter((p) => matches(selector, p.metadata.labels))
+    .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+  if (pods.length === 0) {
+    ctx.err(`No resources found in ${ctx.namespace} namespace.\n`);
+    return 0;
+  }
+  for (const pod of pods) {
+    const containers = f.bool('all-containers')
+      ? [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => c.name)
+      : [pickContainer(ctx, pod, f.string('container'))];
+    for (const c of containers) ctx.out(logsOf(ctx, pod, c));
+  }
   return 0;
 }

@@ -254,6 +254,22 @@ describe('kubectl exec / logs / run / port-forward', () => {
     expect(k.run('logs deploy/web').stderr).toBe('Found 2 pods, using pod/web\n');
   });
 
+  it('logs -l prints every matching pod (logs.go with a selector), or says none matched', () => {
+    const k = makeKubectl({ hooks: { containerLogs: (pod) => `from ${pod.metadata.name}\n` } });
+    runningPod(k, 'web-b', { app: 'web' });
+    runningPod(k, 'web-a', { app: 'web' });
+    runningPod(k, 'db', { app: 'db' });
+    expect(k.run('logs -l app=web')).toEqual({ stdout: 'from web-a\nfrom web-b\n', stderr: '', exitCode: 0 });
+    expect(k.run('logs -l app=web --prefix').stdout).toBe(
+      '[pod/web-a/web] from web-a\n[pod/web-b/web] from web-b\n',
+    );
+    expect(k.run('logs -l app=none')).toEqual({
+      stdout: '',
+      stderr: 'No resources found in default namespace.\n',
+      exitCode: 0,
+    });
+  });
+
   it('run creates the pod labelled run=NAME', () => {
     const k = makeKubectl();
     expect(k.run('run web --image=nginx --port=80').stdout).toBe('pod/web created\n');
