@@ -81,6 +81,19 @@ async function mount(
   return { cluster, context, page, problems };
 }
 
+/** `mount`, then `echoAllowClient` applied, the view refreshed and the matrix tab open. */
+async function openMatrix(lang: 'en' | 'pt-br') {
+  const mounted = await mount(lang);
+  apply(mounted.cluster, [echoAllowClient]);
+  await mounted.page.evaluate(() =>
+    (document.getElementById('net') as HTMLElement & { refresh(): Promise<void> }).refresh(),
+  );
+  await mounted.page.click('#net [role=tab][data-tab=matrix]');
+  const grid = mounted.page.locator('#net table[role=grid]');
+  await grid.waitFor();
+  return { ...mounted, grid };
+}
+
 describe('network views in a page', () => {
   it('the page bundle has the renderers and no engine code', () => {
     expect(inputs.some((i) => i.includes('src/visual/topology/svg.ts'))).toBe(true);
@@ -157,14 +170,7 @@ describe('network views in a page', () => {
   });
 
   it('matrix: arrow keys move between cells, Enter traces the pair and names the deciding rule', async () => {
-    const { cluster, context, page, problems } = await mount('pt-br');
-    apply(cluster, [echoAllowClient]);
-    await page.evaluate(() =>
-      (document.getElementById('net') as HTMLElement & { refresh(): Promise<void> }).refresh(),
-    );
-    await page.click('#net [role=tab][data-tab=matrix]');
-    const grid = page.locator('#net table[role=grid]');
-    await grid.waitFor();
+    const { cluster, context, page, problems, grid } = await openMatrix('pt-br');
     const state = networkState(cluster);
     expect(await grid.locator('td[data-verdict=blocked]').count()).toBe(
       state.matrix.filter((c) => c.verdict === 'blocked').length,
@@ -197,14 +203,7 @@ describe('network views in a page', () => {
   });
 
   it('matrix, Services mode: the radio group switches by keyboard, a cell click traces through the ClusterIP', async () => {
-    const { cluster, context, page, problems } = await mount('en');
-    apply(cluster, [echoAllowClient]);
-    await page.evaluate(() =>
-      (document.getElementById('net') as HTMLElement & { refresh(): Promise<void> }).refresh(),
-    );
-    await page.click('#net [role=tab][data-tab=matrix]');
-    const grid = page.locator('#net table[role=grid]');
-    await grid.waitFor();
+    const { cluster, context, page, problems, grid } = await openMatrix('en');
     expect(await grid.getAttribute('data-mode')).toBe('pods');
     // A native radio group: focus the checked radio, arrow to the other one.
     const pods = page.getByRole('radio', { name: 'Pods (pod IP:port)' });

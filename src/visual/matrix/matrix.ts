@@ -68,92 +68,103 @@ export interface MatrixView {
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export function matrixView(
-  cells: readonly MatrixCell[],
+/** One drawn cell and where it goes: its row (the source pod) and its column. */
+interface Placed {
+  readonly row: string;
+  readonly column: MatrixColumn;
+  readonly cell: MatrixGridCell;
+}
+
+const portLabel = (port: number, protocol: string) => `${port}${protocol === 'TCP' ? '' : `/${protocol}`}`;
+
+/** Rows and columns sorted, the grid filled, the verdicts counted and summed up in one line. */
+function assemble(
+  mode: MatrixMode,
+  rowKeys: Iterable<string>,
+  placed: readonly Placed[],
+  reasons: readonly { readonly reason: string }[],
   locale: Locale,
-  opts: { readonly cni?: string } = {},
+  opts: { readonly cni?: string },
 ): MatrixView {
   const t = translator(locale);
-  const rowSet = new Set<string>();
-  const colMap = new Map<string, MatrixColumn>();
-  for (const c of cells) {
-    const from = objectKey(c.from.namespace, c.from.name);
-    const to = objectKey(c.to.namespace, c.to.name);
-    rowSet.add(from);
-    rowSet.add(to);
-    const key = `${to}:${c.port}/${c.protocol}`;
-    if (!colMap.has(key))
-      colMap.set(key, {
-        key,
-        target: to,
-        port: c.port,
-        protocol: c.protocol,
-        label: `${to}:${c.port}${c.protocol === 'TCP' ? '' : `/${c.protocol}`}`,
-      });
-  }
-  const rows = [...rowSet].sort(cmp);
-  const columns = [...colMap.values()].sort(
+  const rows = [...new Set(rowKeys)].sort(cmp);
+  const columns = [...new Map(placed.map((p) => [p.column.key, p.column])).values()].sort(
     (a, b) => cmp(a.target, b.target) || a.port - b.port || cmp(a.protocol, b.protocol),
   );
   const rowIndex = new Map(rows.map((r, i) => [r, i]));
   const colIndex = new Map(columns.map((c, i) => [c.key, i]));
   const grid: (MatrixGridCell | undefined)[][] = rows.map(() => columns.map(() => undefined));
   const counts = { allowed: 0, blocked: 0, refused: 0 };
-  for (const c of cells) {
-    const from = objectKey(c.from.namespace, c.from.name);
-    const to = objectKey(c.to.namespace, c.to.name);
-    const verdict = c.verdict;
-    counts[verdict]++;
-    const direction = c.direction ? t(`walk.direction.${c.direction}`) : '';
-    grid[rowIndex.get(from)!]![colIndex.get(`${to}:${c.port}/${c.protocol}`)!] = {
-      from,
-      to,
-      port: c.port,
-      protocol: c.protocol,
-      verdict,
-      symbol: VERDICT_SYMBOL[verdict],
-      reason: t(`matrix.reason.${c.reason}`, { direction }),
-      label: t('matrix.cell', { from, to, port: c.port, verdict: t(`matrix.${verdict}`) }),
-      targets: [elementId('pod', from), elementId('pod', to)],
-    };
+  for (const p of placed) {
+    counts[p.cell.verdict]++;
+    grid[rowIndex.get(p.row)!]![colIndex.get(p.column.key)!] = p.cell;
   }
-  const summaryKind = summaryKindOf(cells, counts);
+  const total = placed.length;
+  let summaryKind: MatrixView['summaryKind'];
+  if (total === 0) summaryKind = 'empty';
+  else if (counts.allowed === total)
+    summaryKind = reasons.some((c) => c.reason === 'not-enforced')
+      ? 'allAllowedNotEnforced'
+      : reasons.every((c) => c.reason === 'not-isolated')
+        ? 'allAllowedNoPolicy'
+        : 'allAllowedByRules';
+  else if (counts.blocked === total) summaryKind = 'allBlocked';
+  else summaryKind = 'mixed';
   return {
-    mode: 'pods',
+    mode,
     rows,
     columns,
     grid,
-    counts: { ...counts, total: cells.length },
-    summary: t(`matrix.summary.${summaryKind}`, { total: cells.length, ...counts, cni: opts.cni ?? 'CNI' }),
+    counts: { ...counts, total },
+    summary:
+      summaryKind === 'empty' && mode === 'services'
+        ? t('matrix.summary.servicesEmpty')
+        : t(`matrix.summary.${summaryKind}`, { total, ...counts, cni: opts.cni ?? 'CNI' }),
     summaryKind,
   };
 }
 
-function summaryKindOf(
-  cells: readonly { readonly reason: string }[],
-  counts: Readonly<Record<ProbeVerdict, number>>,
-): MatrixView['summaryKind'] {
-  const total = cells.length;
-  if (total === 0) return 'empty';
-  if (counts.allowed === total)
-    return cells.some((c) => c.reason === 'not-enforced')
-      ? 'allAllowedNotEnforced'
-      : cells.every((c) => c.reason === 'not-isolated')
-        ? 'allAllowedNoPolicy'
-        : 'allAllowedByRules';
-  if (counts.blocked === total) return 'allBlocked';
-  return 'mixed';
-}
-
-/** A Service port's column label: `default/web:http 10.96.0.10:80` (`/UDP` when not TCP). */
-function serviceColumnLabel(c: ServiceMatrixCell): string {
-  return `${c.service}${c.portName ? `:${c.portName}` : ''} ${c.clusterIP}:${c.port}${c.protocol === 'TCP' ? '' : `/${c.protocol}`}`;
+export function matrixView(
+  cells: readonly MatrixCell[],
+  locale: Locale,
+  opts: { readonly cni?: string } = {},
+): MatrixView {
+  const t = translator(locale);
+  const rowKeys: string[] = [];
+  const placed = cells.map((c): Placed => {
+    const from = objectKey(c.from.namespace, c.from.name);
+    const to = objectKey(c.to.namespace, c.to.name);
+    rowKeys.push(from, to);
+    const direction = c.direction ? t(`walk.direction.${c.direction}`) : '';
+    return {
+      row: from,
+      column: {
+        key: `${to}:${c.port}/${c.protocol}`,
+        target: to,
+        port: c.port,
+        protocol: c.protocol,
+        label: `${to}:${portLabel(c.port, c.protocol)}`,
+      },
+      cell: {
+        from,
+        to,
+        port: c.port,
+        protocol: c.protocol,
+        verdict: c.verdict,
+        symbol: VERDICT_SYMBOL[c.verdict],
+        reason: t(`matrix.reason.${c.reason}`, { direction }),
+        label: t('matrix.cell', { from, to, port: c.port, verdict: t(`matrix.${c.verdict}`) }),
+        targets: [elementId('pod', from), elementId('pod', to)],
+      },
+    };
+  });
+  return assemble('pods', rowKeys, placed, cells, locale, opts);
 }
 
 /**
  * Source pods × Service ports. A cell is one connection to ClusterIP:port: kube-proxy picks one endpoint
  * and the verdict is that connection's; its reason names the endpoint, so a Service whose backends are not
- * all reachable shows which one the probe met.
+ * all reachable shows which one the probe met. Column label: `default/web:http 10.96.0.10:80`.
  */
 export function serviceMatrixView(
   cells: readonly ServiceMatrixCell[],
@@ -161,29 +172,8 @@ export function serviceMatrixView(
   opts: { readonly cni?: string } = {},
 ): MatrixView {
   const t = translator(locale);
-  const rows = [...new Set(cells.map((c) => c.from))].sort(cmp);
-  const colMap = new Map<string, MatrixColumn>();
-  for (const c of cells) {
-    const key = `${c.service}:${c.port}/${c.protocol}`;
-    if (!colMap.has(key))
-      colMap.set(key, {
-        key,
-        target: c.service,
-        port: c.port,
-        protocol: c.protocol,
-        label: serviceColumnLabel(c),
-        address: c.clusterIP,
-      });
-  }
-  const columns = [...colMap.values()].sort(
-    (a, b) => cmp(a.target, b.target) || a.port - b.port || cmp(a.protocol, b.protocol),
-  );
-  const rowIndex = new Map(rows.map((r, i) => [r, i]));
-  const colIndex = new Map(columns.map((c, i) => [c.key, i]));
-  const grid: (MatrixGridCell | undefined)[][] = rows.map(() => columns.map(() => undefined));
-  const counts = { allowed: 0, blocked: 0, refused: 0 };
-  for (const c of cells) {
-    counts[c.verdict]++;
+  const placed = cells.map((c): Placed => {
+    const address = `${c.clusterIP}:${portLabel(c.port, c.protocol)}`;
     const direction = c.direction ? t(`walk.direction.${c.direction}`) : '';
     const reason = t(`matrix.reason.${c.reason}`, { direction });
     const via = c.backend
@@ -192,39 +182,45 @@ export function serviceMatrixView(
           address: c.backend.address,
         })
       : '';
-    grid[rowIndex.get(c.from)!]![colIndex.get(`${c.service}:${c.port}/${c.protocol}`)!] = {
-      from: c.from,
-      to: c.service,
-      address: c.clusterIP,
-      port: c.port,
-      protocol: c.protocol,
-      verdict: c.verdict,
-      symbol: VERDICT_SYMBOL[c.verdict],
-      reason: via ? `${reason}; ${via}` : reason,
-      label: t('matrix.svcCell', {
+    return {
+      row: c.from,
+      column: {
+        key: `${c.service}:${c.port}/${c.protocol}`,
+        target: c.service,
+        port: c.port,
+        protocol: c.protocol,
+        label: `${c.service}${c.portName ? `:${c.portName}` : ''} ${address}`,
+        address: c.clusterIP,
+      },
+      cell: {
         from: c.from,
-        service: c.service,
-        address: `${c.clusterIP}:${c.port}${c.protocol === 'TCP' ? '' : `/${c.protocol}`}`,
-        verdict: t(`matrix.${c.verdict}`),
-      }),
-      targets: [
-        elementId('pod', c.from),
-        elementId('svc', c.service),
-        ...(c.backend?.pod ? [elementId('pod', c.backend.pod)] : []),
-      ],
+        to: c.service,
+        address: c.clusterIP,
+        port: c.port,
+        protocol: c.protocol,
+        verdict: c.verdict,
+        symbol: VERDICT_SYMBOL[c.verdict],
+        reason: via ? `${reason}; ${via}` : reason,
+        label: t('matrix.svcCell', {
+          from: c.from,
+          service: c.service,
+          address,
+          verdict: t(`matrix.${c.verdict}`),
+        }),
+        targets: [
+          elementId('pod', c.from),
+          elementId('svc', c.service),
+          ...(c.backend?.pod ? [elementId('pod', c.backend.pod)] : []),
+        ],
+      },
     };
-  }
-  const summaryKind = summaryKindOf(cells, counts);
-  return {
-    mode: 'services',
-    rows,
-    columns,
-    grid,
-    counts: { ...counts, total: cells.length },
-    summary:
-      summaryKind === 'empty'
-        ? t('matrix.summary.servicesEmpty')
-        : t(`matrix.summary.${summaryKind}`, { total: cells.length, ...counts, cni: opts.cni ?? 'CNI' }),
-    summaryKind,
-  };
+  });
+  return assemble(
+    'services',
+    placed.map((p) => p.row),
+    placed,
+    cells,
+    locale,
+    opts,
+  );
 }
