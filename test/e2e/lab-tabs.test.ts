@@ -34,8 +34,43 @@ function editNow(page: Page, path: string, content: string): Promise<void> {
   );
 }
 
-async function fileOnHost(page: Page, path: string): Promise<string> {
+/** Brings the tab to the front (a background tab's xterm may not repaint) and focuses its terminal. */
+async function useTerminal(page: Page): Promise<void> {
+  await page.bringToFront();
   await focusTerminal(page);
+}
+
+/** The file as the page holds it (what the editor shows and the host is given). */
+function pageFile(page: Page, path: string): Promise<string | undefined> {
+  return page.evaluate(
+    (p) =>
+      (
+        document.querySelector('pp-lab') as unknown as { labApp: { files: Map<string, string> } }
+      ).labApp.files.get(p),
+    path,
+  );
+}
+
+/** The file as this origin's IndexedDB holds it (what a reload would find). */
+function storedFile(page: Page, path: string): Promise<string | undefined> {
+  return page.evaluate(async (p) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('packet-path');
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    const record = await new Promise<{ files?: Record<string, string> } | undefined>((resolve, reject) => {
+      const get = db.transaction('progress').objectStore('progress').get('00-sandbox');
+      get.onsuccess = () => resolve(get.result as { files?: Record<string, string> } | undefined);
+      get.onerror = () => reject(get.error);
+    });
+    db.close();
+    return record?.files?.[p];
+  }, path);
+}
+
+async function fileOnHost(page: Page, path: string): Promise<string> {
+  await useTerminal(page);
   await page.keyboard.press('Control+L');
   await waitForTerminal(page, (t) => /^\S+\$$/.test(t.trim()), 'a cleared screen');
   return run(page, `cat ${path}`);
@@ -56,7 +91,7 @@ describe('two tabs on the same lab', () => {
     const b = await open();
 
     // A saves; B had nothing unsaved, so it takes A's work live (file tab, cluster, status).
-    await focusTerminal(a);
+    await useTerminal(a);
     const savedA = await lab(a).getAttribute('data-saved');
     await run(a, 'echo "from A" > a.txt');
     await waitForSaved(a, savedA ?? undefined);
@@ -67,6 +102,7 @@ describe('two tabs on the same lab', () => {
     expect(await fileOnHost(b, 'a.txt')).toContain('from A');
 
     // B builds on it; A takes that live.
+    await useTerminal(b);
     await run(b, 'echo "from B" > b.txt');
     await tab(a, 'b.txt').waitFor({ timeout: 20_000 });
 
@@ -85,19 +121,31 @@ describe('two tabs on the same lab', () => {
     expect(await conflicted(winner)).toBeNull();
     const notice = lab(loser).locator('[data-notice]');
     expect(await notice.innerText()).toContain('Nothing was overwritten');
-    // The loser's edit is still in its page; the store holds the winner's.
-    expect(await fileOnHost(loser, 'web.yaml')).toContain(mine);
-    expect(await fileOnHost(winner, 'web.yaml')).toContain(theirs);
+    // The loser's edit is still in its page; the store holds the winner's. (Read without typing a
+    // command: a command is a change too, and would start a save of its own.)
+    expect(await pageFile(loser, 'web.yaml')).toBe(`${mine}\n`);
+    expect(await pageFile(winner, 'web.yaml')).toBe(`${theirs}\n`);
+    expect(await storedFile(loser, 'web.yaml')).toBe(`${theirs}\n`);
 
     // Keeping this tab's version is a choice, and the other (clean) tab then takes it live.
+    await loser.bringToFront();
     await notice.getByRole('button', { name: 'Keep my version' }).click();
     await winner.waitForFunction(
-      (text) => (document.querySelector('pp-lab [data-status]')?.textContent ?? '').includes(text),
+      (text) =>
+        (
+          document.querySelector('pp-lab') as unknown as { labApp: { files: Map<string, string> } }
+        ).labApp.files.get('web.yaml') === text,
+      `${mine}\n`,
+      { timeout: 20_000 },
+    );
+    expect(await storedFile(winner, 'web.yaml')).toBe(`${mine}\n`);
+    expect(await lab(winner).locator('[data-status]').innerText()).toBe(
       'Updated with the work saved in another tab.',
     );
-    expect(await fileOnHost(winner, 'web.yaml')).toContain(mine);
+    expect(await conflicted(loser)).toBeNull();
 
     // A reload of either finds the chosen version, and both earlier files.
+    await winner.bringToFront();
     await winner.reload({ waitUntil: 'load' });
     await openLab(winner);
     expect(await lab(winner).locator('[data-tabs] [role="tab"]').allInnerTexts()).toEqual([
@@ -105,6 +153,7 @@ describe('two tabs on the same lab', () => {
       'b.txt',
       'web.yaml',
     ]);
+    expect(await pageFile(winner, 'web.yaml')).toBe(`${mine}\n`);
     expect(await fileOnHost(winner, 'web.yaml')).toContain(mine);
     expect(problems).toEqual([]);
     await context.close();
