@@ -128,6 +128,19 @@ describe('system component logs', () => {
       /server\.go:\d+\] "Successfully retrieved node IP\(s\)" IPs=\["172\.18\.0\.\d+"\]/,
     );
     expect(r.stdout).not.toContain('ipvs');
+    // --timestamps gives each line the time it was written: the klog header's time, to the ms.
+    const pods = run(c, 'kubectl -n kube-system get pods -o name').stdout.trim().split('\n');
+    const pod = pods.find((p) => p.startsWith('pod/kube-proxy'))!;
+    const stamped = run(c, `kubectl -n kube-system logs ${pod} --timestamps --tail=2`)
+      .stdout.trimEnd()
+      .split('\n');
+    for (const l of stamped) {
+      const m = /^\d{4}-(\d\d)-(\d\d)T(\d\d:\d\d:\d\d\.\d{3})\d{6}Z [IWE](\d\d)(\d\d) ([\d:.]{12})000 /.exec(
+        l,
+      );
+      expect(m).not.toBeNull();
+      expect([m![4], m![5], m![6]]).toEqual([m![1], m![2], m![3]]);
+    }
   });
 
   it('a restart into ipvs mode logs the IPVS deprecation error in the new pod', () => {

@@ -150,6 +150,17 @@ export function createCommandResolver(cluster: Cluster): CommandResolver {
     return { cluster, pod, container, profile: image.profile, context: ctx };
   };
 
+  /** What the kubelet serves for a container, with the system components' own lines merged in. */
+  const logLines = (pod: Pod, container: string, previous: boolean): LogLine[] | undefined => {
+    const r = containerLogs(pod, container, { previous, now: cluster.clock.now() });
+    if (!r.ok) return undefined;
+    // System components whose log depends on cluster state, not only on their image's program:
+    // kube-proxy's start-up (mode, IPVS deprecation) and CoreDNS's banner plus `log` plugin lines.
+    const system = previous ? [] : componentLog(cluster, pod, container);
+    const dns = previous ? [] : coreDnsContainerLog(cluster, pod, container);
+    return [...r.lines, ...system, ...dns].sort((a, b) => a.time - b.time);
+  };
+
   const kubectl = createKubectl(cluster, {
     resolveCommand: (name, context) => {
       // `kubectl exec POD -- CMD` runs CMD through the shell so it gets the container's files and env.
@@ -158,18 +169,11 @@ export function createCommandResolver(cluster: Cluster): CommandResolver {
       return (argv, io) =>
         cluster.shell.execIn(context, argv, io.stdin) ?? { stdout: '', stderr: '', exitCode: 127 };
     },
-    containerLogs: (pod, container, opts) => {
-      const r = containerLogs(pod as Pod, container, { previous: opts.previous, now: cluster.clock.now() });
-      if (!r.ok) return undefined;
-      // System components whose log depends on cluster state, not only on their image's program:
-      // kube-proxy's start-up (mode, IPVS deprecation) and CoreDNS's banner plus `log` plugin lines.
-      const system = opts.previous ? [] : componentLog(cluster, pod as Pod, container);
-      const dns = opts.previous ? [] : coreDnsContainerLog(cluster, pod as Pod, container);
-      return [...r.lines, ...system, ...dns]
-        .sort((a, b) => a.time - b.time)
-        .map((l) => `${l.text}\n`)
-        .join('');
-    },
+    containerLogs: (pod, container, opts) =>
+      logLines(pod as Pod, container, opts.previous)
+        ?.map((l) => `${l.text}\n`)
+        .join(''),
+    containerLogLines: (pod, container, opts) => logLines(pod as Pod, container, opts.previous),
   });
 
   const podCommand = (name: string, target: PodTarget): CommandHandler | undefined => {

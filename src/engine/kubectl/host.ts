@@ -51,6 +51,12 @@ export interface KubectlHooks {
   readonly resolveCommand?: CommandResolver;
   /** The kubelet's container logs (for `kubectl logs`). */
   readonly containerLogs?: ContainerLogs;
+  /** The same lines with the time each was written (for `kubectl logs --timestamps`). */
+  readonly containerLogLines?: (
+    pod: AnyObject,
+    container: string,
+    opts: { previous: boolean },
+  ) => { readonly time: number; readonly text: string }[] | undefined;
   /** Told about exceptions that are bugs rather than kubectl errors (tests assert there are none). */
   readonly onInternalError?: (error: unknown) => void;
 }

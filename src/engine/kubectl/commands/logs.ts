@@ -25,8 +25,11 @@ function logsOf(ctx: KubectlContext, pod: Pod, container: string): string {
   const f = ctx.flags;
   const previous = f.bool('previous');
   let lines: { time: number; text: string }[];
-  const hooked = ctx.hooks.containerLogs?.(pod, container, { previous });
-  if (hooked !== undefined) {
+  const timed = ctx.hooks.containerLogLines?.(pod, container, { previous });
+  const hooked = timed ? undefined : ctx.hooks.containerLogs?.(pod, container, { previous });
+  if (timed !== undefined) {
+    lines = timed;
+  } else if (hooked !== undefined) {
     lines = hooked
       .split('\n')
       .filter((l, i, a) => !(l === '' && i === a.length - 1))
