@@ -28,7 +28,8 @@ export function parsePatchText(text: string): unknown {
   const first = doc.errors[0];
   if (first)
     throw cmdError(
-      `unable to parse ${JSON.stringify(text)}: ${goYamlError(first.code, first.message, first.linePos?.[0]?.line ?? 1)}`,
+      // go-yaml numbers lines from 1; a one-line patch never reports line 0.
+      `unable to parse ${JSON.stringify(text)}: ${goYamlError(first.code, first.message, first.linePos?.[0]?.line ?? 1).replace(/^yaml: line 0:/, 'yaml: line 1:')}`,
     );
   try {
     return doc.toJS(YAML_LIMITS) ?? null;
