@@ -177,15 +177,20 @@ export class ApiStore {
 
   /**
    * Stores a new object: uid, resourceVersion, generation and creationTimestamp are assigned here.
-   * The input is copied, never kept.
+   * The input is copied, never kept, unless the caller hands it over (`adopt`).
    */
-  create<K extends ResourceKey>(resource: K, input: NewObject): ResourceTypes[K] {
+  create<K extends ResourceKey>(
+    resource: K,
+    input: NewObject,
+    opts: { readonly adopt?: boolean } = {},
+  ): ResourceTypes[K] {
     const info = resourceInfo(resource);
     const ns = info.namespaced ? input.metadata.namespace : undefined;
     const key = this.keyFor(resource, ns, input.metadata.name);
     const table = this.table(resource);
     if (table.has(key)) throw alreadyExists(info.key, input.metadata.name);
-    const obj = deepClone(input) as AnyObject;
+    // `adopt`: the caller built the object fresh, JSON-shaped, and keeps no reference to it.
+    const obj = (opts.adopt ? input : deepClone(input)) as AnyObject;
     obj.metadata = {
       ...obj.metadata,
       ...(ns ? { namespace: ns } : {}),

@@ -123,12 +123,13 @@ export class ApiServer {
    * namespace must still admit content, then straight to storage. Decoding and strict validation would
    * only confirm what the builder guarantees, and at scale they cost more than the write itself.
    * The builder must hand over exactly what decoding would have produced (known fields, keys sorted,
-   * no nulls); apiserver.test.ts compares both paths.
+   * no nulls), built fresh for this call: the store keeps it without a copy. event-recorder.test.ts
+   * compares both paths.
    */
   createTrusted(resource: ResourceKey, object: NewObject): AnyObject {
     const info = resourceInfo(resource);
     this.admitNamespace(info, object as unknown as DecodedObject);
-    return this.store.create(resource, object);
+    return this.store.create(resource, object, { adopt: true });
   }
 
   /** PUT counterpart of createTrusted (an Event's count and lastTimestamp moving on). */

@@ -26,8 +26,17 @@ export class SimClock {
 
   /** RFC 3339 with second precision, as the API server writes metadata timestamps. */
   rfc3339(ms: number = this.nowMs): string {
-    return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    // Thousands of writes share one instant; the last second's text is reused.
+    const second = Math.floor(ms / 1000);
+    if (second !== this.lastSecond) {
+      this.lastSecond = second;
+      this.lastText = new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    }
+    return this.lastText;
   }
+
+  private lastSecond = Number.NaN;
+  private lastText = '';
 }
 
 /** Parses an RFC 3339 timestamp written by `rfc3339`. */
