@@ -73,6 +73,8 @@ export function formatRule(chain: string, rule: IptablesRule): string {
   if (rule.source) parts.push(`${rule.source.negate ? '! ' : ''}-s ${canonicalCidr(rule.source.cidr)}`);
   if (rule.destination)
     parts.push(`${rule.destination.negate ? '! ' : ''}-d ${canonicalCidr(rule.destination.cidr)}`);
+  if (rule.inInterface) parts.push(`-i ${rule.inInterface}`);
+  if (rule.outInterface) parts.push(`-o ${rule.outInterface}`);
   if (rule.protocol) parts.push(`-p ${rule.protocol}`);
   for (const m of rule.matches) parts.push(formatMatch(m));
   if (rule.target) parts.push(formatTarget(rule.target));
@@ -116,6 +118,8 @@ function formatMatch(m: Match): string {
       return `-m set ${m.negate ? '! ' : ''}--match-set ${m.name} ${m.flags}`;
     case 'physdev':
       return `-m physdev ${m.negate ? '! ' : ''}--physdev-is-in`;
+    case 'text':
+      return m.text;
   }
 }
 
@@ -135,6 +139,10 @@ function formatTarget(t: Target): string {
       return `-j MARK --set-xmark ${hex(t.value)}/${t.op === 'or' ? hex(t.value) : '0x0'}`;
     case 'MASQUERADE':
       return t.randomFully ? '-j MASQUERADE --random-fully' : '-j MASQUERADE';
+    case 'goto':
+      return `-g ${t.chain}`;
+    case 'text':
+      return t.text;
   }
 }
 

@@ -42,7 +42,12 @@ export type Match =
   /** `-m set --match-set NAME dst,dst` (ipset, IPVS mode). */
   | { readonly kind: 'set'; readonly name: string; readonly flags: string; readonly negate?: boolean }
   /** `-m physdev ! --physdev-is-in` (IPVS mode's external-IP rules). */
-  | { readonly kind: 'physdev'; readonly isIn: boolean; readonly negate?: boolean };
+  | { readonly kind: 'physdev'; readonly isIn: boolean; readonly negate?: boolean }
+  /**
+   * A match as iptables-save prints it, verbatim (`-m set --match-set cali40all-hosts-net src`,
+   * `-m multiport --dports 4789`). Only the CNIs' chains use it; those are printed, never traced.
+   */
+  | { readonly kind: 'text'; readonly text: string };
 
 export type Target =
   | { readonly kind: 'jump'; readonly chain: string }
@@ -50,12 +55,19 @@ export type Target =
   | { readonly kind: 'DNAT'; readonly to: string }
   /** kube-proxy writes `--or-mark` / `--xor-mark`; iptables-save prints `--set-xmark`. */
   | { readonly kind: 'MARK'; readonly op: 'or' | 'xor'; readonly value: number }
-  | { readonly kind: 'MASQUERADE'; readonly randomFully?: boolean };
+  | { readonly kind: 'MASQUERADE'; readonly randomFully?: boolean }
+  /** `-g CHAIN`: like a jump, but RETURN from CHAIN goes back past the caller (Calico's dispatch). */
+  | { readonly kind: 'goto'; readonly chain: string }
+  /** A target as iptables-save prints it, verbatim (`-j NFLOG --nflog-group 100`); CNI chains only. */
+  | { readonly kind: 'text'; readonly text: string };
 
 export interface IptablesRule {
   readonly source?: AddressMatch;
   readonly destination?: AddressMatch;
-  readonly protocol?: 'tcp' | 'udp' | 'sctp' | 'icmp';
+  /** `-i IFACE` / `-o IFACE` (`cali+` matches every Calico veth). */
+  readonly inInterface?: string;
+  readonly outInterface?: string;
+  readonly protocol?: 'tcp' | 'udp' | 'sctp' | 'icmp' | 'ipencap';
   readonly matches: readonly Match[];
   /** A rule may have no target (kube-proxy's "other traffic … will be dropped" marker rule). */
   readonly target?: Target;
@@ -71,7 +83,7 @@ export const BUILTIN_CHAINS: Readonly<Record<IptablesTableName, readonly string[
 
 /** The chain a rule jumps to, if any (targets that are chains, not verdicts). */
 export function jumpTarget(rule: IptablesRule): string | undefined {
-  return rule.target?.kind === 'jump' ? rule.target.chain : undefined;
+  return rule.target?.kind === 'jump' || rule.target?.kind === 'goto' ? rule.target.chain : undefined;
 }
 
 /** Comment helper: kube-proxy's `-m comment --comment X`. */

@@ -169,6 +169,13 @@ function runChain(
       case 'MASQUERADE':
         s.masquerade = true;
         return 'accept';
+      case 'goto': {
+        // A goto never comes back here: the called chain's RETURN resumes the caller's caller.
+        const r = runChain(rs, table, t.chain, s, depth + 1);
+        return r === 'accept' || r === 'drop' || r === 'reject' ? r : 'return';
+      }
+      case 'text':
+        continue;
     }
   }
   return 'fallthrough';
@@ -229,5 +236,8 @@ function matchOne(m: Match, s: WalkState): boolean {
     case 'physdev':
       // Pods behind a bridge enter through a bridge port; everything else does not.
       return !!p.fromLocalPod !== !!m.negate;
+    case 'text':
+      // Verbatim matches only appear in the CNIs' printed chains, which packets are not walked through.
+      return false;
   }
 }

@@ -3,10 +3,14 @@
  * renders; the printers are netfilter/iptables-save.ts, nft-list.ts, proxy/ipvs/ipvsadm.ts, conntrack.ts):
  * `iptables-save [-t TABLE]`, `iptables [-t TABLE] -S [CHAIN]`, `ipvsadm -Ln`,
  * `nft list table ip kube-proxy` / `nft list ruleset` / `nft list tables`, `conntrack -L`.
- * With Cilium's kube-proxy replacement the tables hold no KUBE-* chain at all.
+ * With Cilium's kube-proxy replacement the tables hold no KUBE-* chain at all. The CNI's own chains
+ * (Calico's cali-*, flannel's, k3s's kube-router) are printed beside kube-proxy's (netfilter/cni/).
  */
 import type { CommandHandler } from '../../shell/types.ts';
 import type { IptablesTableName } from '../netfilter/rule.ts';
+import { iptablesListRules, iptablesSave } from '../netfilter/iptables-save.ts';
+import { emptyRuleset, type IptablesRuleset } from '../netfilter/ruleset.ts';
+import { cniChainsFor, mergeCniChains } from '../netfilter/cni/index.ts';
 import { conntrackList } from '../netfilter/conntrack.ts';
 import { kubeProxyOf } from '../network/kube-proxy-of.ts';
 import type { ToolContext } from './tool-context.ts';
@@ -15,6 +19,14 @@ const TABLES = new Set<IptablesTableName>(['filter', 'nat', 'mangle', 'raw'] as 
 
 function nodeOf(ctx: ToolContext): string {
   return ctx.node ?? ctx.pod?.spec?.nodeName ?? '';
+}
+
+/** What the node's kernel holds: kube-proxy's rules with the CNI agent's chains beside them. */
+function nodeRuleset(ctx: ToolContext): IptablesRuleset {
+  const node = nodeOf(ctx);
+  const base = kubeProxyOf(ctx.cluster).rulesetFor(node)?.iptables ?? emptyRuleset();
+  const cni = cniChainsFor(ctx.cluster, node);
+  return cni.length > 0 ? mergeCniChains(base, cni) : base;
 }
 
 function privileged(ctx: ToolContext): boolean {
@@ -47,7 +59,11 @@ export function iptablesSaveCommand(ctx: ToolContext): CommandHandler {
         exitCode: 1,
       };
     if (!privileged(ctx)) return { stdout: '', stderr: '', exitCode: 0 };
-    return { stdout: kubeProxyOf(ctx.cluster).iptablesSave(nodeOf(ctx), t.table), stderr: '', exitCode: 0 };
+    const out = iptablesSave(nodeRuleset(ctx), {
+      ...(t.table ? { table: t.table } : {}),
+      header: { nowMs: ctx.cluster.clock.now() },
+    });
+    return { stdout: out, stderr: '', exitCode: 0 };
   };
 }
 
@@ -69,9 +85,8 @@ export function iptablesCommand(ctx: ToolContext): CommandHandler {
         exitCode: 2,
       };
     const chain = t.rest.find((a) => !a.startsWith('-'));
-    const all = privileged(ctx)
-      ? kubeProxyOf(ctx.cluster).iptablesRules(nodeOf(ctx), t.table ?? 'filter')
-      : '';
+    const rs = privileged(ctx) ? nodeRuleset(ctx) : undefined;
+    const all = rs?.tables.has(t.table ?? 'filter') ? iptablesListRules(rs, t.table ?? 'filter') : '';
     if (!chain)
       return {
         stdout: all || '-P INPUT ACCEPT\n-P FORWARD ACCEPT\n-P OUTPUT ACCEPT\n',

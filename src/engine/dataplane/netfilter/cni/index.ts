@@ -1,0 +1,44 @@
+/**
+ * The chains the cluster's network add-on keeps in a node's iptables, beside kube-proxy's: Calico's
+ * felix chains; flannel's forward and masquerade chains (kind's kube-flannel and k3s's embedded flannel);
+ * on k3s also kube-router's network policy chains, unless k3s runs with --disable-network-policy.
+ * Cilium keeps its datapath in eBPF and writes only a few CILIUM_* chains, which are not modelled.
+ */
+import type { Cluster } from '../../../cluster/cluster.ts';
+import { cniDataplane } from '../../network/cni-dataplane.ts';
+import type { CniChainSet } from './chain-set.ts';
+import { felixChains } from './felix.ts';
+import { flannelChains } from './flannel.ts';
+import { kubeRouterChains } from './kube-router.ts';
+
+export { mergeCniChains, type CniChainSet } from './chain-set.ts';
+
+export function cniChainsFor(cluster: Cluster, node: string): CniChainSet[] {
+  const config = cluster.config;
+  if (config.disableDefaultCNI) return [];
+  const pods = cluster.store
+    .list('pods')
+    .filter(
+      (p) =>
+        p.spec?.nodeName === node &&
+        !p.spec.hostNetwork &&
+        p.status?.podIP !== undefined &&
+        p.status.phase !== 'Succeeded' &&
+        p.status.phase !== 'Failed',
+    );
+  const policies = cluster.store.list('networkpolicies.networking.k8s.io');
+  const sets: CniChainSet[] = [];
+  if (config.cni === 'calico')
+    sets.push(
+      felixChains({ node, pods, policies, encapsulation: cniDataplane(cluster, node).encapsulation }),
+    );
+  if (config.cni === 'flannel') {
+    const lease = cluster.store.get('nodes', undefined, node)?.spec?.podCIDR;
+    if (lease) sets.push(flannelChains(config.podSubnet, lease));
+    if (config.distribution === 'k3s' && !config.k3sDisableNetworkPolicy)
+      sets.push(
+        kubeRouterChains({ nowMs: cluster.clock.now(), serviceCIDR: config.serviceSubnet, pods, policies }),
+      );
+  }
+  return sets;
+}
