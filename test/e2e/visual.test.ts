@@ -11,6 +11,7 @@ import { build } from 'esbuild';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { networkState, networkTrace, type NetworkTraceRequest } from '../../src/visual/host.ts';
+import { serviceMatrixView } from '../../src/visual/matrix/index.ts';
 import type { Cluster } from '../../src/engine/index.ts';
 import { apply, crossNode, CROSS_NODE_HOPS, echoAllowClient, manyNodes } from '../unit/visual-fixtures.ts';
 
@@ -263,6 +264,19 @@ describe('network views in a page', () => {
     expect(kinds).toContain('service');
     expect(kinds.at(-1)).toBe('delivered');
     expect(await list.locator('li[aria-current=step]').getAttribute('data-kind')).toBe('network-policy');
+
+    // Simulated time moves with every command, and kube-proxy's endpoint choice with it: at the same
+    // store revision the Services cells are redrawn with what a click would now replay.
+    cluster.tick(2000);
+    expect(networkState(cluster).revision).toBe(state.revision);
+    await page.evaluate(() =>
+      (document.getElementById('net') as HTMLElement & { refresh(): Promise<void> }).refresh(),
+    );
+    const now = serviceMatrixView(networkState(cluster).services, 'en');
+    expect(JSON.stringify(now.grid)).not.toBe(JSON.stringify(serviceMatrixView(state.services, 'en').grid));
+    expect(
+      await grid.locator('td[data-r]').evaluateAll((tds) => tds.map((td) => (td as HTMLElement).title)),
+    ).toEqual(now.grid.flatMap((row) => row.map((c) => `${c!.label}: ${c!.reason}`)));
 
     const axe = await new AxeBuilder({ page }).include('#net').withTags(AXE_TAGS).analyze();
     await page.click('#net [role=tab][data-tab=matrix]');

@@ -58,9 +58,19 @@ export class PpNetwork extends HTMLElement {
     }
   }
 
-  /** Draws this state (skipped when the revision has not changed). */
+  /** Draws this state (skipped when nothing it shows has changed). */
   setState(state: NetworkState): void {
-    if (this.#state && this.#state.revision === state.revision) return;
+    const prev = this.#state;
+    // The same revision can still change the Services mode: kube-proxy's endpoint choice depends on the
+    // simulated time, which moves with every command; a cell must show the connection its click replays.
+    const sameServices = prev !== null && JSON.stringify(prev.services) === JSON.stringify(state.services);
+    if (prev && prev.revision === state.revision) {
+      if (!sameServices) {
+        this.#state = state;
+        this.matrix.setServices(state.services, state.servicesTooLarge);
+      }
+      return;
+    }
     this.#state = state;
     this.topology.model = state.topology;
     this.walk.model = state.topology;
