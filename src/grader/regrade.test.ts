@@ -129,16 +129,30 @@ describe('regradeReport', () => {
     ).toEqual(['snapshot']);
   });
 
-  it('notes a report from another engine build instead of flagging its snapshot', () => {
+  it('flags a report that began from another start state, and does not compare its snapshot', () => {
     const r = roundTrip(solvedReport());
     expect(r.engine?.startState).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const ours = r.engine!.startState!;
     (r.submission.snapshot as { clock: number }).clock += 1;
-    r.engine = { startState: 'sha256:another-engine' };
+    r.engine = { startState: `sha256:${'ab'.repeat(32)}` };
     const g = regradeReport(lab, r, { engine: fakeEngine });
-    expect(g.flags).toEqual([]);
-    expect(g.notes).toEqual([
-      "the learner's simulator built a different start state (another engine version): snapshot not compared",
-    ]);
+    expect(g.flags).toEqual([{ kind: 'start-state', recorded: `sha256:${'ab'.repeat(32)}`, expected: ours }]);
+    expect(flagText(g.flags[0]!)).toBe(
+      `report began from start state sha256:abababababab…, but this lab starts from ${ours.slice(0, 19)}… (another simulator build or a modified copy of the lab): snapshot not compared`,
+    );
+    expect(g.score.percent).toBe(100);
+    expect(g.notes).toEqual([]);
+  });
+
+  it('notes a report that does not record its start state, and still compares its snapshot', () => {
+    const r = roundTrip(solvedReport());
+    delete r.engine;
+    expect(regradeReport(lab, r, { engine: fakeEngine })).toMatchObject({
+      flags: [],
+      notes: ['report does not record the start state it began from'],
+    });
+    (r.submission.snapshot as { clock: number }).clock += 1;
+    expect(regradeReport(lab, r, { engine: fakeEngine }).flags.map((f) => f.kind)).toEqual(['snapshot']);
   });
 
   it('refuses a report for another version or other content of the lab', () => {

@@ -18,13 +18,15 @@ export type RegradeFlag =
   | { readonly kind: 'score'; readonly recorded: number; readonly recomputed: number }
   | { readonly kind: 'results'; readonly checks: readonly string[] }
   | { readonly kind: 'files'; readonly paths: readonly string[] }
-  | { readonly kind: 'snapshot' };
+  | { readonly kind: 'snapshot' }
+  /** The report began from another start cluster than this lab's on this engine. */
+  | { readonly kind: 'start-state'; readonly recorded: string; readonly expected: string };
 
 export interface Regrade {
   readonly results: CheckResult[];
   readonly score: Score;
   readonly flags: RegradeFlag[];
-  /** Worth knowing, not evidence of tampering (e.g. the learner's engine built a different start state). */
+  /** Worth knowing, not evidence of tampering (e.g. a report made before reports recorded their start state). */
   readonly notes: string[];
 }
 
@@ -52,8 +54,13 @@ export function flagText(flag: RegradeFlag): string {
       return `recorded files differ from the replay: ${flag.paths.join(', ')}`;
     case 'snapshot':
       return 'recorded cluster snapshot differs from the replayed state';
+    case 'start-state':
+      return `report began from start state ${short(flag.recorded)}, but this lab starts from ${short(flag.expected)} (another simulator build or a modified copy of the lab): snapshot not compared`;
   }
 }
+
+/** `sha256:` and 12 hex digits: enough to tell two start states apart in a message. */
+const short = (hash: string) => (hash.length > 19 ? `${hash.slice(0, 19)}…` : hash);
 
 function replay(cluster: GradableCluster, journal: readonly JournalStep[]): void {
   journal.forEach((step, i) => {
@@ -172,17 +179,15 @@ export function regradeReport(
   }
   const startState = opts.startState ?? startStateHash(startLab(loaded, opts.engine));
   const notes: string[] = [];
+  const flags: RegradeFlag[] = [];
   const recordedStart = report.engine?.startState;
-  // A different start state means a different simulator build: its snapshots cannot be compared with ours.
-  const sameEngine = recordedStart === undefined || recordedStart === startState;
-  if (!sameEngine) {
-    notes.push(
-      "the learner's simulator built a different start state (another engine version): snapshot not compared",
-    );
-  }
+  // Another start state (another simulator build, a modified local copy of the lab) replays differently:
+  // the report is flagged, and its snapshot cannot be compared with ours.
+  const sameStart = recordedStart === undefined || recordedStart === startState;
+  if (!sameStart) flags.push({ kind: 'start-state', recorded: recordedStart, expected: startState });
+  if (recordedStart === undefined) notes.push('report does not record the start state it began from');
   const { results } = replayed;
   const s = score(results);
-  const flags: RegradeFlag[] = [];
   if (
     report.score.percent !== s.percent ||
     report.score.passed !== s.passed ||
@@ -194,7 +199,7 @@ export function regradeReport(
   if (differing.length > 0) flags.push({ kind: 'results', checks: differing });
   const files = compareFiles(report.submission.files, replayed.files);
   if (files.length > 0) flags.push({ kind: 'files', paths: files });
-  if (sameEngine && snapshotDiffers(report, replayed, opts)) flags.push({ kind: 'snapshot' });
+  if (sameStart && snapshotDiffers(report, replayed, opts)) flags.push({ kind: 'snapshot' });
   return { results, score: s, flags, notes };
 }
 

@@ -18,6 +18,7 @@ import {
   historyOf,
   score,
   startLab,
+  startStateHash,
   type CheckResult,
   type LoadedLab,
   type Message,
@@ -108,6 +109,12 @@ export class LabSession {
   private changed: Map<string, string | null> | undefined;
   /** A scratch copy of the cluster for dry runs, rebuilt when the real one has moved on. */
   private scratch: { cluster: Cluster; version: number } | undefined;
+  /**
+   * `startStateHash` of the cluster the session began from, for grade reports: hashed when the lab
+   * starts (a few ms), or carried by a saved state. Unknown for a saved state from before reports
+   * recorded it; the report then says nothing rather than guess.
+   */
+  private startState: string | undefined;
 
   constructor(
     readonly loaded: LoadedLab,
@@ -129,6 +136,7 @@ export class LabSession {
     let journal: JournalStep[] = [];
     let quizAnswers: Record<string, string[]> = {};
     let startedAt = this.now();
+    let startState: string | undefined;
     if (start.kind === 'state') {
       try {
         cluster = restoreCluster(start.state.snapshot);
@@ -142,8 +150,10 @@ export class LabSession {
         Object.entries(start.state.quizAnswers ?? {}).map(([k, v]) => [k, [...v]]),
       );
       startedAt = start.state.startedAt || startedAt;
+      startState = typeof start.state.startState === 'string' ? start.state.startState : undefined;
     } else {
       cluster = startLab(this.loaded);
+      startState = startStateHash(cluster);
       if (start.kind === 'replay') {
         for (const step of start.journal) applyStep(cluster, step);
         journal = [...start.journal];
@@ -154,6 +164,7 @@ export class LabSession {
     this.journal = journal;
     this.quizAnswers = quizAnswers;
     this.startedAt = startedAt;
+    this.startState = startState;
     this.unsubscribe = cluster.files.changes.on('change', ({ path, content }) => {
       if (this.quiet) return;
       if (this.changed) this.changed.set(path, content ?? null);
@@ -221,6 +232,7 @@ export class LabSession {
       journal: [...this.journal],
       quizAnswers: { ...this.quizAnswers },
       startedAt: this.startedAt,
+      ...(this.startState ? { startState: this.startState } : {}),
     };
   }
 
@@ -284,6 +296,7 @@ export class LabSession {
       startedAt: this.startedAt,
       submittedAt,
       seed: this.drawSeed,
+      ...(this.startState ? { startState: this.startState } : {}),
     });
   }
 }

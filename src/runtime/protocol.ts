@@ -63,6 +63,8 @@ export interface HostState {
   readonly quizAnswers: Readonly<Record<string, readonly string[]>>;
   /** ISO time the learner started the lab (for the report). */
   readonly startedAt: string;
+  /** `startStateHash` of the cluster the session began from (for the report; absent in older states). */
+  readonly startState?: string;
 }
 
 /** Where a lab's cluster comes from when it is loaded. */

@@ -156,6 +156,31 @@ describe('packetpath grade', { timeout: 120_000 }, () => {
     expect(out.join('')).toContain('3 reports: 2 ok, 1 flagged, 0 invalid; mean score 100%');
   });
 
+  it('names a report made from another start state on its own line, and still grades it', async () => {
+    const starts = join(dir, 'starts');
+    mkdirSync(starts);
+    const alice = JSON.parse(readFileSync(join(dir, 'reports', 'alice.json'), 'utf8')) as GradeReport;
+    const ours = alice.engine!.startState!;
+    expect(ours).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const other = { ...alice, engine: { startState: `sha256:${'5'.repeat(64)}` } };
+    writeFileSync(join(starts, 'other-start.json'), JSON.stringify(other));
+    const { engine: _none, ...unrecorded } = alice;
+    writeFileSync(join(starts, 'unrecorded.json'), JSON.stringify(unrecorded));
+    const { io, out, err } = capture(dir);
+    expect(await runGrade(['00-sandbox', 'starts', '--labs', LABS], io)).toBe(1);
+    expect(err.join('')).toBe(
+      [
+        `packetpath grade: starts/other-start.json: report began from start state sha256:555555555555…, but this lab starts from ${ours.slice(0, 19)}… (another simulator build or a modified copy of the lab): snapshot not compared`,
+        'packetpath grade: starts/unrecorded.json: note: report does not record the start state it began from',
+        'packetpath grade: starts/unrecorded.json: note: same journal as starts/other-start.json',
+        '',
+      ].join('\n'),
+    );
+    expect(out.join('')).toMatch(
+      /^starts\/other-start\.json\s+Alice\s+100%\s+5\/5\s+-\s+flagged: report began/m,
+    );
+  });
+
   it('rejects bad usage with exit 2', async () => {
     const { io, err } = capture(dir);
     expect(await runGrade(['00-sandbox'], io)).toBe(2);
