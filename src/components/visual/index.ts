@@ -17,6 +17,7 @@ export type {
   NetworkState,
   NetworkTraceRequest,
   NetworkTraceResult,
+  ServiceMatrixCell,
 } from '../../visual/state.ts';
 
 export function defineVisualElements(): void {
