@@ -1,5 +1,5 @@
 /**
- * GNU grep: -E -F -G, -i -v -w -x, -c -l -L -n -o -q -s -H -h, -r, -e PATTERN (several), and context
+ * GNU grep: -E -F -G, -i -v -w -x, -c -l -L -n -o -q -s -H -h, -r, -m NUM, -e PATTERN (several), and context
  * -A/-B/-C NUM (context lines marked `-` where matches have `:`, `--` between groups that are not
  * adjacent, as soon as any context option is given, even 0). Exit status 0 when something matched, 1
  * when nothing did, 2 on error.
@@ -38,6 +38,7 @@ export const grep: CommandHandler = (argv, io) =>
         'after-context=': 'A',
         'before-context=': 'B',
         'context=': 'C',
+        'max-count=': 'm',
       },
       numericShort: 'C',
     });
@@ -103,6 +104,11 @@ export const grep: CommandHandler = (argv, io) =>
         return result('', `grep: ${e.value}: invalid context length argument\n`, 2);
       throw e;
     }
+    // -m NUM: stop after NUM selected lines per file (their trailing context still prints; a
+    // negative NUM means no limit).
+    const maxText = opts.get('m')?.at(-1);
+    if (maxText !== undefined && !/^-?\d+$/.test(maxText)) return result('', 'grep: invalid max count\n', 2);
+    const maxCount = maxText === undefined || Number(maxText) < 0 ? Infinity : Number(maxText);
     const listing = opts.has('q') || opts.has('c') || opts.has('l') || opts.has('L');
     let out = '';
     let matchedAny = false;
@@ -121,6 +127,14 @@ export const grep: CommandHandler = (argv, io) =>
           out += `${withName ? `${input.name}${sep}` : ''}${opts.has('n') ? `${i + 1}${sep}` : ''}${text}\n`;
       };
       lines.forEach((line, i) => {
+        if (count >= maxCount) {
+          // Past the last allowed match only its trailing context is printed, matching lines included.
+          if (afterLeft > 0 && !listing) {
+            afterLeft--;
+            show(i, '-', opts.has('o') ? undefined : line);
+          }
+          return;
+        }
         re.lastIndex = 0;
         const hit = re.test(line) !== invert;
         if (!hit) {
