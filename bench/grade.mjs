@@ -5,9 +5,11 @@
  * Makes 1,000 honest reports on the real engine from eight learner behaviours (solved, half-solved,
  * wrong turns, editor saves, typos), each ending with its own `echo` line so that **every journal is
  * distinct** (identical journals would be served by the grader's replay cache and measure nothing).
- * Then times `runGrade` end to end — read, parse, validate, replay every journal into a fresh engine,
- * evaluate every check, compare score/results/files/snapshot, print the table, write the CSV — several
- * times, and prints the median. `--same` makes every report of a behaviour identical instead (the
+ * Then times `runGrade` end to end — read, parse and validate every report once, replay every journal
+ * into the engine (shared prefixes restored from the replay tree's snapshots), evaluate every check,
+ * compare score/results/files, the start state and the snapshot (by sha256 of its JSON), print the
+ * table, write the CSV — several times, and prints the median of wall and of CPU time (all threads:
+ * `--jobs N` grades in this thread and N - 1 workers). `--same` makes every report of a behaviour identical instead (the
  * replay cache's best case). Not a timed test: `node bench/grade.mjs [--reports N] [--runs N] [--jobs N] [--same]`.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -138,6 +140,7 @@ const quiet = { cwd: dir, out: () => {}, err: (t) => errors.push(t) };
 const errors = [];
 const times = [];
 const cpuTimes = [];
+const loadAverageAtStart = loadavg().map((x) => Number(x.toFixed(2)));
 for (let run = 0; run < RUNS; run++) {
   errors.length = 0;
   const t0 = performance.now();
@@ -174,6 +177,7 @@ const result = {
   withinBudget: median <= BUDGET_MS,
   machine: `${cpu[0]?.model ?? 'unknown CPU'} × ${cpu.length}, ${Math.round(totalmem() / 2 ** 30)} GiB`,
   jobs: JOBS,
+  loadAverageAtStart,
   loadAverageAtEnd: loadavg().map((x) => Number(x.toFixed(2))),
   node: process.version,
   date: new Date().toISOString().slice(0, 10),
