@@ -62,11 +62,26 @@ export function endpointsMapsByNode(
     for (const [key, list] of remote.map) {
       const copy = list.slice();
       for (let i = 0; i < copy.length; i++)
-        if (copy[i]!.nodeName === nodeName) copy[i] = { ...copy[i]!, isLocal: true };
+        if (copy[i]!.nodeName === nodeName) {
+          const local = { ...copy[i]!, isLocal: true };
+          localCopies.set(local, copy[i]!);
+          copy[i] = local;
+        }
       out.set(key, copy);
     }
     return out;
   };
+}
+
+/** A node's local copy of an endpoint → the shared all-remote original it was made from. */
+const localCopies = new WeakMap<EndpointInfo, EndpointInfo>();
+
+/**
+ * The endpoint with its node-local view set aside: the same object for every node's copy. Rules that
+ * read locality only through categorizeEndpoints' lists can be shared on this identity.
+ */
+export function sharedEndpoint(ep: EndpointInfo): EndpointInfo {
+  return localCopies.get(ep) ?? ep;
 }
 
 function collectEndpoints(

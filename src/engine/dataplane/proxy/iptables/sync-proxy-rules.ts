@@ -18,6 +18,7 @@ import { emptyRuleset, type IptablesRuleset } from '../../netfilter/ruleset.ts';
 import { categorizeEndpoints, type CategorizedEndpoints } from '../categorize-endpoints.ts';
 import { MASQUERADE_MARK, type ProxyInput } from '../proxy-input.ts';
 import { keyOf } from '../service-port-map.ts';
+import { sharedEndpoint, type EndpointInfo } from '../endpoints-map.ts';
 import { isServiceChainName } from './chain-names.ts';
 import {
   CANARY_TABLES,
@@ -52,7 +53,10 @@ export class ServiceRulesMemo {
   private readonly fragments = new Map<string, ServiceRuleFragments>();
 
   rules(sp: ServicePortInfo, cat: CategorizedEndpoints, ctx: ServiceRuleContext): ServiceRuleFragments {
-    const ids = (list: readonly object[]) => list.map((o) => this.id(o)).join(',');
+    // serviceRules reads an endpoint's locality only through the categorised lists, which the key
+    // holds; a node's local copy of an endpoint therefore stands for the shared original, and most
+    // nodes get the very rules the first node got.
+    const ids = (list: readonly EndpointInfo[]) => list.map((o) => this.id(sharedEndpoint(o))).join(',');
     const key = [
       this.id(sp),
       // The node's IP matters only for loadBalancerSourceRanges.
