@@ -100,6 +100,26 @@ describe('kubectl patch', () => {
   });
 });
 
+describe('kubectl patch on a custom resource', () => {
+  it('strategic merge is refused (415, wrapped by kubectl with the GVK); a merge patch works', () => {
+    const c = cluster();
+    c.files.write(
+      'gc.yaml',
+      'apiVersion: gateway.networking.k8s.io/v1\nkind: GatewayClass\nmetadata:\n  name: demo\nspec:\n  controllerName: example.com/gw\n',
+    );
+    run(c, 'kubectl apply -f gc.yaml');
+    expect(run(c, `kubectl patch gatewayclass demo -p '{"spec":{"description":"x"}}'`)).toEqual({
+      stdout: '',
+      stderr:
+        'error: application/strategic-merge-patch+json is not supported by gateway.networking.k8s.io/v1, Kind=GatewayClass: the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml\n',
+      exitCode: 1,
+    });
+    expect(run(c, `kubectl patch gatewayclass demo --type=merge -p '{"spec":{"description":"x"}}'`)).toEqual(
+      ok('gatewayclass.gateway.networking.k8s.io/demo patched\n'),
+    );
+  });
+});
+
 describe('kubectl set', () => {
   it('image: updated once, silent when nothing changes, errors for unknown containers', () => {
     const c = cluster();

@@ -57,7 +57,12 @@ export function applyPatch(
         `json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch === 'string' ? 'string' : 'number'} into Go value of type map[string]interface {}`,
       );
     if (type === 'merge') return mergePatch(current, patch) as Record<string, unknown>;
-    if (crd) throw new PatchError('strategic merge patch is not supported for custom resources');
+    if (crd) {
+      // A CRD's endpoint answers 415; kubectl wraps it ("%s is not supported by %s", the GVK).
+      throw cmdError(
+        `application/strategic-merge-patch+json is not supported by ${current.apiVersion}, Kind=${current.kind}: the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`,
+      );
+    }
     return strategicMergePatch(current as unknown as Record<string, unknown>, patch);
   } catch (e) {
     if (!(e instanceof PatchError)) throw e;
