@@ -146,7 +146,7 @@ describe('kubectl set', () => {
       ok('deployment.apps/web env updated\n'),
     );
     expect(run(c, 'kubectl set env deploy/web --list')).toEqual(
-      ok('# deployments web, container nginx\nKEY=v\nOTHER=x\n'),
+      ok('# Deployment web, container nginx\nKEY=v\nOTHER=x\n'),
     );
     expect(run(c, 'kubectl set env deploy/web KEY-')).toEqual(ok('deployment.apps/web env updated\n'));
     expect(
@@ -171,6 +171,21 @@ describe('kubectl set', () => {
     );
     expect(run(c, `kubectl get svc web -o jsonpath='{.spec.selector}'`).stdout).toBe(
       '{"app":"web","tier":"fe"}',
+    );
+  });
+});
+
+describe('kubectl set on a pod', () => {
+  it('image changes in place; other pod spec changes fail wrapped as set wraps them', () => {
+    const c = cluster();
+    run(c, 'kubectl run p --image=nginx');
+    run(c, 'sleep 5');
+    expect(run(c, 'kubectl set image po/p p=nginx:1.27')).toEqual(ok('pod/p image updated\n'));
+    expect(run(c, 'kubectl set resources po/p --limits=cpu=200m').stderr).toMatch(
+      /^error: failed to patch resources update to pod template Pod "p" is invalid: spec: Forbidden: pod updates may not change fields other than /,
+    );
+    expect(run(c, 'kubectl set env po/p A=1').stderr).toMatch(
+      /^error: failed to patch env update to pod template: Pod "p" is invalid: spec: Forbidden: /,
     );
   });
 });

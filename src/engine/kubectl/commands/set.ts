@@ -81,7 +81,7 @@ function runChange(
   resources: readonly string[],
   operation: string,
   change: Change,
-  opts: { selectors: boolean } = { selectors: true },
+  opts: { selectors: boolean; failure?: (message: string) => string } = { selectors: true },
 ): number {
   const mode: DryRun = ctx.flags.bool('local') ? 'client' : dryRunMode(ctx);
   if (ctx.flags.bool('local') && resources.length > 0)
@@ -109,7 +109,9 @@ function runChange(
       });
       printOutcome(ctx, actual as AnyObject, operation, mode);
     } catch (e) {
-      all.push(e);
+      // set wraps the server's error in its own (`failed to patch image update to pod template: %v`).
+      const message = e instanceof Error ? e.message : String(e);
+      all.push(opts.failure ? cmdError(opts.failure(message)) : e);
     } finally {
       printWarnings(ctx, warnings);
     }
@@ -128,22 +130,29 @@ export function runSetImage(ctx: KubectlContext): number {
   const check = () => {
     if (images.size === 0) throw cmdError('at least one image update is required');
   };
-  return runChange(ctx, resources, 'image updated', (obj, x) => {
-    check();
-    const spec = podSpecOf(obj);
-    if (!spec) return notPodTemplate(x);
-    for (const [name, image] of images) {
-      let hit = false;
-      for (const c of containersOf(spec, ['initContainers', 'containers', 'ephemeralContainers'])) {
-        if (c.name === name || name === '*') {
-          c.image = image;
-          hit = true;
+  const failure = (m: string) => `failed to patch image update to pod template: ${m}`;
+  return runChange(
+    ctx,
+    resources,
+    'image updated',
+    (obj, x) => {
+      check();
+      const spec = podSpecOf(obj);
+      if (!spec) return notPodTemplate(x);
+      for (const [name, image] of images) {
+        let hit = false;
+        for (const c of containersOf(spec, ['initContainers', 'containers', 'ephemeralContainers'])) {
+          if (c.name === name || name === '*') {
+            c.image = image;
+            hit = true;
+          }
         }
+        if (!hit) return `unable to find container named ${JSON.stringify(name)}`;
       }
-      if (!hit) return `unable to find container named ${JSON.stringify(name)}`;
-    }
-    return undefined;
-  });
+      return undefined;
+    },
+    { selectors: true, failure },
+  );
 }
 
 export function runSetEnv(ctx: KubectlContext): number {
@@ -172,44 +181,57 @@ export function runSetEnv(ctx: KubectlContext): number {
     for (const x of found) {
       const spec = podSpecOf(x.object as unknown as Obj);
       if (!spec) continue;
-      for (const c of containersOf(spec, ['initContainers', 'containers'])) {
+      // set_env.go lists the containers, then the init containers.
+      for (const c of containersOf(spec, ['containers', 'initContainers'])) {
         if (!globMatch(pattern, String(c.name))) continue;
-        ctx.out(`# ${x.info.plural} ${x.object.metadata.name}, container ${String(c.name)}\n`);
+        ctx.out(`# ${x.info.kind} ${x.object.metadata.name}, container ${String(c.name)}\n`);
         for (const e of Array.isArray(c.env) ? c.env.filter(isPlainObject) : []) {
           if (e.value !== undefined) ctx.out(`${String(e.name)}=${String(e.value)}\n`);
-          else ctx.out(`# ${String(e.name)} from: ${describeValueFrom(e.valueFrom)}\n`);
+          else ctx.out(`# ${String(e.name)} from ${envVarRefString(e.valueFrom)}\n`);
         }
       }
     }
     return reportErrors(ctx, errors);
   }
-  return runChange(ctx, resources, 'env updated', (obj, x) => {
-    const spec = podSpecOf(obj);
-    if (!spec) return notPodTemplate(x);
-    for (const c of containersOf(spec, ['initContainers', 'containers'])) {
-      if (!globMatch(pattern, String(c.name))) continue;
-      let env = Array.isArray(c.env) ? (c.env as unknown[]).filter(isPlainObject) : [];
-      for (const [name, value] of set) {
-        const at = env.findIndex((e) => e.name === name);
-        if (at < 0) env.push({ name, value });
-        else if (overwrite) env[at] = { name, value };
+  const failure = (m: string) => `failed to patch env update to pod template: ${m}`;
+  return runChange(
+    ctx,
+    resources,
+    'env updated',
+    (obj, x) => {
+      const spec = podSpecOf(obj);
+      if (!spec) return notPodTemplate(x);
+      for (const c of containersOf(spec, ['initContainers', 'containers'])) {
+        if (!globMatch(pattern, String(c.name))) continue;
+        let env = Array.isArray(c.env) ? (c.env as unknown[]).filter(isPlainObject) : [];
+        for (const [name, value] of set) {
+          const at = env.findIndex((e) => e.name === name);
+          if (at < 0) env.push({ name, value });
+          else if (overwrite) env[at] = { name, value };
+        }
+        env = env.filter((e) => !remove.includes(String(e.name)));
+        if (env.length > 0) c.env = env;
+        else delete c.env;
       }
-      env = env.filter((e) => !remove.includes(String(e.name)));
-      if (env.length > 0) c.env = env;
-      else delete c.env;
-    }
-    return undefined;
-  });
+      return undefined;
+    },
+    { selectors: true, failure },
+  );
 }
 
-function describeValueFrom(v: unknown): string {
-  if (!isPlainObject(v)) return '';
-  if (isPlainObject(v.fieldRef)) return `field path ${String(v.fieldRef.fieldPath)}`;
+/** envutil `GetEnvVarRefString`. */
+function envVarRefString(v: unknown): string {
+  if (!isPlainObject(v)) return 'invalid valueFrom';
   if (isPlainObject(v.configMapKeyRef))
     return `configmap ${String(v.configMapKeyRef.name)}, key ${String(v.configMapKeyRef.key)}`;
   if (isPlainObject(v.secretKeyRef))
     return `secret ${String(v.secretKeyRef.name)}, key ${String(v.secretKeyRef.key)}`;
-  return '';
+  if (isPlainObject(v.fieldRef)) return `field path ${String(v.fieldRef.fieldPath)}`;
+  if (isPlainObject(v.resourceFieldRef)) {
+    const c = v.resourceFieldRef.containerName ? `${String(v.resourceFieldRef.containerName)}/` : '';
+    return `resource field ${c}${String(v.resourceFieldRef.resource)}`;
+  }
+  return 'invalid valueFrom';
 }
 
 export function runSetSelector(ctx: KubectlContext): number {
@@ -261,22 +283,29 @@ export function runSetResources(ctx: KubectlContext): number {
     if (Object.keys(limits).length === 0 && Object.keys(requests).length === 0)
       throw cmdError('you must specify an update to requests or limits (in the form of --requests/--limits)');
   };
-  return runChange(ctx, f.args, 'resource requirements updated', (obj, x) => {
-    validate();
-    const spec = podSpecOf(obj);
-    if (!spec) return notPodTemplate(x);
-    let hit = false;
-    for (const c of containersOf(spec, ['initContainers', 'containers'])) {
-      if (!globMatch(pattern, String(c.name))) continue;
-      hit = true;
-      const res = isPlainObject(c.resources) ? c.resources : {};
-      if (Object.keys(limits).length > 0)
-        res.limits = { ...(isPlainObject(res.limits) ? res.limits : {}), ...limits };
-      if (Object.keys(requests).length > 0)
-        res.requests = { ...(isPlainObject(res.requests) ? res.requests : {}), ...requests };
-      c.resources = res;
-    }
-    if (!hit) return `unable to find container named ${pattern}`;
-    return undefined;
-  });
+  const failure = (m: string) => `failed to patch resources update to pod template ${m}`;
+  return runChange(
+    ctx,
+    f.args,
+    'resource requirements updated',
+    (obj, x) => {
+      validate();
+      const spec = podSpecOf(obj);
+      if (!spec) return notPodTemplate(x);
+      let hit = false;
+      for (const c of containersOf(spec, ['initContainers', 'containers'])) {
+        if (!globMatch(pattern, String(c.name))) continue;
+        hit = true;
+        const res = isPlainObject(c.resources) ? c.resources : {};
+        if (Object.keys(limits).length > 0)
+          res.limits = { ...(isPlainObject(res.limits) ? res.limits : {}), ...limits };
+        if (Object.keys(requests).length > 0)
+          res.requests = { ...(isPlainObject(res.requests) ? res.requests : {}), ...requests };
+        c.resources = res;
+      }
+      if (!hit) return `unable to find container named ${pattern}`;
+      return undefined;
+    },
+    { selectors: true, failure },
+  );
 }
