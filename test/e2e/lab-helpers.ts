@@ -81,6 +81,17 @@ export async function focusEditor(page: Page): Promise<void> {
   await lab(page).locator(EDITOR_INPUT).first().focus();
 }
 
+/** Types a new `replicas:` count over the sandbox's web.yaml (line 8, one digit) with the keyboard. */
+export async function typeReplicas(page: Page, replicas: number): Promise<void> {
+  await focusEditor(page);
+  await page.keyboard.press('Control+Home');
+  for (let i = 0; i < 7; i++) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('End');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type(String(replicas));
+  await waitForEditor(page, `replicas: ${replicas}`);
+}
+
 /** The text of the editor's current model as Monaco renders it. */
 export async function editorText(page: Page): Promise<string> {
   const text = await lab(page).locator('.monaco-editor .view-lines').innerText();

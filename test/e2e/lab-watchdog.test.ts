@@ -9,7 +9,6 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   LAB_PAGES,
-  focusEditor,
   focusTerminal,
   lab,
   openLab,
@@ -17,6 +16,7 @@ import {
   waitForEditor,
   waitForSaved,
   waitForTerminal,
+  typeReplicas,
 } from './lab-helpers';
 
 const baseURL = inject('baseURL');
@@ -62,13 +62,7 @@ describe.each(LAB_PAGES)('the watchdog on $path', ({ path, lang }) => {
       await waitForSaved(page, saved ?? undefined);
 
       // Unsaved work: replicas 1 → 3 in the editor, then at once the engine spins.
-      await focusEditor(page);
-      await page.keyboard.press('Control+Home');
-      for (let i = 0; i < 7; i++) await page.keyboard.press('ArrowDown');
-      await page.keyboard.press('End');
-      await page.keyboard.press('Backspace');
-      await page.keyboard.type('3');
-      await waitForEditor(page, 'replicas: 3');
+      await typeReplicas(page, 3);
       const hungAt = Date.now();
       await page.evaluate(() => {
         const el = document.querySelector('pp-lab') as unknown as {

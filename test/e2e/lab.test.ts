@@ -11,7 +11,6 @@ import {
   LAB_PAGES,
   EDITOR_INPUT,
   editorText,
-  focusEditor,
   focusTerminal,
   lab,
   waitForEditor,
@@ -21,6 +20,7 @@ import {
   terminalText,
   waitForSaved,
   waitForTerminal,
+  typeReplicas,
 } from './lab-helpers';
 
 const baseURL = inject('baseURL');
@@ -93,13 +93,7 @@ describe.each(LAB_PAGES)('the sandbox lab on $path', ({ path, lang }) => {
 
     // Edit the manifest in Monaco with the keyboard: replicas 1 → 2.
     expect(await editorText(page)).toContain('replicas: 1');
-    await focusEditor(page);
-    await page.keyboard.press('Control+Home');
-    for (let i = 0; i < 7; i++) await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('End');
-    await page.keyboard.press('Backspace');
-    await page.keyboard.type('2');
-    await waitForEditor(page, 'replicas: 2');
+    await typeReplicas(page, 2);
 
     // Apply what the editor holds, from the terminal.
     await focusTerminal(page);
