@@ -84,6 +84,21 @@ describe('Network view in the lab', () => {
         .poll(() => net.locator('.pp-walk__title').textContent(), { timeout: 20_000 })
         .toContain('curl -s http://web');
 
+      // The matrix's Services mode, computed by the worker: the new Service is a column, and a cell click
+      // replays its probe through the protocol and names the kube-proxy rule.
+      await net.locator('[role=tab][data-tab=matrix]').click();
+      await net.locator('input[type=radio][value=services]').check();
+      const grid = net.locator('table[role=grid][data-mode=services]');
+      await grid.waitFor({ timeout: 20_000 });
+      const cols = await grid.locator('thead th').allTextContents();
+      const web = cols.findIndex((c) => /^default\/web \d+\.\d+\.\d+\.\d+:80$/.test(c));
+      expect(web).toBeGreaterThanOrEqual(0);
+      expect(await grid.locator(`td[data-c="${web}"][data-verdict=allowed]`).count()).toBeGreaterThan(0);
+      await grid.locator(`td[data-r="0"][data-c="${web}"]`).click();
+      await expect
+        .poll(() => net.locator('[data-decision]').textContent(), { timeout: 20_000 })
+        .toMatch(/^(Decided by|Decidido por): Service: /);
+
       const { violations } = await new AxeBuilder({ page }).include('pp-lab').withTags(AXE_TAGS).analyze();
       expect(
         violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
