@@ -8,7 +8,11 @@ export function setOwn(
   key: string | number,
   value: unknown,
 ): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  // Only `__proto__` is an accessor on Object.prototype; every other key assigns as an own data property
+  // (defineProperty for all of them made it the decoder's costliest step).
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else (target as Record<string | number, unknown>)[key] = value;
 }
 
 /** What Go leaves in a map entry or list element that was `null`: the element type's zero value. */
