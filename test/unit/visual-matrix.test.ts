@@ -3,7 +3,7 @@ import { probe } from '../../src/engine/dataplane/network/index.ts';
 import { service } from '../../src/engine/dataplane/network/test-helpers.ts';
 import { elementId } from '../../src/visual/escape.ts';
 import { networkState, networkTrace } from '../../src/visual/host.ts';
-import { matrixView, serviceMatrixView } from '../../src/visual/matrix/index.ts';
+import { MAX_MATRIX_PODS, matrixView, serviceMatrixView } from '../../src/visual/matrix/index.ts';
 import { walkView } from '../../src/visual/walk/index.ts';
 import {
   allowBToXA,
@@ -12,6 +12,7 @@ import {
   defaultDenyX,
   denyAllDefault,
   echoAllowClient,
+  manyNodes,
   xyz,
 } from './visual-fixtures.ts';
 
@@ -220,6 +221,13 @@ describe('matrix, Services mode: pod × Service port through ClusterIP:port', ()
     const dns =
       v.grid[0]![v.columns.findIndex((x) => x.target === 'kube-system/kube-dns' && x.protocol === 'UDP')]!;
     expect(dns.reason).toMatch(/^saída: uma política seleciona o pod e nenhuma regra permite este par/);
+  });
+
+  it(`does not probe more than ${MAX_MATRIX_PODS} source pods: it says how many instead`, () => {
+    const big = networkState(manyNodes(6, 10));
+    expect(big.services).toEqual([]);
+    // 50 pods; Services web-0…web-4 and spread, and kube-dns's three ports.
+    expect(big.servicesTooLarge).toEqual({ pods: 50, ports: 9 });
   });
 
   it('says so when there is nothing to probe', () => {
