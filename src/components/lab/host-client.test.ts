@@ -91,6 +91,30 @@ describe('HostClient watchdog', () => {
     expect(onDead).not.toHaveBeenCalled();
   });
 
+  it('warns half-way to the deadline (to warm a replacement) and says when the host speaks again', async () => {
+    const host = fakeHost();
+    const onDead = vi.fn();
+    const onSuspect = vi.fn();
+    const onRecover = vi.fn();
+    const client = new HostClient(host.transport, { ...WATCH, onDead, onSuspect, onRecover });
+    const hello = client.request('hello', {});
+    host.answer(1, {});
+    await hello;
+    const load = client.request('load', { labId: '00-sandbox', start: { kind: 'fresh' } });
+    const loadId = host.posted.find((m) => m.kind === 'request' && m.type === 'load')!.id;
+    await vi.advanceTimersByTimeAsync(500);
+    expect(onSuspect).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(500);
+    expect(onSuspect).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(onSuspect).toHaveBeenCalledTimes(1);
+    host.answerPings();
+    expect(onRecover).toHaveBeenCalledTimes(1);
+    host.answer(loadId, {});
+    await load;
+    expect(onDead).not.toHaveBeenCalled();
+  });
+
   it('is not armed before the host first speaks (a worker still fetching its script)', async () => {
     const host = fakeHost();
     const onDead = vi.fn();

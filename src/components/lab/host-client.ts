@@ -33,6 +33,12 @@ export interface WatchdogOptions {
   readonly pingEveryMs: number;
   readonly deadAfterMs: number;
   readonly onDead: () => void;
+  /**
+   * Half-way to `deadAfterMs` without a word: the host may be stuck. The caller can warm a replacement
+   * now, so a restart does not pay the new worker's start-up; `onRecover` says the host spoke again.
+   */
+  readonly onSuspect?: () => void;
+  readonly onRecover?: () => void;
 }
 
 /**
@@ -56,6 +62,7 @@ export class HostClient {
   private heardFrom = false;
   private lastHeard = 0;
   private heartbeat: ReturnType<typeof setInterval> | undefined;
+  private suspect = false;
 
   constructor(
     private readonly transport: Transport,
@@ -102,11 +109,16 @@ export class HostClient {
         this.stopWatching();
         return;
       }
-      if (this.heardFrom && Date.now() - this.lastHeard >= w.deadAfterMs) {
+      const silent = this.heardFrom ? Date.now() - this.lastHeard : 0;
+      if (silent >= w.deadAfterMs) {
         this.stopWatching();
         this.fail('the engine stopped answering', 'unresponsive');
         w.onDead();
         return;
+      }
+      if (silent >= w.deadAfterMs / 2 && !this.suspect) {
+        this.suspect = true;
+        w.onSuspect?.();
       }
       // Pings carry ids the client never waits for: the answer only updates `lastHeard`.
       this.transport.post({
@@ -149,6 +161,10 @@ export class HostClient {
     if (this.closed) return;
     this.heardFrom = true;
     this.lastHeard = Date.now();
+    if (this.suspect) {
+      this.suspect = false;
+      this.watchdog?.onRecover?.();
+    }
     if (message.v !== PROTOCOL_VERSION) {
       const error = new HostError({
         name: 'HostError',

@@ -109,6 +109,8 @@ export class LabApp {
   /** Set while the watchdog replaces a stuck worker; requests wait for it instead of failing. */
   private restarting: Promise<void> | undefined;
   private restarts = 0;
+  /** A replacement worker started while the current one looks stuck (see WatchdogOptions.onSuspect). */
+  private spare: HostClient | undefined;
   /** Drops title/clipboard/hyperlink sequences from the WebContainer pty (its output is not neutralised). */
   private readonly ptyFilter = createPtyFilter();
 
@@ -211,6 +213,15 @@ export class LabApp {
     return new HostClient(transport ?? connectWorkerHost(), {
       ...WORKER_WATCHDOG,
       onDead: () => this.restartHost(),
+      onSuspect: () => {
+        // Boot the replacement (fetch from cache, compile, start) while the watchdog still waits.
+        this.spare ??= this.workerClient();
+        void this.spare.request('hello', {}).catch(() => {});
+      },
+      onRecover: () => {
+        this.spare?.close();
+        this.spare = undefined;
+      },
     });
   }
 
@@ -251,7 +262,8 @@ export class LabApp {
     performance.mark('pp-lab:watchdog-dead');
     this.root.dataset.watchdog = 'restarting';
     this.say(this.t('lab.watchdogRestarting'));
-    const client = this.workerClient();
+    const client = this.spare ?? this.workerClient();
+    this.spare = undefined;
     const state = this.lastState;
     try {
       const result = await client.request('load', {
