@@ -20,7 +20,9 @@ import { parseResolvConf } from '../dns/resolv-conf.ts';
 import { fqdn } from '../dns/message.ts';
 import { internetLookup } from '../internet.ts';
 import { parseIPv4 } from '../../util/ip.ts';
-import { pathMtu, podMtuOf } from './cni-dataplane.ts';
+import { pathMtu, podMtuOf, type CniDataplane } from './cni-dataplane.ts';
+import { pmtudOutcome } from './pmtud.ts';
+import { cniPlugin } from '../../node/cni/index.ts';
 import { dnsClient, dnsTimeoutMs } from './dns-client.ts';
 import { exchange, internetExchange, requestBytes, responseBytes, type Exchange } from './http-exchange.ts';
 import { edgeProxyExchange, type EdgeProxyOutcome } from './edge-proxy.ts';
@@ -272,7 +274,8 @@ export function connect(req: ConnectRequest, cluster: Cluster, rng: Rng): Connec
     return { ...result, replyFrom: parseIPv4(req.to) !== undefined ? req.to : destIP };
   }
   const srcMtu = src.origin.kind === 'pod' ? podMtuOf(cluster, src.origin.pod) : cluster.config.nodeMTU;
-  const withApp = application(view, req, t, result, srcPort, srcMtu, rng);
+  const srcNode = src.origin.kind === 'external' ? undefined : src.origin.node.name;
+  const withApp = application(view, req, t, result, srcPort, { mtu: srcMtu, node: srcNode }, rng);
   if (req.protocol === 'TCP' && tr?.proxy && tr.proxyRoute && t.translation && !withApp.stalled)
     tr.proxy.connectionClosed(t.translation.node, tr.proxyRoute);
   return withApp;
@@ -284,7 +287,7 @@ function application(
   t: TransportResult,
   result: ConnectResult,
   srcPort: number,
-  srcMtu: number,
+  source: { readonly mtu: number; readonly node: string | undefined },
   rng: Rng,
 ): ConnectResult {
   const http = req.payload?.http;
@@ -314,10 +317,24 @@ function application(
   let stalled = ex?.kind === 'silent';
   // Each end advertises an MSS from its own eth0 MTU (the one its CNI ADD gave it), and both send
   // segments of at most the smaller MSS: one end recreated with the right MTU fixes both directions.
-  const segmentMtu = target?.kind === 'pod' ? Math.min(srcMtu, podMtuOf(view.cluster, target.pod)) : srcMtu;
+  const segmentMtu =
+    target?.kind === 'pod' ? Math.min(source.mtu, podMtuOf(view.cluster, target.pod)) : source.mtu;
   if (t.crossNode && segmentMtu > mtu && target?.kind === 'pod') {
-    const black = largest > mtu - TCP_IP_HEADERS;
-    hops.push({ kind: 'mtu', podMtu: segmentMtu, pathMtu: mtu, bytes: largest, stalled: black });
+    const tooBig = largest > mtu - TCP_IP_HEADERS;
+    const pmtud = pmtudOutcome(dp);
+    // The big segments go whichever way the bulk goes: the node in front of that sender answers.
+    const senderNode = sent >= received ? source.node : target.pod.spec?.nodeName;
+    const icmp = tooBig && pmtud.icmp && senderNode ? icmpSource(view, dp, senderNode) : undefined;
+    const black = tooBig && !icmp;
+    hops.push({
+      kind: 'mtu',
+      podMtu: segmentMtu,
+      pathMtu: mtu,
+      bytes: largest,
+      stalled: black,
+      device: pmtud.device,
+      ...(icmp && senderNode ? { icmp: { node: senderNode, from: icmp, mtu } } : {}),
+    });
     stalled ||= black;
   }
   return {
@@ -328,6 +345,17 @@ function application(
     ...(stalled ? { stalled: true } : {}),
     ...(edge?.tls ? { tls: edge.tls } : {}),
   };
+}
+
+/**
+ * The source address of the node's ICMP error: the address it would use towards the pod (flannel:
+ * cni0's, the podCIDR's first; Calico's veths have none, so the node's own).
+ */
+function icmpSource(view: NetworkView, dp: CniDataplane, node: string): string | undefined {
+  const info = view.nodeByName(node);
+  if (!info) return undefined;
+  if (dp.cni === 'flannel') return cniPlugin('flannel').gateway(info.podCIDR) || info.ip;
+  return info.ip;
 }
 
 function portForward(

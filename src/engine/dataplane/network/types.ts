@@ -172,6 +172,13 @@ export type Hop =
       readonly pathMtu: number;
       readonly bytes: number;
       readonly stalled: boolean;
+      /** The device whose MTU a full-size segment exceeds (`flannel.1`, `tunl0`, `cilium_vxlan`). */
+      readonly device?: string;
+      /**
+       * Path MTU discovery: the node that answered ICMP "fragmentation needed" and from which address,
+       * after which the sender resent smaller segments. Absent when no ICMP comes back (the black hole).
+       */
+      readonly icmp?: { readonly node: string; readonly from: string; readonly mtu: number };
     }
   | { readonly kind: 'no-route'; readonly ip: string; readonly reason: string; readonly node?: string }
   | {

@@ -117,8 +117,10 @@ export function hopLine(h: Hop): [string, string] {
       return [
         'mtu',
         h.stalled
-          ? `pod MTU ${h.podMtu} > path MTU ${h.pathMtu}: ${h.bytes}-byte segments are dropped inside the tunnel; small packets pass, the data never arrives`
-          : `pod MTU ${h.podMtu} > path MTU ${h.pathMtu}, but ${h.bytes} bytes fit in one small segment`,
+          ? `pod MTU ${h.podMtu} > path MTU ${h.pathMtu}: full-size segments are too big for ${h.device ?? 'the tunnel'} and no ICMP "fragmentation needed" comes back; small packets pass, the ${h.bytes} bytes never arrive`
+          : h.icmp
+            ? `pod MTU ${h.podMtu} > path MTU ${h.pathMtu}: the first full-size segment is too big for ${h.device ?? 'the tunnel'}; ${h.icmp.node} answers ICMP "fragmentation needed" (mtu ${h.icmp.mtu}) from ${h.icmp.from}, TCP lowers its segment size (path MTU discovery) and resends: the ${h.bytes} bytes arrive one round trip later`
+            : `pod MTU ${h.podMtu} > path MTU ${h.pathMtu}, but ${h.bytes} bytes fit in one small segment`,
       ];
     case 'no-route':
       return ['drop', `${h.ip}: ${h.reason}`];
