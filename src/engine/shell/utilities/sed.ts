@@ -1,8 +1,9 @@
 /**
  * sed, the part learners use: `s/regex/replacement/flags` (flags g, p, i/I, N, Ng), with any delimiter,
  * `&`, `\1`–`\9` and `\n` in the replacement; `y/abc/xyz/`; addresses in front of `s`, `y`, `d`, `p`,
- * `q`: N, $, /regex/, first~step, and GNU ranges `A1,A2` (A2 a line, $, /regex/, +N or ~N; `0,/re/`),
- * negated with `!`; several commands via `;`, newlines or repeated -e; -n, -E/-r, -i (edit in place).
+ * `q`, `=`, `n`, `N`, `a`/`i`/`c` TEXT and `{ … }` groups: N, $, /regex/, first~step, and GNU ranges `A1,A2`
+ * (A2 a line, $, /regex/, +N or ~N; `0,/re/`), negated with `!`; several commands via `;`, newlines
+ * or repeated -e; -n, -E/-r, -i (edit in place).
  */
 import type { CommandHandler } from '../types.ts';
 import { fileErrorText } from '../vfs.ts';
@@ -34,7 +35,11 @@ interface RangeState {
 
 interface SedCommand {
   readonly address?: Selector;
-  readonly op: 's' | 'd' | 'p' | 'q' | 'y';
+  readonly op: 's' | 'd' | 'p' | 'q' | 'y' | '=' | 'a' | 'i' | 'c' | '{' | 'n' | 'N';
+  /** `a`, `i`, `c`: the text. */
+  readonly text?: string;
+  /** `{ … }`: the grouped commands. */
+  readonly children?: readonly SedCommand[];
   readonly re?: RegExp;
   readonly replacement?: string;
   readonly global?: boolean;
@@ -45,6 +50,8 @@ interface SedCommand {
 }
 
 class SedError extends Error {}
+
+const MAX_BLOCK_DEPTH = 200;
 
 export const sed: CommandHandler = (argv, io) =>
   withUsage('sed', '[OPTION]... {script-only-if-no-other-script} [input-file]...', 1, () => {
@@ -101,35 +108,73 @@ function run(commands: readonly SedCommand[], text: string, quiet: boolean): str
   const ranges = new Map<SedCommand, RangeState>();
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i]!;
-    let deleted = false;
-    let quit = false;
-    for (const c of commands) {
-      if (c.address) {
-        let st = ranges.get(c);
-        if (!st) ranges.set(c, (st = { active: c.address.a1.kind === 'zero' }));
-        if (selects(c.address, st, line, i + 1, lines.length) === c.address.negate) continue;
-      }
-      if (c.op === 'd') {
-        deleted = true;
-        break;
-      }
-      if (c.op === 'p') out += `${line}\n`;
-      if (c.op === 'q') {
-        quit = true;
-        break;
-      }
-      if (c.op === 'y') line = [...line].map((ch) => c.map!.get(ch) ?? ch).join('');
-      if (c.op === 's') {
-        const replaced = substitute(line, c);
-        if (replaced !== undefined) {
-          line = replaced;
-          if (c.print) out += `${line}\n`;
+    // `a` text waits for the end of the cycle, even when the line is deleted.
+    const appended: string[] = [];
+    /** Runs commands on the line: 'delete' ends the cycle without printing, 'quit' after printing. */
+    const exec = (cmds: readonly SedCommand[]): 'delete' | 'quit' | 'end' | undefined => {
+      for (const c of cmds) {
+        let rangeEnded = true;
+        if (c.address) {
+          let st = ranges.get(c);
+          if (!st) ranges.set(c, (st = { active: c.address.a1.kind === 'zero' }));
+          if (selects(c.address, st, line, i + 1, lines.length) === c.address.negate) continue;
+          rangeEnded = !c.address.a2 || c.address.negate || !st.active;
+        }
+        switch (c.op) {
+          case '{': {
+            const r = exec(c.children ?? []);
+            if (r) return r;
+            break;
+          }
+          case 'd':
+            return 'delete';
+          case 'p':
+            out += `${line}\n`;
+            break;
+          case 'q':
+            return 'quit';
+          case 'n':
+          case 'N':
+            // No next line: the script ends and the cycle prints as usual (GNU, not POSIX, for N).
+            if (i + 1 >= lines.length) return 'end';
+            if (c.op === 'n' && !quiet) out += `${line}\n`;
+            for (const t of appended.splice(0)) out += `${t}\n`;
+            i++;
+            line = c.op === 'n' ? lines[i]! : `${line}\n${lines[i]!}`;
+            break;
+          case '=':
+            out += `${i + 1}\n`;
+            break;
+          case 'i':
+            if (c.text) out += `${c.text}\n`;
+            break;
+          case 'a':
+            if (c.text) appended.push(c.text);
+            break;
+          case 'c':
+            // A range is changed as a whole: its text prints once, at the range's last line.
+            if (rangeEnded && c.text) out += `${c.text}\n`;
+            return 'delete';
+          case 'y':
+            line = [...line].map((ch) => c.map!.get(ch) ?? ch).join('');
+            break;
+          case 's': {
+            const replaced = substitute(line, c);
+            if (replaced !== undefined) {
+              line = replaced;
+              if (c.print) out += `${line}\n`;
+            }
+            break;
+          }
         }
       }
-    }
+      return undefined;
+    };
+    const outcome = exec(commands);
     const last = i === lines.length - 1;
-    if (!deleted && !quiet) out += line + (last && !endsWithNewline ? '' : '\n');
-    if (quit) break;
+    if (outcome !== 'delete' && !quiet) out += line + (last && !endsWithNewline ? '' : '\n');
+    for (const t of appended) out += `${t}\n`;
+    if (outcome === 'quit') break;
   }
   return out;
 }
@@ -242,12 +287,11 @@ function expandReplacement(repl: string, m: unknown[]): string {
 }
 
 function parseScript(script: string, exprIndex: number, extended: boolean): SedCommand[] {
-  const out: SedCommand[] = [];
   let i = 0;
   const fail = (msg: string) => new SedError(`-e expression #${exprIndex}, char ${i}: ${msg}`);
   const regex = (src: string, flags: string) => {
     try {
-      return new RegExp(posixToJs(src, extended), flags);
+      return new RegExp(posixToJs(gnuEscapes(src), extended), flags);
     } catch (e) {
       if (e instanceof RegexSyntaxError) throw fail(e.message);
       throw e;
@@ -267,120 +311,181 @@ function parseScript(script: string, exprIndex: number, extended: boolean): SedC
     }
     return s;
   };
-  while (i < script.length) {
-    while (i < script.length && /[\s;]/.test(script[i]!)) i++;
-    if (i >= script.length) break;
-    const readAddress = (second: boolean): Address | undefined => {
-      const rest = script.slice(i);
-      const rel = second ? /^([+~])(\d+)/.exec(rest) : null;
-      if (rel) {
-        i += rel[0].length;
-        return rel[1] === '+' ? { kind: 'plus', n: Number(rel[2]) } : { kind: 'multiple', n: Number(rel[2]) };
+  /** GNU `read_text`: `a\` newline TEXT, or the one-liner `a TEXT` (leading blanks skipped). */
+  const readText = (): string => {
+    while (script[i] === ' ' || script[i] === '\t') i++;
+    if (script[i] === '\\') {
+      i++;
+      if (script[i] === '\n') i++;
+    }
+    let text = '';
+    while (i < script.length && script[i] !== '\n') {
+      if (script[i] === '\\' && i + 1 < script.length) {
+        text += script[i + 1];
+        i += 2;
+        continue;
       }
-      const step = second ? null : /^(\d+)~(\d+)/.exec(rest);
-      if (step) {
-        i += step[0].length;
-        return { kind: 'step', first: Number(step[1]), step: Number(step[2]) };
-      }
-      const num = /^\d+/.exec(rest);
-      if (num) {
-        i += num[0].length;
-        return { kind: 'line', n: Number(num[0]) };
-      }
-      if (script[i] === '$') {
+      text += script[i];
+      i++;
+    }
+    return text;
+  };
+  let depth = 0;
+  const parseCommands = (inBlock: boolean): SedCommand[] => {
+    // Blocks nest by recursion (here and when they run): a learner's `{{{{…` must not blow the stack.
+    if (++depth > MAX_BLOCK_DEPTH) throw new SedError('memory exhausted');
+    const out: SedCommand[] = [];
+    while (i < script.length) {
+      while (i < script.length && /[\s;]/.test(script[i]!)) i++;
+      if (i >= script.length) break;
+      if (script[i] === '}') {
         i++;
-        return { kind: 'last' };
+        if (!inBlock) throw fail("unexpected `}'");
+        return out;
       }
-      if (script[i] === '/') {
-        i++;
-        const src = readDelimited('/');
-        if (script[i] !== '/') throw fail('unterminated address regex');
-        i++;
-        return { kind: 'regex', re: regex(src, '') };
-      }
-      return undefined;
-    };
-    let address: Selector | undefined;
-    const a1 = readAddress(false);
-    if (a1) {
-      let a2: Address | undefined;
-      if (script[i] === ',') {
-        i++;
-        a2 = readAddress(true);
-        if (!a2) throw fail("unexpected `,'");
+      const readAddress = (second: boolean): Address | undefined => {
+        const rest = script.slice(i);
+        const rel = second ? /^([+~])(\d+)/.exec(rest) : null;
+        if (rel) {
+          i += rel[0].length;
+          return rel[1] === '+'
+            ? { kind: 'plus', n: Number(rel[2]) }
+            : { kind: 'multiple', n: Number(rel[2]) };
+        }
+        const step = second ? null : /^(\d+)~(\d+)/.exec(rest);
+        if (step) {
+          i += step[0].length;
+          return { kind: 'step', first: Number(step[1]), step: Number(step[2]) };
+        }
+        const num = /^\d+/.exec(rest);
+        if (num) {
+          i += num[0].length;
+          return { kind: 'line', n: Number(num[0]) };
+        }
+        if (script[i] === '$') {
+          i++;
+          return { kind: 'last' };
+        }
+        if (script[i] === '/') {
+          i++;
+          const src = readDelimited('/');
+          if (script[i] !== '/') throw fail('unterminated address regex');
+          i++;
+          return { kind: 'regex', re: regex(src, '') };
+        }
+        return undefined;
+      };
+      let address: Selector | undefined;
+      const a1 = readAddress(false);
+      if (a1) {
+        let a2: Address | undefined;
+        if (script[i] === ',') {
+          i++;
+          a2 = readAddress(true);
+          if (!a2) throw fail("unexpected `,'");
+        }
+        while (script[i] === ' ') i++;
+        let negate = false;
+        while (script[i] === '!' || (negate && script[i] === ' ')) {
+          if (script[i] === '!' && negate) throw fail("multiple `!'s");
+          negate = true;
+          i++;
+        }
+        const zero = a1.kind === 'line' && a1.n === 0;
+        address = { a1: zero ? { kind: 'zero' } : a1, ...(a2 ? { a2 } : {}), negate };
+        if (zero && a2?.kind !== 'regex') {
+          i++;
+          throw fail('invalid usage of line address 0');
+        }
       }
       while (script[i] === ' ') i++;
-      let negate = false;
-      while (script[i] === '!' || (negate && script[i] === ' ')) {
-        if (script[i] === '!' && negate) throw fail("multiple `!'s");
-        negate = true;
-        i++;
+      const op = script[i];
+      i++;
+      if (op === 'd' || op === 'p' || op === 'q' || op === '=' || op === 'n' || op === 'N') {
+        out.push({ address, op });
+        continue;
       }
-      const zero = a1.kind === 'line' && a1.n === 0;
-      address = { a1: zero ? { kind: 'zero' } : a1, ...(a2 ? { a2 } : {}), negate };
-      if (zero && a2?.kind !== 'regex') {
-        i++;
-        throw fail('invalid usage of line address 0');
+      if (op === 'a' || op === 'i' || op === 'c') {
+        out.push({ address, op, text: readText() });
+        continue;
       }
-    }
-    while (script[i] === ' ') i++;
-    const op = script[i];
-    i++;
-    if (op === 'd' || op === 'p' || op === 'q') {
-      out.push({ address, op });
-      continue;
-    }
-    if (op === 'y') {
+      if (op === '{') {
+        out.push({ address, op, children: parseCommands(true) });
+        continue;
+      }
+      if (op === 'y') {
+        const delim = script[i];
+        if (delim === undefined || delim === '\n' || delim === '\\') throw fail("unterminated `y' command");
+        i++;
+        const from = readDelimited(delim);
+        if (script[i] !== delim) throw fail("unterminated `y' command");
+        i++;
+        const to = readDelimited(delim);
+        if (script[i] !== delim) throw fail("unterminated `y' command");
+        i++;
+        const f = [...from.replace(/\\n/g, '\n')];
+        const t = [...to.replace(/\\n/g, '\n')];
+        if (f.length !== t.length) throw fail("strings for `y' command are different lengths");
+        out.push({ address, op: 'y', map: new Map(f.map((ch, k) => [ch, t[k]!])) });
+        continue;
+      }
+      if (op !== 's') throw fail(op === undefined ? 'missing command' : `unknown command: \`${op}'`);
       const delim = script[i];
-      if (delim === undefined || delim === '\n' || delim === '\\') throw fail("unterminated `y' command");
+      if (delim === undefined || delim === '\n' || delim === '\\') throw fail("unterminated `s' command");
       i++;
-      const from = readDelimited(delim);
-      if (script[i] !== delim) throw fail("unterminated `y' command");
+      const pattern = readDelimited(delim);
+      if (script[i] !== delim) throw fail("unterminated `s' command");
       i++;
-      const to = readDelimited(delim);
-      if (script[i] !== delim) throw fail("unterminated `y' command");
+      const replacement = readDelimited(delim);
+      if (script[i] !== delim) throw fail("unterminated `s' command");
       i++;
-      const f = [...from.replace(/\\n/g, '\n')];
-      const t = [...to.replace(/\\n/g, '\n')];
-      if (f.length !== t.length) throw fail("strings for `y' command are different lengths");
-      out.push({ address, op: 'y', map: new Map(f.map((ch, k) => [ch, t[k]!])) });
-      continue;
+      let global = false;
+      let print = false;
+      let insensitive = false;
+      let occurrence: number | undefined;
+      while (i < script.length && !/[\s;}]/.test(script[i]!)) {
+        const f = script[i]!;
+        if (f === 'g') global = true;
+        else if (f === 'p') print = true;
+        else if (f === 'i' || f === 'I') insensitive = true;
+        else if (/[0-9]/.test(f)) {
+          const n = /^\d+/.exec(script.slice(i))![0];
+          occurrence = Number(n);
+          i += n.length - 1;
+        } else throw fail("unknown option to `s'");
+        i++;
+      }
+      out.push({
+        address,
+        op: 's',
+        re: regex(pattern, insensitive ? 'i' : ''),
+        replacement,
+        global,
+        print,
+        occurrence,
+      });
     }
-    if (op !== 's') throw fail(op === undefined ? 'missing command' : `unknown command: \`${op}'`);
-    const delim = script[i];
-    if (delim === undefined || delim === '\n' || delim === '\\') throw fail("unterminated `s' command");
-    i++;
-    const pattern = readDelimited(delim);
-    if (script[i] !== delim) throw fail("unterminated `s' command");
-    i++;
-    const replacement = readDelimited(delim);
-    if (script[i] !== delim) throw fail("unterminated `s' command");
-    i++;
-    let global = false;
-    let print = false;
-    let insensitive = false;
-    let occurrence: number | undefined;
-    while (i < script.length && !/[\s;}]/.test(script[i]!)) {
-      const f = script[i]!;
-      if (f === 'g') global = true;
-      else if (f === 'p') print = true;
-      else if (f === 'i' || f === 'I') insensitive = true;
-      else if (/[0-9]/.test(f)) {
-        const n = /^\d+/.exec(script.slice(i))![0];
-        occurrence = Number(n);
-        i += n.length - 1;
-      } else throw fail("unknown option to `s'");
-      i++;
+    if (inBlock) {
+      i = 0;
+      throw fail("unmatched `{'");
     }
-    out.push({
-      address,
-      op: 's',
-      re: regex(pattern, insensitive ? 'i' : ''),
-      replacement,
-      global,
-      print,
-      occurrence,
-    });
+    return out;
+  };
+  return parseCommands(false);
+}
+
+/** GNU sed's `\n` and `\t` in a regex: the newline N joins lines with, a tab (grep has neither). */
+function gnuEscapes(src: string): string {
+  let out = '';
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i]!;
+    if (c === '\\' && (src[i + 1] === 'n' || src[i + 1] === 't')) {
+      out += src[i + 1] === 'n' ? '\n' : '\t';
+      i++;
+    } else if (c === '\\' && i + 1 < src.length) {
+      out += c + src[i + 1]!;
+      i++;
+    } else out += c;
   }
   return out;
 }
