@@ -25,6 +25,7 @@ export const STDERR_SHAPES: readonly RegExp[] = [
   /^No resources found/,
   /^You must specify /,
   /^Found \d+ pods, using pod\//,
+  /^--profile=legacy is deprecated /,
   /^error validating "/,
   // kubectl joins several errors of one apply/create without the `error: ` prefix (cmdutil.CheckErr).
   /^resource mapping not found for name: /,
