@@ -95,6 +95,27 @@ describe('EndpointSlice controller', () => {
     expect(slicesOf(c, 'slow')[0]!.endpoints).toEqual([]);
   });
 
+  // EndpointSlice endpoints carry the zone of their node (`topology.kubernetes.io/zone`); a zone
+  // label added to a node later reaches the slices, while node status updates move nothing.
+  it('follows a zone label added to a node', () => {
+    const c = makeCluster();
+    c.api.create(deployment('web', 2));
+    c.api.create(service('web', { app: 'web' }, [{ port: 80 }]));
+    advance(c, 15_000);
+    const before = slicesOf(c, 'web')[0]!;
+    expect(before.endpoints?.every((e) => e.zone === undefined)).toBe(true);
+    const node = c.api.get('nodes', undefined, 'kind-worker')!;
+    c.api.updateMetadata({
+      ...node,
+      metadata: { ...node.metadata, labels: { ...node.metadata.labels, 'topology.kubernetes.io/zone': 'a' } },
+    });
+    advance(c, 2000);
+    const after = slicesOf(c, 'web')[0]!;
+    const zones = Object.fromEntries((after.endpoints ?? []).map((e) => [e.nodeName, e.zone]));
+    expect(Object.keys(zones).sort()).toEqual(['kind-worker', 'kind-worker2']);
+    for (const [n, zone] of Object.entries(zones)) expect(zone).toBe(n === 'kind-worker' ? 'a' : undefined);
+  });
+
   it('a selector that matches nothing gives one slice with no endpoints', () => {
     const c = makeCluster();
     c.api.create(service('ghost', { app: 'nothing' }, [{ port: 80 }]));

@@ -26,6 +26,7 @@ import { desiredSlices, planSlices, podInEndpoints, type DesiredSlice } from './
 export const MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
 export const CONTROLLER_NAME = 'endpointslice-controller.k8s.io';
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
+const ZONE_LABEL = 'topology.kubernetes.io/zone';
 
 /** Services whose slices this controller maintains: those with a non-empty selector. */
 export function hasSelector(svc: Service): boolean {
@@ -41,8 +42,9 @@ export function servicesForPodEvent(api: ApiServer, e: WatchEvent): string[] {
   const ns = e.object.metadata.namespace;
   const labels = [e.object, e.oldObject].map((o) => (o as Pod | undefined)?.metadata.labels);
   const keys = new Set<string>();
-  for (const l of labels) {
-    if (!l) continue;
+  for (const [i, l] of labels.entries()) {
+    // A status write shares the labels map: look it up once.
+    if (!l || (i === 1 && l === labels[0])) continue;
     for (const value of labelIndexKeys(ns, l)) {
       for (const s of api.byIndex('services', SERVICE_SELECTOR_INDEX, value)) {
         if (hasSelector(s) && labels.some((x) => x && matchesMapSelector(s.spec!.selector, x)))
@@ -81,7 +83,16 @@ export class EndpointSliceController extends BaseController {
             : [];
         },
       ],
-      ['nodes', () => this.initialKeys()],
+      // An endpoint reads its node only for the zone: a node's status (images, conditions) changing
+      // moves no slice, so only new or removed nodes and zone changes look at every Service again.
+      [
+        'nodes',
+        (e) =>
+          e.type === 'MODIFIED' &&
+          e.oldObject?.metadata.labels?.[ZONE_LABEL] === e.object.metadata.labels?.[ZONE_LABEL]
+            ? []
+            : this.initialKeys(),
+      ],
     ];
   }
 

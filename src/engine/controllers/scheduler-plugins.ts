@@ -31,10 +31,42 @@ export interface NodeUsage {
 export interface PodDemand {
   readonly cpu: number;
   readonly memory: number;
+  /** The host ports it asks for (`PROTO/hostIP/port`), read once per scheduling attempt. */
+  readonly hostPorts: readonly string[];
 }
 
 export function podDemand(pod: Pod): PodDemand {
-  return { cpu: podRequest(pod, 'cpu', parseCpu), memory: podRequest(pod, 'memory', parseBytes) };
+  return {
+    cpu: podRequest(pod, 'cpu', parseCpu),
+    memory: podRequest(pod, 'memory', parseBytes),
+    hostPorts: hostPorts(pod),
+  };
+}
+
+interface NodeCapacity {
+  readonly pods: number;
+  readonly cpu: number;
+  readonly memory: number;
+  /** The scoring plugin's cpu (1 when unset). */
+  readonly scoreCpu: number;
+}
+
+/** A stored node's allocatable, parsed once (stored objects never change in place). */
+const capacities = new WeakMap<Node, NodeCapacity>();
+
+function capacityOf(node: Node): NodeCapacity {
+  let c = capacities.get(node);
+  if (!c) {
+    const allocatable = node.status?.allocatable ?? {};
+    c = {
+      pods: Number(allocatable.pods ?? 110),
+      cpu: parseCpu(String(allocatable.cpu ?? '0')),
+      memory: parseBytes(String(allocatable.memory ?? '0')),
+      scoreCpu: parseCpu(String(allocatable.cpu ?? '1')),
+    };
+    capacities.set(node, c);
+  }
+  return c;
 }
 
 /** Sums over the node's pods, in the order given (list order, so the sums never depend on history). */
@@ -83,19 +115,15 @@ export function filterNode(
     return { reason: 'node(s) had untolerated taint(s)', resolvable: false };
   if (!matchesNodeAffinity(pod, node))
     return { reason: "node(s) didn't match Pod's node affinity/selector", resolvable: false };
-  if (hostPortConflict(pod, usage.hostPorts)) {
+  if (usage.hostPorts.size > 0 && portsConflict(demand.hostPorts, usage.hostPorts)) {
     return { reason: ERR_REASON_NODE_PORTS, resolvable: true };
   }
-  const allocatable = node.status?.allocatable ?? {};
-  const maxPods = Number(allocatable.pods ?? 110);
-  if (usage.pods + 1 > maxPods) return { reason: 'Too many pods', resolvable: true };
-  for (const [resource, parse] of [
-    ['cpu', parseCpu],
-    ['memory', parseBytes],
-  ] as const) {
+  const capacity = capacityOf(node);
+  if (usage.pods + 1 > capacity.pods) return { reason: 'Too many pods', resolvable: true };
+  for (const resource of ['cpu', 'memory'] as const) {
     const want = demand[resource];
     if (want === 0) continue;
-    if (usage[resource] + want > parse(String(allocatable[resource] ?? '0')))
+    if (usage[resource] + want > capacity[resource])
       return { reason: `Insufficient ${resource}`, resolvable: true };
   }
   return undefined;
@@ -103,8 +131,7 @@ export function filterNode(
 
 /** LeastAllocated on pods (and cpu requests, counted with the scheduler's 100m non-zero default). */
 export function scoreNode(demand: PodDemand, node: Node, usage: NodeUsage): number {
-  const maxPods = Number(node.status?.allocatable?.pods ?? 110);
-  const cpu = parseCpu(String(node.status?.allocatable?.cpu ?? '1'));
+  const { pods: maxPods, scoreCpu: cpu } = capacityOf(node);
   const usedCpu = usage.scoredCpu + Math.max(demand.cpu, 100);
   const podScore = (1 - (usage.pods + 1) / maxPods) * 100;
   const cpuScore = (1 - usedCpu / cpu) * 100;
@@ -208,7 +235,10 @@ export function hostPorts(pod: Pod): string[] {
 }
 
 export function hostPortConflict(pod: Pod, used: ReadonlySet<string>): boolean {
-  const wanted = hostPorts(pod);
+  return portsConflict(hostPorts(pod), used);
+}
+
+function portsConflict(wanted: readonly string[], used: ReadonlySet<string>): boolean {
   if (wanted.length === 0) return false;
   return wanted.some((w) => {
     const [proto, ip, port] = w.split('/');
