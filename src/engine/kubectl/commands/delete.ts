@@ -21,13 +21,7 @@ import {
 import { reportErrors } from './create.ts';
 import { resolveFileObject } from './file-refs.ts';
 import { dryRunMode } from './write.ts';
-
-const NO_RESOURCES = `You must provide one or more resources by argument or filename.
-Example resource specifications include:
-   '-f rsrc.yaml'
-   '--filename=rsrc.json'
-   '<resource> <name>'
-   '<resource>'`;
+import { NO_RESOURCES } from './targets.ts';
 
 /** Simulated time kubectl waits at most for deleted objects to disappear. */
 export const DELETE_WAIT_CAP_MS = 10 * 60 * 1000;
@@ -44,7 +38,7 @@ export function runDelete(ctx: KubectlContext): number {
   const filenames = f.array('filename');
   const selectorText = f.string('selector');
   const all = f.bool('all');
-  if (f.args.length === 0 && filenames.length === 0) throw new KubectlError(`error: ${NO_RESOURCES}`);
+  if (f.args.length === 0 && filenames.length === 0) throw new KubectlError(NO_RESOURCES);
   if (all && selectorText !== '') throw cmdError("setting 'all' parameter but found a non empty selector. ");
   const output = f.string('output');
   if (output !== '' && output !== 'name')

@@ -10,13 +10,7 @@ import type { KubectlContext } from '../context.ts';
 import { cmdError, KubectlError, usageError } from '../errors.ts';
 import { mustResolve, parseResourceArgs } from '../resource-args.ts';
 import { createObject, dryRunMode, printOutcome } from './write.ts';
-
-const NO_RESOURCES = `error: You must provide one or more resources by argument or filename.
-Example resource specifications include:
-   '-f rsrc.yaml'
-   '--filename=rsrc.json'
-   '<resource> <name>'
-   '<resource>'`;
+import { NO_RESOURCES } from './targets.ts';
 
 function selectorOf(obj: AnyObject): Record<string, string> | undefined {
   switch (obj.kind) {

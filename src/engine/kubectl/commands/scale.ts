@@ -19,6 +19,7 @@ import {
 import { reportErrors, requireFlags } from './create.ts';
 import { refsFromManifests } from './file-refs.ts';
 import { dryRunMode, dryRunSuffix, updateObject } from './write.ts';
+import { NO_RESOURCES } from './targets.ts';
 
 const SCALABLE = new Set([
   'deployments.apps',
@@ -47,12 +48,7 @@ export function runScale(ctx: KubectlContext): number {
     }
   } else {
     if (f.args.length === 0) {
-      throw new KubectlError(`error: You must provide one or more resources by argument or filename.
-Example resource specifications include:
-   '-f rsrc.yaml'
-   '--filename=rsrc.json'
-   '<resource> <name>'
-   '<resource>'`);
+      throw new KubectlError(NO_RESOURCES);
     }
     const refs = parseResourceArgs(f.args);
     if (!f.bool('all') && f.string('selector') === '' && refs.some((r) => r.name === undefined)) {
