@@ -80,11 +80,15 @@ describe.each(LAB_PAGES)('the watchdog on $path', ({ path, lang }) => {
       await page.waitForSelector('pp-lab[data-watchdog="restarted"]', { timeout: 30_000 });
       const seenAt = Date.now();
       const restartMs = Number(await lab(page).getAttribute('data-restart-ms'));
+      const warm = await lab(page).getAttribute('data-restart-warm');
       console.log(
-        `watchdog ${lang}: restart (new worker loaded from the last save, files written) ${restartMs} ms; ` +
+        `watchdog ${lang}: restart (new worker loaded from the last save, files written) ${restartMs} ms` +
+          ` (replacement warmed before the deadline: ${warm}); ` +
           `hang to lab ready again ${seenAt - hungAt} ms (includes the 2 s silence that declares it dead)`,
       );
       expect(restartMs).toBeGreaterThan(0);
+      // The replacement was started while the watchdog still waited (half-way to the deadline).
+      expect(warm).toBe('true');
 
       // Told in the status (aria-live) and in the terminal, in the page's language.
       expect(await lab(page).locator('[data-status]').innerText()).toContain(TEXT[lang].status);

@@ -262,6 +262,7 @@ export class LabApp {
     performance.mark('pp-lab:watchdog-dead');
     this.root.dataset.watchdog = 'restarting';
     this.say(this.t('lab.watchdogRestarting'));
+    const warm = this.spare !== undefined;
     const client = this.spare ?? this.workerClient();
     this.spare = undefined;
     const state = this.lastState;
@@ -288,6 +289,7 @@ export class LabApp {
     this.root.dataset.watchdog = 'restarted';
     this.root.dataset.restarts = String(this.restarts);
     this.root.dataset.restartMs = String(Math.round(took));
+    this.root.dataset.restartWarm = String(warm);
     this.say(this.t('lab.watchdogRestarted'));
     this.readline.notify(this.t('lab.watchdogTerminal'));
     this.refreshNetwork();
