@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { createHash } from 'node:crypto';
 import { createCluster, type Cluster } from './cluster.ts';
+import { parseClusterConfig } from './config.ts';
 
 function run(c: Cluster, line: string) {
   return c.execSync(line, { interactive: true });
@@ -157,6 +158,22 @@ describe('system component logs', () => {
     );
     expect(out).toContain('"IPVS scheduler not specified, use rr by default" ipFamily="IPv4"');
     expect(out).not.toContain('route_localnet');
+  });
+
+  it('on k3s CoreDNS first warns about the optional coredns-custom import globs caddy found empty', () => {
+    const c = createCluster(
+      parseClusterConfig(
+        'kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\npacketpath:\n  distribution: k3s\n',
+      ),
+      { seed: 5 },
+    );
+    const lines = logsOf(c, 'coredns').stdout.split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      '[WARNING] No files matching import glob pattern: /etc/coredns/custom/*.override',
+      '[WARNING] No files matching import glob pattern: /etc/coredns/custom/*.server',
+      '.:53',
+    ]);
+    expect(lines.slice(-3)).toEqual(['CoreDNS-1.13.1', 'linux/amd64, go1.25.2, 1db4568', '']);
   });
 
   it('CoreDNS prints its banner with the SHA512 of the Corefile it read', () => {

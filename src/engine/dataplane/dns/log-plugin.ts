@@ -83,13 +83,12 @@ const BUILDS: Readonly<Record<string, string>> = {
  * What CoreDNS prints when it starts serving: each server's `zone:port` (`.:53`, from dnsserver's
  * startup message), the `reload` plugin's SHA512 of the Corefile as read (`plugin/reload/setup.go`,
  * hex of `sha512.Sum512(corefile.Body())`) when the Corefile enables `reload`, then `coremain`'s
- * version banner (`CoreDNS-1.13.1` / `linux/amd64, go1.25.2, 1db4568`). Import globs matching no file
- * (k3s's `coredns-custom` imports) come first, as caddy warns while reading the Corefile.
+ * version banner (`CoreDNS-1.13.1` / `linux/amd64, go1.25.2, 1db4568`). caddy's warnings while reading
+ * the Corefile (an import glob matching no file: k3s's optional `coredns-custom`) come first.
  */
 export function coreDnsStartupBanner(text: string, corefile: Corefile, version: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/^[ \t]*import[ \t]+(\S*\*\S*)[ \t]*$/gm))
-    out.push(`[WARNING] No files matching import glob pattern: ${m[1]}`);
+  out.push(...(corefile.warnings ?? []));
   for (const server of corefile.servers) for (const zone of server.zones) out.push(`${zone}:${server.port}`);
   if (corefile.servers.some((s) => s.reload)) {
     const bytes = sha512(utf8(text));
