@@ -15,6 +15,8 @@
  * retries every 10s.
  */
 import type { Controller, ControllerContext } from '../cluster/controller.ts';
+import type { ApiServer } from '../apiserver/apiserver.ts';
+import type { WatchEvent } from '../api/store.ts';
 import type { AnyObject, Node, Pod } from '../api/objects.ts';
 import type { ContainerImage, PodStatus } from 'kubernetes-types/core/v1';
 import { WorkQueue } from '../cluster/controller.ts';
@@ -55,10 +57,9 @@ export class Kubelet implements Controller {
   start(): void {
     this.unwatch?.();
     this.wakeups.clear();
-    this.unwatch = this.ctx.api.watch('pods', (e) => {
+    this.unwatch = watchPodsOfNode(this.ctx.api, this.nodeName, (e) => {
       const pod = e.object as Pod;
       const old = e.oldObject as Pod | undefined;
-      if (pod.spec?.nodeName !== this.nodeName && old?.spec?.nodeName !== this.nodeName) return;
       // The kubelet's config source passes on a pod update only when the pod differs in more than its
       // status (`checkAndUpdatePod`); the status is the kubelet's own output, so writing it does not
       // start another sync of the pod.
@@ -401,6 +402,35 @@ function cachedPull(pod: Pod): { image: string; start: number } | undefined {
   const pull = currentPull(pod);
   pullCache.set(pod, pull);
   return pull;
+}
+
+type PodHandler = (e: WatchEvent) => void;
+
+/**
+ * One pods watch per API server for all its kubelets (a kubelet's informer only lists pods bound to
+ * its node, `spec.nodeName=<node>`): an event reaches the kubelets of the pod's old and new node,
+ * not every node's.
+ */
+const podRoutes = new WeakMap<ApiServer, Map<string, Set<PodHandler>>>();
+
+function watchPodsOfNode(api: ApiServer, nodeName: string, handler: PodHandler): () => void {
+  let routes = podRoutes.get(api);
+  if (!routes) {
+    const byNode = new Map<string, Set<PodHandler>>();
+    routes = byNode;
+    podRoutes.set(api, byNode);
+    api.watch('pods', (e) => {
+      const now = (e.object as Pod).spec?.nodeName;
+      const before = (e.oldObject as Pod | undefined)?.spec?.nodeName;
+      if (now) for (const h of byNode.get(now) ?? []) h(e);
+      if (before && before !== now) for (const h of byNode.get(before) ?? []) h(e);
+    });
+  }
+  let handlers = routes.get(nodeName);
+  if (!handlers) routes.set(nodeName, (handlers = new Set()));
+  handlers.add(handler);
+  const mine = handlers;
+  return () => mine.delete(handler);
 }
 
 /** Whether only the status moved (a status write shares the stored spec and metadata maps). */
