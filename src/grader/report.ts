@@ -220,6 +220,17 @@ export function parseReport(text: string): GradeReport {
       .replace(/^\./, '');
     throw new ReportError(`malformed grade report: ${path || '(root)'}: ${issue.message}`);
   }
+  // zod builds records by assignment, which drops a `__proto__` key: a file a learner may name so. Put
+  // it back as an own property, or the honest report would differ from its replay.
+  const files = (data as { submission: { files: Record<string, string> } }).submission.files;
+  if (Object.hasOwn(files, '__proto__')) {
+    Object.defineProperty(result.data.submission.files, '__proto__', {
+      value: files['__proto__'],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
   return result.data;
 }
 

@@ -11,6 +11,7 @@ import {
   podIP,
   scenario,
   service,
+  recreatePods,
   setFlannelPodMtu,
 } from './test-helpers.ts';
 import { createCluster } from '../../cluster/cluster.ts';
@@ -292,19 +293,7 @@ describe('MTU above the tunnel', () => {
     cluster.execSync('kubectl -n kube-system rollout restart daemonset/cilium');
     cluster.settle();
     cluster.tick(120_000);
-    for (const name of ['client', 'echo-b']) {
-      const old = cluster.store.get('pods', 'default', name)!;
-      cluster.execSync(`kubectl delete pod ${name} --grace-period=0 --force`);
-      cluster.settle();
-      cluster.api.create({
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: { name, namespace: 'default', labels: old.metadata.labels ?? {} },
-        spec: old.spec!,
-      });
-    }
-    cluster.settle();
-    cluster.tick(30_000);
+    recreatePods(cluster, ['client', 'echo-b']);
 
     it('small requests work, the large answer never arrives', () => {
       expect(call(cluster, 'echo-b', 'hi').response?.body).toBe('hi');

@@ -119,7 +119,12 @@ export function setFlannelPodMtu(cluster: Cluster, mtu: number, recreate: readon
   cluster.execSync('kubectl -n kube-flannel rollout restart daemonset/kube-flannel-ds');
   cluster.settle();
   cluster.tick(120_000);
-  for (const name of recreate) {
+  recreatePods(cluster, recreate);
+}
+
+/** Deletes and recreates bare pods with the same spec (a new sandbox, so a new CNI ADD). */
+export function recreatePods(cluster: Cluster, names: readonly string[]): void {
+  for (const name of names) {
     const old = cluster.store.get('pods', 'default', name)!;
     cluster.execSync(`kubectl delete pod ${name} --grace-period=0 --force`);
     cluster.settle();

@@ -21,6 +21,7 @@
  * sets share an identity as they do for real); the build hash after the version is not known.
  */
 import type { EndpointSlice, Pod } from '../../api/objects.ts';
+import { cniManagedPods } from '../netfilter/cni/index.ts';
 import { matchesLabelSelector } from '../../api/labels.ts';
 import type { Cluster } from '../../cluster/cluster.ts';
 import type { CommandHandler } from '../../shell/types.ts';
@@ -52,20 +53,6 @@ function kubeProxyReplacement(cluster: Cluster): boolean {
 function nodeIP(cluster: Cluster, node: string): string {
   const n = cluster.store.get('nodes', undefined, node);
   return n?.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
-}
-
-/** Pods on the node that Cilium manages (they have their own network namespace). */
-function managedPods(cluster: Cluster, node: string): Pod[] {
-  return cluster.store
-    .list('pods')
-    .filter(
-      (p) =>
-        p.spec?.nodeName === node &&
-        !p.spec.hostNetwork &&
-        p.status?.podIP !== undefined &&
-        p.status.phase !== 'Succeeded' &&
-        p.status.phase !== 'Failed',
-    );
 }
 
 interface Frontend {
@@ -233,7 +220,7 @@ function endpointList(cluster: Cluster, node: string): string {
       labels: ['reserved:health'],
       ipv4: healthIP(podCIDR),
     });
-  for (const pod of managedPods(cluster, node)) {
+  for (const pod of cniManagedPods(cluster, node)) {
     const labels = securityLabels(cluster, pod);
     const [ingress, egress] = enforcement(cluster, pod);
     rows.push({
@@ -274,7 +261,7 @@ function status(cluster: Cluster, node: string, now: string): string {
   const c = parseCidr(podCIDR);
   const size = c ? 2 ** (32 - c.prefix) - 2 : 0;
   // The agent allocates its router (cilium_host) and health addresses besides the pods'.
-  const allocated = managedPods(cluster, node).length + (c ? 2 : 0);
+  const allocated = cniManagedPods(cluster, node).length + (c ? 2 : 0);
   const ip = nodeIP(cluster, node);
   const nodes = cluster.store.list('nodes').length;
   const router = cniPlugin('cilium').gateway(podCIDR);

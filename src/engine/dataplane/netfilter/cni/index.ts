@@ -4,6 +4,7 @@
  * on k3s also kube-router's network policy chains, unless k3s runs with --disable-network-policy.
  * Cilium keeps its datapath in eBPF and writes only a few CILIUM_* chains, which are not modelled.
  */
+import type { Pod } from '../../../api/objects.ts';
 import type { Cluster } from '../../../cluster/cluster.ts';
 import { cniDataplane } from '../../network/cni-dataplane.ts';
 import type { CniChainSet } from './chain-set.ts';
@@ -13,10 +14,9 @@ import { kubeRouterChains } from './kube-router.ts';
 
 export { mergeCniChains, type CniChainSet } from './chain-set.ts';
 
-export function cniChainsFor(cluster: Cluster, node: string): CniChainSet[] {
-  const config = cluster.config;
-  if (config.disableDefaultCNI) return [];
-  const pods = cluster.store
+/** The node's pods with a network namespace of their own (what a CNI agent manages). */
+export function cniManagedPods(cluster: Cluster, node: string): Pod[] {
+  return cluster.store
     .list('pods')
     .filter(
       (p) =>
@@ -26,6 +26,12 @@ export function cniChainsFor(cluster: Cluster, node: string): CniChainSet[] {
         p.status.phase !== 'Succeeded' &&
         p.status.phase !== 'Failed',
     );
+}
+
+export function cniChainsFor(cluster: Cluster, node: string): CniChainSet[] {
+  const config = cluster.config;
+  if (config.disableDefaultCNI) return [];
+  const pods = cniManagedPods(cluster, node);
   const policies = cluster.store.list('networkpolicies.networking.k8s.io');
   const sets: CniChainSet[] = [];
   if (config.cni === 'calico')
