@@ -112,10 +112,10 @@ export function strategicMergePatch(
 }
 
 /** RFC 6901 pointer tokens. */
-function pointer(path: string): string[] {
+function pointer(path: string, op: string): string[] {
   if (path === '') return [];
   if (!path.startsWith('/'))
-    throw new PatchError(`add operation does not apply: doc is missing path: "${path}"`);
+    throw new PatchError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
   return path
     .slice(1)
     .split('/')
@@ -141,42 +141,44 @@ function locate(doc: unknown, tokens: readonly string[], op: string, path: strin
   return { parent: cur, key: tokens[tokens.length - 1]! };
 }
 
-function arrayIndex(list: unknown[], key: string, forAdd: boolean, path: string): number {
+/** evanphx/json-patch's errors, as kubectl prints them (captured from `kubectl patch --local`). */
+const inPath = (op: string, path: string, why: string) =>
+  new PatchError(`error in ${op} for path: '${path}': ${why}`);
+
+function arrayIndex(list: unknown[], key: string, forAdd: boolean, op: string, path: string): number {
   if (forAdd && key === '-') return list.length;
-  if (!/^(0|[1-9]\d*)$/.test(key)) throw new PatchError(`Unable to access invalid index: ${key}`);
-  const i = Number(key);
-  if (i > list.length || (!forAdd && i === list.length))
-    throw new PatchError(`Unable to access invalid index: ${i}`);
-  void path;
+  const i = /^(0|[1-9]\d*)$/.test(key) ? Number(key) : NaN;
+  if (!Number.isInteger(i) || i > list.length || (!forAdd && i === list.length))
+    throw inPath(op, path, `Unable to access invalid index: ${key}: invalid index referenced`);
   return i;
 }
 
 function getAt(doc: unknown, path: string, op: string): unknown {
-  const tokens = pointer(path);
+  const tokens = pointer(path, op);
   if (tokens.length === 0) return doc;
   const { parent, key } = locate(doc, tokens, op, path);
-  const v = Array.isArray(parent) ? parent[arrayIndex(parent, key, false, path)] : parent[key];
-  if (v === undefined || (!Array.isArray(parent) && !Object.hasOwn(parent, key)))
-    throw new PatchError(`${op} operation does not apply: doc is missing key: ${path}`);
-  return v;
+  if (Array.isArray(parent)) return parent[arrayIndex(parent, key, false, op, path)];
+  if (!Object.hasOwn(parent, key))
+    throw inPath(op, key, `Unable to remove nonexistent key: ${key}: missing value`);
+  return parent[key];
 }
 
 function addAt(doc: unknown, path: string, value: unknown, op: string): unknown {
-  const tokens = pointer(path);
+  const tokens = pointer(path, op);
   if (tokens.length === 0) return deepClone(value);
   const { parent, key } = locate(doc, tokens, op, path);
-  if (Array.isArray(parent)) parent.splice(arrayIndex(parent, key, true, path), 0, deepClone(value));
+  if (Array.isArray(parent)) parent.splice(arrayIndex(parent, key, true, op, path), 0, deepClone(value));
   else setOwn(parent, key, deepClone(value));
   return doc;
 }
 
 function removeAt(doc: unknown, path: string, op: string): unknown {
-  const tokens = pointer(path);
+  const tokens = pointer(path, op);
   const { parent, key } = locate(doc, tokens, op, path);
-  if (Array.isArray(parent)) parent.splice(arrayIndex(parent, key, false, path), 1);
+  if (Array.isArray(parent)) parent.splice(arrayIndex(parent, key, false, op, path), 1);
   else {
     if (!Object.hasOwn(parent, key))
-      throw new PatchError(`${op} operation does not apply: doc is missing key: ${path}`);
+      throw inPath(op, path, `Unable to remove nonexistent key: ${key}: missing value`);
     delete parent[key];
   }
   return doc;
@@ -190,9 +192,11 @@ export function jsonPatch(doc: unknown, ops: unknown): unknown {
   for (const raw of ops) {
     if (!isPlainObject(raw))
       throw new PatchError('json: cannot unmarshal into Go value of type jsonpatch.Operation');
-    const op = typeof raw.op === 'string' ? raw.op : '';
+    const op = typeof raw.op === 'string' ? raw.op : 'unknown';
+    if (!['add', 'remove', 'replace', 'move', 'copy', 'test'].includes(op))
+      throw new PatchError(`Unexpected kind: ${op}`);
     const path = typeof raw.path === 'string' ? raw.path : undefined;
-    if (path === undefined) throw new PatchError(`${op || 'unknown'} operation missing path`);
+    if (path === undefined) throw new PatchError(`${op} operation failed to decode path: missing value`);
     switch (op) {
       case 'add':
         out = addAt(out, path, raw.value, 'add');
@@ -200,11 +204,15 @@ export function jsonPatch(doc: unknown, ops: unknown): unknown {
       case 'remove':
         out = removeAt(out, path, 'remove');
         break;
-      case 'replace':
-        getAt(out, path, 'replace');
-        out = removeAt(out, path, 'replace');
-        out = addAt(out, path, raw.value, 'replace');
+      case 'replace': {
+        // An object member that is not there yet is simply set (the json-patch kubectl uses).
+        const tokens = pointer(path, 'replace');
+        const slot = tokens.length > 0 ? locate(out, tokens, 'replace', path) : undefined;
+        if (slot && Array.isArray(slot.parent)) {
+          slot.parent[arrayIndex(slot.parent, slot.key, false, 'replace', path)] = deepClone(raw.value);
+        } else out = addAt(out, path, raw.value, 'replace');
         break;
+      }
       case 'move':
       case 'copy': {
         const from = typeof raw.from === 'string' ? raw.from : '';
@@ -213,12 +221,16 @@ export function jsonPatch(doc: unknown, ops: unknown): unknown {
         out = addAt(out, path, v, op);
         break;
       }
-      case 'test':
-        if (!jsonEqual(getAt(out, path, 'test'), raw.value))
-          throw new PatchError('testing value failed', true);
+      case 'test': {
+        let v: unknown;
+        try {
+          v = getAt(out, path, 'test');
+        } catch {
+          v = undefined;
+        }
+        if (!jsonEqual(v, raw.value)) throw new PatchError(`testing value ${path} failed: test failed`, true);
         break;
-      default:
-        throw new PatchError(`Unexpected kind: ${op}`);
+      }
     }
   }
   return out;

@@ -100,6 +100,104 @@ describe('kubectl patch', () => {
   });
 });
 
+// Captured from kubectl v1.33.1 (`kubectl patch -f d.yaml --local …`, no cluster): the file's
+// Deployment web (replicas 1, one container nginx with containerPort 80).
+const D_YAML = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: nginx
+        image: nginx
+        ports:
+        - containerPort: 80
+`;
+
+describe('kubectl patch --local', () => {
+  it.each([
+    {
+      p: '{"spec":{"replicas":1}}',
+      type: 'strategic',
+      out: 'deployment.apps/web patched (no change)\n',
+      err: '',
+    },
+    {
+      p: '[{"op":"replace","path":"/spec/foo","value":1}]',
+      type: 'json',
+      out: 'deployment.apps/web patched\n',
+      err: '',
+    },
+    {
+      p: '[{"op":"remove","path":"/spec/foo"}]',
+      type: 'json',
+      out: '',
+      err: "error: error in remove for path: '/spec/foo': Unable to remove nonexistent key: foo: missing value\n",
+    },
+    {
+      p: '[{"op":"add","path":"/spec/foo/bar","value":1}]',
+      type: 'json',
+      out: '',
+      err: 'error: add operation does not apply: doc is missing path: "/spec/foo/bar": missing value\n',
+    },
+    {
+      p: '[{"op":"test","path":"/spec/replicas","value":2}]',
+      type: 'json',
+      out: '',
+      err: 'error: testing value /spec/replicas failed: test failed\n',
+    },
+    {
+      p: '[{"op":"add","path":"/spec/template/spec/containers/5","value":{}}]',
+      type: 'json',
+      out: '',
+      err: "error: error in add for path: '/spec/template/spec/containers/5': Unable to access invalid index: 5: invalid index referenced\n",
+    },
+    {
+      p: '[{"op":"move","from":"/spec/x","path":"/spec/y"}]',
+      type: 'json',
+      out: '',
+      err: "error: error in move for path: 'x': Unable to remove nonexistent key: x: missing value\n",
+    },
+    { p: '[{"op":"bogus","path":"/spec"}]', type: 'json', out: '', err: 'error: Unexpected kind: bogus\n' },
+    { p: '[{"path":"/spec"}]', type: 'json', out: '', err: 'error: Unexpected kind: unknown\n' },
+    {
+      p: '[{"op":"add","value":1}]',
+      type: 'json',
+      out: '',
+      err: 'error: add operation failed to decode path: missing value\n',
+    },
+    {
+      p: '{"a":1}',
+      type: 'json',
+      out: '',
+      err: 'error: json: cannot unmarshal object into Go value of type jsonpatch.Patch\n',
+    },
+  ])('$type $p', ({ p, type, out, err }) => {
+    const c = cluster();
+    c.files.write('d.yaml', D_YAML);
+    const r = run(c, `kubectl patch -f d.yaml --local --type=${type} -p '${p}'`);
+    expect(r).toEqual({ stdout: out, stderr: err, exitCode: err === '' ? 0 : 1 });
+  });
+
+  it('prints the patched file object, and needs no server object', () => {
+    const c = cluster();
+    c.files.write('d.yaml', D_YAML.replace('name: web', 'name: elsewhere'));
+    expect(
+      run(
+        c,
+        `kubectl patch -f d.yaml --local -p '{"spec":{"template":{"spec":{"containers":[{"name":"nginx","image":"nginx:2"}]}}}}' -o jsonpath='{.spec.template.spec.containers[0].image} {.spec.template.spec.containers[0].ports[0].containerPort}'`,
+      ),
+    ).toEqual(ok('nginx:2 80'));
+  });
+});
+
 describe('kubectl patch on a custom resource', () => {
   it('strategic merge is refused (415, wrapped by kubectl with the GVK); a merge patch works', () => {
     const c = cluster();

@@ -17,7 +17,9 @@ import { jsonPatch, mergePatch, PatchError, strategicMergePatch, type PatchType 
 import type { Fetched } from '../resource-args.ts';
 import { CRD_GROUPS } from './apply.ts';
 import { reportErrors } from './create.ts';
-import { visitTargets } from './targets.ts';
+import { NO_RESOURCES, visitTargets } from './targets.ts';
+import { resolveFileObject } from './file-refs.ts';
+import { readManifests } from '../manifests.ts';
 import { dryRunMode, printOutcome, printWarnings, type DryRun } from './write.ts';
 
 const SUBRESOURCES = ['status', 'scale'];
@@ -44,6 +46,7 @@ export function applyPatch(
   type: PatchType,
   patch: unknown,
   crd: boolean,
+  local = false,
 ): Record<string, unknown> {
   try {
     if (type === 'json') {
@@ -66,6 +69,8 @@ export function applyPatch(
     return strategicMergePatch(current as unknown as Record<string, unknown>, patch);
   } catch (e) {
     if (!(e instanceof PatchError)) throw e;
+    // Patched in kubectl (--local, --dry-run=client): json-patch's own message.
+    if (local) throw cmdError(e.message);
     if (e.conflict) throw new StatusError('Conflict', e.message);
     // apiserver answers a failed JSON patch with NewGenericServerResponse(422), which drops the
     // json-patch message; kubectl prints its generic Invalid text.
@@ -87,7 +92,16 @@ function scaleOf(obj: AnyObject): Record<string, unknown> {
   };
 }
 
-function patchOne(ctx: KubectlContext, x: Fetched, type: PatchType, patch: unknown, mode: DryRun): void {
+function patchOne(
+  ctx: KubectlContext,
+  x: Fetched,
+  type: PatchType,
+  patch: unknown,
+  mode: DryRun,
+  local: boolean,
+): void {
+  // --local and --dry-run=client patch the object in hand; only the dry-run marks the line.
+  const offline = local || mode === 'client';
   const current = x.object;
   const crd = CRD_GROUPS.has(x.info.group);
   const sub = ctx.flags.string('subresource');
@@ -95,17 +109,17 @@ function patchOne(ctx: KubectlContext, x: Fetched, type: PatchType, patch: unkno
     if (!['deployments.apps', 'replicasets.apps', 'statefulsets.apps'].includes(x.info.key))
       throw new StatusError('NotFound', `${x.info.key} "${current.metadata.name}" not found`);
     const before = scaleOf(current);
-    const after = applyPatch(before as unknown as AnyObject, type, patch, false);
+    const after = applyPatch(before as unknown as AnyObject, type, patch, false, offline);
     const replicas = (after.spec as { replicas?: unknown } | undefined)?.replicas;
     const next = deepClone(current) as unknown as { spec: Record<string, unknown> };
     next.spec = { ...next.spec, replicas };
     const changed = !jsonEqual(before, after);
     let shown: Record<string, unknown> = after;
-    if (changed && mode !== 'client') shown = scaleOf(write(ctx, next as unknown as Manifest, mode));
+    if (changed && !offline) shown = scaleOf(write(ctx, next as unknown as Manifest, mode));
     printOutcome(ctx, shown as Manifest, changed ? 'patched' : 'patched (no change)', mode);
     return;
   }
-  let next = applyPatch(current, type, patch, crd);
+  let next = applyPatch(current, type, patch, crd, offline);
   // The status subresource keeps everything but .status; the main resource ignores .status.
   const status = (next as { status?: unknown }).status;
   next =
@@ -114,7 +128,7 @@ function patchOne(ctx: KubectlContext, x: Fetched, type: PatchType, patch: unkno
       : { ...next, status: (current as { status?: unknown }).status };
   let changed = !jsonEqual(current, next);
   let result: AnyObject | Record<string, unknown> = next;
-  if (changed && mode !== 'client') {
+  if (changed && !offline) {
     if (sub === 'status' && mode === 'none' && ctx.host.api.updateStatus) {
       result = ctx.host.api.updateStatus(next as unknown as AnyObject);
     } else {
@@ -179,15 +193,27 @@ export function runPatch(ctx: KubectlContext): number {
     text = read;
   }
   const patch = parsePatchText(text);
-  const { found, errors } = visitTargets(ctx, f.args, { selectors: false });
+  const { found, errors } = local ? localTargets(ctx) : visitTargets(ctx, f.args, { selectors: false });
   if (found.length === 0 && errors.length === 0) throw cmdError('no objects passed to patch');
   const all: unknown[] = [...errors];
   for (const x of found) {
     try {
-      patchOne(ctx, x, type, patch, local ? 'client' : mode);
+      patchOne(ctx, x, type, patch, mode, local);
     } catch (e) {
       all.push(e);
     }
   }
   return reportErrors(ctx, all);
+}
+
+/** `--local`: the objects of the `-f` files themselves, never read from the server. */
+function localTargets(ctx: KubectlContext): { found: Fetched[]; errors: Error[] } {
+  const filenames = ctx.flags.array('filename');
+  if (filenames.length === 0) throw new KubectlError(NO_RESOURCES);
+  const manifests = readManifests(ctx.host.files, filenames, ctx.io.stdin, ctx.flags.bool('recursive'));
+  const found = manifests.map((sm) => {
+    const fo = resolveFileObject(ctx, sm, false);
+    return { info: fo.info, object: sm.manifest as unknown as AnyObject };
+  });
+  return { found, errors: [] };
 }
