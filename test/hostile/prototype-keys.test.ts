@@ -5,7 +5,10 @@
  * but `constructor` is fine) it round-trips as data. Each case was a defect found by the fuzz suite.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import { createCluster, type Cluster } from '../../src/engine/index.ts';
+import { engine, openSession, parseReport, regradeReport, ReportError } from '../../src/grader/index.ts';
+import { loadLabFromDir } from '../../src/grader/node/load-lab.ts';
 
 function cluster(files: Record<string, string> = {}): Cluster {
   return createCluster(undefined, { seed: 1, files });
@@ -98,5 +101,43 @@ describe('prototype keys in kubectl label/annotate', () => {
       stderr: '',
       exitCode: 0,
     });
+  });
+});
+
+describe('prototype keys in annotations, grade reports', () => {
+  it('annotations named constructor and prototype round-trip as data', () => {
+    const c = cluster();
+    c.execSync('kubectl create cm e --from-literal=a=b');
+    expect(c.execSync('kubectl annotate cm e constructor=x prototype=y').exitCode).toBe(0);
+    expect(c.execSync("kubectl get cm e -o jsonpath='{.metadata.annotations}'").stdout).toBe(
+      '{"constructor":"x","prototype":"y"}',
+    );
+  });
+
+  it('a learner file named __proto__ survives the report round trip: an honest report is not flagged', () => {
+    const loaded = loadLabFromDir(join(import.meta.dirname, '../../labs/00-sandbox'));
+    const s = openSession(loaded);
+    s.writeFile('__proto__', 'a');
+    s.writeFile('constructor', 'b');
+    s.solve();
+    const r = s.report({
+      locale: 'en',
+      startedAt: '2026-11-29T10:00:00Z',
+      submittedAt: '2026-11-29T10:00:00Z',
+    });
+    const back = parseReport(JSON.stringify(r));
+    expect(Object.keys(back.submission.files).sort()).toEqual(Object.keys(r.submission.files).sort());
+    expect(back.submission.files['__proto__']).toBe('a');
+    expect(regradeReport(loaded, back, { engine }).flags).toEqual([]);
+  });
+
+  it("prototype keys in a report's answers, results and snapshot pollute nothing", () => {
+    const text =
+      '{"format":"packetpath-grade-report","version":1,"__proto__":{"polluted":1},' +
+      '"lab":{"id":"x","version":1,"contentHash":"h","constructor":{"prototype":{"polluted":1}}},' +
+      '"locale":"en","startedAt":"2026-11-29T10:00:00Z","submittedAt":"2026-11-29T10:00:00Z",' +
+      '"score":{"passed":0,"total":0,"percent":0},"results":[],' +
+      '"submission":{"journal":[],"files":{},"quizAnswers":{"__proto__":["polluted"]},"snapshot":{"__proto__":{"polluted":1}}}}';
+    expect(() => parseReport(text)).toThrow(ReportError);
   });
 });
