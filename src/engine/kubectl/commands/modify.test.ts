@@ -198,6 +198,43 @@ describe('kubectl patch --local', () => {
   });
 });
 
+describe('kubectl set --local', () => {
+  // Captured from kubectl v1.33.1 with no cluster.
+  it.each([
+    {
+      line: 'set image -f d.yaml nginx=nginx:1.27 --local',
+      out: 'deployment.apps/web image updated\n',
+      err: '',
+    },
+    { line: 'set image -f d.yaml nginx=nginx --local', out: '', err: '' },
+    {
+      line: 'set image -f d.yaml foo=x --local',
+      out: '',
+      err: 'error: unable to find container named "foo"\n',
+    },
+    { line: 'set env -f d.yaml A=1 --local', out: 'deployment.apps/web env updated\n', err: '' },
+    { line: 'set env -f d.yaml --list --local', out: '# Deployment web, container nginx\n', err: '' },
+    {
+      line: 'set resources -f d.yaml --limits=cpu=1 --local',
+      out: 'deployment.apps/web resource requirements updated\n',
+      err: '',
+    },
+    {
+      line: 'set image deploy/web nginx=x --local',
+      out: '',
+      err: "error: you must specify resources by --filename when --local is set.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n",
+    },
+  ])('kubectl $line', ({ line, out, err }) => {
+    const c = cluster();
+    c.files.write('d.yaml', D_YAML);
+    expect(run(c, `kubectl ${line}`)).toEqual({ stdout: out, stderr: err, exitCode: err === '' ? 0 : 1 });
+    // Nothing reached the server's object.
+    expect(
+      run(c, `kubectl get deploy web -o jsonpath='{.spec.template.spec.containers[0].image}'`).stdout,
+    ).toBe('nginx');
+  });
+});
+
 describe('kubectl patch on a custom resource', () => {
   it('strategic merge is refused (415, wrapped by kubectl with the GVK); a merge patch works', () => {
     const c = cluster();

@@ -17,9 +17,7 @@ import { jsonPatch, mergePatch, PatchError, strategicMergePatch, type PatchType 
 import type { Fetched } from '../resource-args.ts';
 import { CRD_GROUPS } from './apply.ts';
 import { reportErrors } from './create.ts';
-import { NO_RESOURCES, visitTargets } from './targets.ts';
-import { resolveFileObject } from './file-refs.ts';
-import { readManifests } from '../manifests.ts';
+import { localTargets, NO_RESOURCES, visitTargets } from './targets.ts';
 import { dryRunMode, printOutcome, printWarnings, type DryRun } from './write.ts';
 
 const SUBRESOURCES = ['status', 'scale'];
@@ -193,7 +191,9 @@ export function runPatch(ctx: KubectlContext): number {
     text = read;
   }
   const patch = parsePatchText(text);
-  const { found, errors } = local ? localTargets(ctx) : visitTargets(ctx, f.args, { selectors: false });
+  const { found, errors } = local
+    ? localTargets(ctx, NO_RESOURCES)
+    : visitTargets(ctx, f.args, { selectors: false });
   if (found.length === 0 && errors.length === 0) throw cmdError('no objects passed to patch');
   const all: unknown[] = [...errors];
   for (const x of found) {
@@ -204,16 +204,4 @@ export function runPatch(ctx: KubectlContext): number {
     }
   }
   return reportErrors(ctx, all);
-}
-
-/** `--local`: the objects of the `-f` files themselves, never read from the server. */
-function localTargets(ctx: KubectlContext): { found: Fetched[]; errors: Error[] } {
-  const filenames = ctx.flags.array('filename');
-  if (filenames.length === 0) throw new KubectlError(NO_RESOURCES);
-  const manifests = readManifests(ctx.host.files, filenames, ctx.io.stdin, ctx.flags.bool('recursive'));
-  const found = manifests.map((sm) => {
-    const fo = resolveFileObject(ctx, sm, false);
-    return { info: fo.info, object: sm.manifest as unknown as AnyObject };
-  });
-  return { found, errors: [] };
 }

@@ -12,7 +12,12 @@ import { cmdError, KubectlError } from '../errors.ts';
 import type { Fetched } from '../resource-args.ts';
 import { kindPrefix } from '../resource-args.ts';
 import { reportErrors } from './create.ts';
-import { visitTargets } from './targets.ts';
+import { localTargets, visitTargets } from './targets.ts';
+
+const LOCAL_NEEDS_FILES = `error: you must specify resources by --filename when --local is set.
+Example resource specifications include:
+   '-f rsrc.yaml'
+   '--filename=rsrc.json'`;
 import { dryRunMode, printOutcome, printWarnings, type DryRun } from './write.ts';
 
 type Obj = Record<string, unknown>;
@@ -83,10 +88,9 @@ function runChange(
   change: Change,
   opts: { selectors: boolean; failure?: (message: string) => string } = { selectors: true },
 ): number {
-  const mode: DryRun = ctx.flags.bool('local') ? 'client' : dryRunMode(ctx);
-  if (ctx.flags.bool('local') && resources.length > 0)
-    throw cmdError('cannot specify --local and server resources');
-  const { found, errors } = visitTargets(ctx, resources, opts);
+  const local = ctx.flags.bool('local');
+  const mode: DryRun = dryRunMode(ctx);
+  const { found, errors } = local ? localTargets(ctx, LOCAL_NEEDS_FILES) : visitTargets(ctx, resources, opts);
   const all: unknown[] = [...errors];
   for (const x of found) {
     const next = deepClone(x.object) as unknown as Obj;
@@ -96,7 +100,7 @@ function runChange(
       continue;
     }
     if (jsonEqual(next, x.object)) continue;
-    if (mode === 'client') {
+    if (local || mode === 'client') {
       printOutcome(ctx, next as Manifest, operation, mode);
       continue;
     }
@@ -177,7 +181,9 @@ export function runSetEnv(ctx: KubectlContext): number {
   const pattern = f.string('containers');
   const overwrite = f.bool('overwrite');
   if (list) {
-    const { found, errors } = visitTargets(ctx, resources, { selectors: true });
+    const { found, errors } = f.bool('local')
+      ? localTargets(ctx, LOCAL_NEEDS_FILES)
+      : visitTargets(ctx, resources, { selectors: true });
     for (const x of found) {
       const spec = podSpecOf(x.object as unknown as Obj);
       if (!spec) continue;

@@ -7,7 +7,8 @@ import type { KubectlContext } from '../context.ts';
 import { cmdError, KubectlError } from '../errors.ts';
 import { readManifests } from '../manifests.ts';
 import { fetchRefs, parseLabelSelector, parseResourceArgs, type Fetched } from '../resource-args.ts';
-import { refsFromManifests } from './file-refs.ts';
+import { refsFromManifests, resolveFileObject } from './file-refs.ts';
+import type { AnyObject } from '../../api/objects.ts';
 
 export const NO_RESOURCES = `error: You must provide one or more resources by argument or filename.
 Example resource specifications include:
@@ -51,4 +52,19 @@ export function visitTargets(
     allNamespaces: opts.selectors && f.bool('all-namespaces'),
     selector: parseLabelSelector(selectorText),
   });
+}
+
+/**
+ * `--local`: the objects of the `-f` files themselves, never read from the server (set, patch).
+ * `needFiles` is the error when no file was given.
+ */
+export function localTargets(ctx: KubectlContext, needFiles: string): { found: Fetched[]; errors: Error[] } {
+  const filenames = ctx.flags.array('filename');
+  if (filenames.length === 0) throw new KubectlError(needFiles);
+  const manifests = readManifests(ctx.host.files, filenames, ctx.io.stdin, ctx.flags.bool('recursive'));
+  const found = manifests.map((sm) => ({
+    info: resolveFileObject(ctx, sm, false).info,
+    object: sm.manifest as unknown as AnyObject,
+  }));
+  return { found, errors: [] };
 }
