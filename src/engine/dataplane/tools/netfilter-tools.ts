@@ -9,7 +9,8 @@
 import type { CommandHandler } from '../../shell/types.ts';
 import type { IptablesTableName } from '../netfilter/rule.ts';
 import { iptablesListRules, iptablesSave } from '../netfilter/iptables-save.ts';
-import { emptyRuleset, type IptablesRuleset } from '../netfilter/ruleset.ts';
+import { iptablesList } from '../netfilter/iptables-list.ts';
+import { emptyRuleset, ensureTable, type IptablesRuleset } from '../netfilter/ruleset.ts';
 import { cniChainsFor, mergeCniChains } from '../netfilter/cni/index.ts';
 import { conntrackList } from '../netfilter/conntrack.ts';
 import { kubeProxyOf } from '../network/kube-proxy-of.ts';
@@ -76,12 +77,33 @@ export function iptablesCommand(ctx: ToolContext): CommandHandler {
         stderr: `iptables v1.8.9 (nf_tables): table '${t.error}' does not exist\nPerhaps iptables or your kernel needs to be upgraded.\n`,
         exitCode: 3,
       };
+    const shortFlags = t.rest.filter((a) => /^-[a-zA-Z]+$/.test(a)).join('');
+    const list = /L/.test(shortFlags) || t.rest.includes('--list');
+    if (list && !/[vxS]/.test(shortFlags)) {
+      const chainArg = t.rest.find((a) => !a.startsWith('-'));
+      const table = t.table ?? 'filter';
+      let rs = privileged(ctx) ? nodeRuleset(ctx) : emptyRuleset();
+      if (!rs.tables.has(table)) {
+        // A netns without rules still lists the table's built-in chains.
+        rs = emptyRuleset();
+        ensureTable(rs, table);
+      }
+      const numeric = /n/.test(shortFlags) || t.rest.includes('--numeric');
+      const out = iptablesList(rs, table, { ...(chainArg ? { chain: chainArg } : {}), numeric });
+      if (out === undefined)
+        return {
+          stdout: '',
+          stderr: `iptables v1.8.9 (nf_tables): chain \`${chainArg ?? ''}' in table \`${table}' is incompatible, use 'nft' tool.\n`,
+          exitCode: 1,
+        };
+      return { stdout: out, stderr: '', exitCode: 0 };
+    }
     const listRules = t.rest.find((a) => a === '-S' || a === '--list-rules');
     if (!listRules)
       return {
         stdout: '',
         stderr:
-          "iptables v1.8.9 (nf_tables): this simulator prints rules with -S or iptables-save\nTry `iptables -h' or 'iptables --help' for more information.\n",
+          "iptables v1.8.9 (nf_tables): this simulator prints rules with -L, -S or iptables-save\nTry `iptables -h' or 'iptables --help' for more information.\n",
         exitCode: 2,
       };
     const chain = t.rest.find((a) => !a.startsWith('-'));

@@ -103,6 +103,16 @@ describe('Calico node: iptables-save shows felix chains from the cluster state',
     expect(out).not.toContain('Start of policies');
   });
 
+  it('iptables -L -n lists the same chains', () => {
+    const out = nodeShell(cluster, 'kind-worker', 'iptables -L -n');
+    expect(out).toContain(
+      'Chain INPUT (policy ACCEPT)\ntarget     prot opt source               destination         \ncali-INPUT  all  --  0.0.0.0/0            0.0.0.0/0            /* cali:Cz_u1IQiXIMmKD4c */\n',
+    );
+    expect(out).toMatch(
+      /\ncali-fw-cali[0-9a-f]{11}  all  --  0\.0\.0\.0\/0 +0\.0\.0\.0\/0 +\[goto\]  \/\* cali:/,
+    );
+  });
+
   it('a NetworkPolicy selecting the pod adds its cali-pi- chain and the jump in cali-tw', () => {
     apply(cluster, [
       {

@@ -1,0 +1,159 @@
+/**
+ * `iptables -L [CHAIN] [-n]`, printed the way iptables 1.8 prints a listing (iptables.c print_header /
+ * print_firewall, the same layout in iptables-nft): `Chain NAME (policy P)` or `(N references)`, the
+ * column header, then per rule the target padded to 9, the protocol to 5, `--`, source and destination
+ * padded to 19 (`anywhere` for 0.0.0.0/0 unless -n), then each match's and the target's own print
+ * function (libxt_comment ` /* … *\/`, libxt_tcp ` tcp dpt:80`, libxt_mark ` mark match 0x4000/0x4000`,
+ * libxt_conntrack ` ctstate RELATED,ESTABLISHED`, libxt_addrtype ` ADDRTYPE match dst-type LOCAL`,
+ * libxt_MARK ` MARK or 0x4000` / ` MARK and 0xfff1ffff`, libxt_DNAT ` to:IP:PORT`, …).
+ *
+ * Simplified: without -n, ports are named from a small /etc/services subset (Debian's names for the
+ * ports the course uses) and addresses are never reverse-resolved (cluster addresses have no PTR
+ * records in the node's resolver).
+ */
+import { iptablesSaveProbability } from '../proxy/iptables/probability.ts';
+import { canonicalCidr, orderedChains } from './iptables-save.ts';
+import type { IptablesRule, IptablesTableName, Match, Target } from './rule.ts';
+import type { IptablesRuleset, IptablesTable } from './ruleset.ts';
+
+const SERVICES: Record<number, string> = {
+  22: 'ssh',
+  53: 'domain',
+  80: 'http',
+  443: 'https',
+  8080: 'http-alt',
+};
+
+const PROTOS_NUMERIC: Record<string, string> = { ipencap: '4' };
+
+function port(p: number, numeric: boolean): string {
+  return numeric ? String(p) : (SERVICES[p] ?? String(p));
+}
+
+function address(cidr: string | undefined, numeric: boolean): string {
+  if (!cidr) return numeric ? '0.0.0.0/0' : 'anywhere';
+  const c = canonicalCidr(cidr);
+  if (c === '0.0.0.0/0') return numeric ? c : 'anywhere';
+  return c.endsWith('/32') ? c.slice(0, -3) : c;
+}
+
+const CT_ORDER = ['INVALID', 'NEW', 'RELATED', 'ESTABLISHED', 'UNTRACKED', 'SNAT', 'DNAT'];
+
+/** A verbatim save-syntax match (the CNI chains') in listing syntax. */
+function textMatch(text: string, numeric: boolean): string {
+  let m = /^-m multiport --dports (\S+)$/.exec(text);
+  if (m)
+    return ` multiport dports ${m[1]!
+      .split(',')
+      .map((p) => (/^\d+$/.test(p) ? port(Number(p), numeric) : p))
+      .join(',')}`;
+  m = /^-m addrtype (! )?--(src|dst)-type (\w+)( --limit-iface-out)?$/.exec(text);
+  if (m) return ` ADDRTYPE match ${m[2]}-type ${m[1] ? '!' : ''}${m[3]}${m[4] ? ' limit-out' : ''}`;
+  m = /^-m limit --limit (\S+) --limit-burst (\d+)$/.exec(text);
+  if (m) return ` limit: avg ${m[1]} burst ${m[2]}`;
+  if (text === '-m physdev --physdev-is-bridged') return ' PHYSDEV match --physdev-is-bridged';
+  return ` ${text}`;
+}
+
+function matchText(m: Match, numeric: boolean): string {
+  switch (m.kind) {
+    case 'comment':
+      return ` /* ${m.comment} */`;
+    case 'l4':
+      return ` ${m.proto}${m.sport !== undefined ? ` spt:${port(m.sport, numeric)}` : ''}${m.dport !== undefined ? ` dpt:${port(m.dport, numeric)}` : ''}`;
+    case 'addrtype':
+      return ` ADDRTYPE match${m.srcType ? ` src-type ${m.negate ? '!' : ''}${m.srcType}` : ''}${m.dstType ? ` dst-type ${m.negate ? '!' : ''}${m.dstType}` : ''}`;
+    case 'statistic':
+      return ` statistic mode random probability ${iptablesSaveProbability(m.probability)}`;
+    case 'recent':
+      return ` recent: ${m.mode === 'set' ? 'SET' : 'CHECK'}${m.seconds !== undefined ? ` seconds: ${m.seconds}` : ''}${m.reap ? ' reap' : ''} name: ${m.name} side: source mask: 255.255.255.255`;
+    case 'mark':
+      return ` mark match${m.negate ? ' !' : ''} 0x${m.value.toString(16)}/0x${m.mask.toString(16)}`;
+    case 'conntrack':
+      return `${m.negate ? ' !' : ''} ctstate ${[...m.ctstate].sort((a, b) => CT_ORDER.indexOf(a) - CT_ORDER.indexOf(b)).join(',')}`;
+    case 'set':
+      return ` ${m.negate ? '! ' : ''}match-set ${m.name} ${m.flags}`;
+    case 'physdev':
+      return ` PHYSDEV match ${m.negate ? '! ' : ''}--physdev-is-in`;
+    case 'text':
+      return textMatch(m.text, numeric);
+  }
+}
+
+/** libxt_MARK's print: and/or/xor/set/xset from the (mark, mask) pair. */
+function markText(mark: number, mask: number): string {
+  if (mark === 0) return ` MARK and 0x${(~mask >>> 0).toString(16)}`;
+  if (mark === mask) return ` MARK or 0x${mark.toString(16)}`;
+  if (mask === 0) return ` MARK xor 0x${mark.toString(16)}`;
+  if (mask >>> 0 === 0xffffffff) return ` MARK set 0x${mark.toString(16)}`;
+  return ` MARK xset 0x${mark.toString(16)}/0x${mask.toString(16)}`;
+}
+
+/** The target's name column and the text its print function appends. */
+function targetParts(t: Target | undefined): [string, string] {
+  if (!t) return ['', ''];
+  switch (t.kind) {
+    case 'jump':
+    case 'goto':
+      return [t.chain, ''];
+    case 'ACCEPT':
+    case 'DROP':
+    case 'RETURN':
+      return [t.kind, ''];
+    case 'REJECT':
+      return ['REJECT', ' reject-with icmp-port-unreachable'];
+    case 'DNAT':
+      return ['DNAT', ` to:${t.to}`];
+    case 'MARK':
+      return ['MARK', t.op === 'or' ? markText(t.value, t.value) : markText(t.value, 0)];
+    case 'MASQUERADE':
+      return ['MASQUERADE', t.randomFully ? ' random-fully' : ''];
+    case 'text': {
+      const mark = /^-j MARK --set-xmark 0x([0-9a-f]+)\/0x([0-9a-f]+)$/.exec(t.text);
+      if (mark) return ['MARK', markText(parseInt(mark[1]!, 16), parseInt(mark[2]!, 16))];
+      const nflog = /^-j NFLOG --nflog-group (\d+)$/.exec(t.text);
+      if (nflog) return ['NFLOG', ` nflog-group ${nflog[1]}`];
+      const j = /^-j (\S+)(.*)$/.exec(t.text);
+      return [j?.[1] ?? t.text, j?.[2] ?? ''];
+    }
+  }
+}
+
+function references(table: IptablesTable, chain: string): number {
+  let n = 0;
+  for (const c of table.chains.values())
+    for (const r of c.rules)
+      if ((r.target?.kind === 'jump' || r.target?.kind === 'goto') && r.target.chain === chain) n++;
+  return n;
+}
+
+function ruleLine(r: IptablesRule, numeric: boolean): string {
+  const [target, targetText] = targetParts(r.target);
+  const proto = r.protocol ? (numeric ? (PROTOS_NUMERIC[r.protocol] ?? r.protocol) : r.protocol) : 'all';
+  const src = `${r.source?.negate ? '!' : ' '}${address(r.source?.cidr, numeric).padEnd(19)} `;
+  const dst = `${r.destination?.negate ? '!' : ' '}${address(r.destination?.cidr, numeric).padEnd(19)} `;
+  // print_firewall prints `[goto] ` right after the addresses, before the matches.
+  const goto = r.target?.kind === 'goto' ? '[goto] ' : '';
+  return `${target.padEnd(9)}  ${proto.padEnd(5)}-- ${src}${dst}${goto}${r.matches.map((m) => matchText(m, numeric)).join('')}${targetText}`;
+}
+
+/** `iptables [-t TABLE] -L [CHAIN] [-n]`; undefined when the chain does not exist. */
+export function iptablesList(
+  rs: IptablesRuleset,
+  table: IptablesTableName,
+  opts: { readonly chain?: string; readonly numeric: boolean },
+): string | undefined {
+  const t = rs.tables.get(table);
+  const chains = t ? orderedChains(t) : [];
+  const picked = opts.chain ? chains.filter((c) => c.name === opts.chain) : chains;
+  if (opts.chain && picked.length === 0) return undefined;
+  const header = `${'target'.padEnd(9)}  prot opt ${'source'.padEnd(19)}  ${'destination'.padEnd(19)} `;
+  return picked
+    .map((c) => {
+      const title = c.policy
+        ? `Chain ${c.name} (policy ${c.policy})`
+        : `Chain ${c.name} (${t ? references(t, c.name) : 0} references)`;
+      return [title, header, ...c.rules.map((r) => ruleLine(r, opts.numeric))].join('\n') + '\n';
+    })
+    .join('\n');
+}
