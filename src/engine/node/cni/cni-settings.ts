@@ -191,7 +191,8 @@ export function isCniAgentPod(pod: Pod, cni: CniName): boolean {
 }
 
 const AGENT_SETTINGS_KEY = 'cni/agent-settings';
-const podMtuKey = (uid: string): string => `cni/mtu/${uid}`;
+/** uid → eth0 MTU of the node's pods, pruned of pods that are gone at every write. */
+const POD_MTU_KEY = 'cni/pod-mtu';
 
 function stringRecord(v: unknown): Record<string, string> | undefined {
   if (!isPlainObject(v)) return undefined;
@@ -221,7 +222,8 @@ export function recordedCniSettings(state: NodeLocalState, node: string): CniSet
 
 /** The MTU the pod's eth0 got at its CNI ADD, if the engine saw it. */
 export function recordedPodMtu(state: NodeLocalState, node: string, podUid: string): number | undefined {
-  const v = state.get(node, podMtuKey(podUid));
+  const all = state.get(node, POD_MTU_KEY);
+  const v = isPlainObject(all) ? all[podUid] : undefined;
   return typeof v === 'number' ? v : undefined;
 }
 
@@ -248,6 +250,8 @@ export function recordSandboxCreated(
   },
   node: string,
   pod: Pod,
+  /** uids of the pods still on the node (entries of the others are dropped). */
+  livePodUids: ReadonlySet<string> = new Set(),
 ): void {
   if (isCniAgentPod(pod, ctx.cni)) {
     ctx.nodeState.set(node, AGENT_SETTINGS_KEY, currentCniSettings(ctx.api, ctx.cni));
@@ -255,5 +259,11 @@ export function recordSandboxCreated(
   }
   if (pod.spec?.hostNetwork) return;
   const settings = nodeCniSettings(ctx.api, ctx.nodeState, ctx.cni, node);
-  ctx.nodeState.set(node, podMtuKey(pod.metadata.uid), dataplaneFor(ctx.cni, settings, ctx.nodeMtu).podMtu);
+  const prev = ctx.nodeState.get(node, POD_MTU_KEY);
+  const next: Record<string, number> = {};
+  if (isPlainObject(prev))
+    for (const [uid, mtu] of Object.entries(prev))
+      if (typeof mtu === 'number' && livePodUids.has(uid)) next[uid] = mtu;
+  next[pod.metadata.uid] = dataplaneFor(ctx.cni, settings, ctx.nodeMtu).podMtu;
+  ctx.nodeState.set(node, POD_MTU_KEY, next);
 }
