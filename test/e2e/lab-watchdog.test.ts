@@ -61,8 +61,12 @@ describe.each(LAB_PAGES)('the watchdog on $path', ({ path, lang }) => {
       expect(await run(page, 'kubectl apply -f web.yaml')).toContain('deployment.apps/web created');
       await waitForSaved(page, saved ?? undefined);
 
-      // Unsaved work: replicas 1 → 3 in the editor, then at once the engine spins.
+      // Unsaved work: replicas 1 → 3 in the editor, and a command typed (not yet run).
       await typeReplicas(page, 3);
+      await focusTerminal(page);
+      await page.keyboard.type('kubectl get deploy web');
+      // The engine spins; at once the command is run (so it waits on the stuck worker however slowly the
+      // keyboard types on a loaded machine), and another line is half typed while waiting.
       const hungAt = Date.now();
       await page.evaluate(() => {
         const el = document.querySelector('pp-lab') as unknown as {
@@ -70,10 +74,6 @@ describe.each(LAB_PAGES)('the watchdog on $path', ({ path, lang }) => {
         };
         void el.labApp.client.request('hang', {}).catch(() => {});
       });
-
-      // A command that will never be answered, and a line half typed while waiting.
-      await focusTerminal(page);
-      await page.keyboard.type('kubectl get deploy web');
       await page.keyboard.press('Enter');
       await page.keyboard.type('kubectl get svc');
 
