@@ -11,7 +11,7 @@ import {
   MAX_FILE_BYTES,
 } from '../../src/engine/index.ts';
 import { parseKubeProxyConfiguration } from '../../src/engine/dataplane/proxy/kube-proxy-config.ts';
-import { MAX_INPUT_CHARS, MAX_LOOP_ITERATIONS } from '../../src/engine/shell/limits.ts';
+import { MAX_INPUT_CHARS, MAX_LOOP_ITERATIONS, MAX_SLEEP_SECONDS } from '../../src/engine/shell/limits.ts';
 import { LabError, parseLab, parseReport, ReportError } from '../../src/grader/index.ts';
 import { diagnosticsFor } from '../../src/runtime/diagnostics.ts';
 
@@ -162,6 +162,16 @@ describe('huge heredocs and endless loops', () => {
     const r = cluster().execSync(line);
     expect(r.stderr).toBe(`packetpath: stopped: a loop ran more than ${MAX_LOOP_ITERATIONS} times\n`);
     expect(r.exitCode).toBe(1);
+  });
+
+  it("kubectl wait --timeout=1000h gives up after the simulated-wait cap, with kubectl's timeout error", () => {
+    // Found by hand while fuzzing: waiting stepped through the whole timeout (21 s of CPU for 1000 h).
+    const c = cluster();
+    c.execSync('kubectl create deployment web --image=nginx');
+    const before = c.clock.now();
+    const r = c.execSync("kubectl wait --for=jsonpath='{.status.replicas}'=5 deploy/web --timeout=1000h");
+    expect(r.stderr).toBe('error: timed out waiting for the condition on deployments.apps/web\n');
+    expect(c.clock.now() - before).toBeLessThanOrEqual((MAX_SLEEP_SECONDS + 60) * 1000);
   });
 
   it('eval recursion stops at the nesting limit', () => {

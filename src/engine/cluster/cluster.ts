@@ -21,6 +21,7 @@ import { Shell, type ShellState } from '../shell/shell.ts';
 import { createCommandResolver } from './commands.ts';
 import type { ExecResult } from '../shell/types.ts';
 import { isPlainObject } from '../util/json.ts';
+import { MAX_SLEEP_SECONDS } from '../shell/limits.ts';
 
 /** Simulated seconds that pass after each command line (a person takes at least that long to type). */
 export const COMMAND_STEP_MS = 2000;
@@ -153,9 +154,13 @@ export class Cluster {
     this.settle();
   }
 
-  /** Advances time until `done()` holds or `timeoutMs` passes; returns whether it held (for `kubectl wait`, `rollout status`). */
+  /**
+   * Advances time until `done()` holds or `timeoutMs` passes; returns whether it held (for `kubectl wait`,
+   * `rollout status`). Simulated waiting is capped like `sleep` (MAX_SLEEP_SECONDS): the learner cannot
+   * press Ctrl+C, and `--timeout=1000h` would otherwise cost minutes of real CPU in steps.
+   */
   waitFor(done: () => boolean, timeoutMs: number, stepMs = 500): boolean {
-    const deadline = this.clock.now() + timeoutMs;
+    const deadline = this.clock.now() + Math.min(timeoutMs, MAX_SLEEP_SECONDS * 1000);
     while (!done()) {
       if (this.clock.now() >= deadline) return false;
       this.tick(Math.min(stepMs, deadline - this.clock.now()));
