@@ -155,6 +155,7 @@ const VALUES = [
   '1s',
   '0s',
   '-5s',
+  '1000h',
   'condition=Ready',
   'condition=Available',
   'delete',

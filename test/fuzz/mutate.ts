@@ -116,6 +116,9 @@ export const WORDS = [
   '--image=nginx',
   '--port=80',
   '--timeout=1s',
+  // Huge simulated waits: each must stay bounded work (kubectl wait once stepped through all of it).
+  '--timeout=1000h',
+  'sleep 99999999',
   'sh',
   '-c',
   'curl',
