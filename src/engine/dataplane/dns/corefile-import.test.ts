@@ -128,4 +128,24 @@ describe('k3s: the coredns-custom ConfigMap', () => {
     const r = exec(cluster, 'cli', 'nslookup web.exemplo.test');
     expect(r.stdout).toContain('Address: 192.0.2.99');
   });
+
+  it("CoreDNS's log warns only about the glob that still matches nothing", () => {
+    const cluster = createCluster(
+      'kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\npacketpath:\n  distribution: k3s\n',
+      { seed: 4 },
+    );
+    apply(cluster, [
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'coredns-custom', namespace: 'kube-system' },
+        data: { 'lab.server': 'exemplo.test:53 {\n    forward . 1.1.1.1\n}\n' },
+      },
+    ]);
+    const log = cluster.execSync('kubectl logs -n kube-system deploy/coredns').stdout.split('\n');
+    expect(log.filter((l) => l.startsWith('[WARNING]'))).toEqual([
+      '[WARNING] No files matching import glob pattern: /etc/coredns/custom/*.override',
+    ]);
+    expect(log).toContain('exemplo.test.:53');
+  });
 });
