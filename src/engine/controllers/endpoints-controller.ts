@@ -70,7 +70,12 @@ export class EndpointsController extends BaseController {
     return [
       ['services', (e) => [objectKey(e.object.metadata.namespace, e.object.metadata.name)]],
       ['pods', (e) => servicesForPodEvent(this.ctx.api, e)],
-      ['endpoints', (e) => [objectKey(e.object.metadata.namespace, e.object.metadata.name)]],
+      // Upstream handles only deletions of Endpoints; a change by someone else is put right too, but
+      // the controller's own writes do not bring the Service back.
+      [
+        'endpoints',
+        (e) => (this.writing ? [] : [objectKey(e.object.metadata.namespace, e.object.metadata.name)]),
+      ],
     ];
   }
 
@@ -78,7 +83,19 @@ export class EndpointsController extends BaseController {
     return this.ctx.api.list('services').map((s) => objectKey(s.metadata.namespace, s.metadata.name));
   }
 
+  /** True while reconcile writes the Endpoints object (see the endpoints watch). */
+  private writing = false;
+
   protected reconcile(key: string): boolean {
+    this.writing = true;
+    try {
+      return this.reconcileService(key);
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  private reconcileService(key: string): boolean {
     const [ns, name] = splitKey(key);
     const { api, clock } = this.ctx;
     const svc = api.get('services', ns, name);

@@ -116,6 +116,24 @@ describe('EndpointSlice controller', () => {
     for (const [n, zone] of Object.entries(zones)) expect(zone).toBe(n === 'kind-worker' ? 'a' : undefined);
   });
 
+  // The controller ignores its own writes (endpointSliceTracker) but puts right a slice or an
+  // Endpoints object someone else changed.
+  it('restores a managed slice and Endpoints edited by hand', () => {
+    const c = makeCluster();
+    c.api.create(deployment('web', 2));
+    c.api.create(service('web', { app: 'web' }, [{ port: 80 }]));
+    advance(c, 15_000);
+    const slice = slicesOf(c, 'web')[0]!;
+    const want = slice.endpoints;
+    expect(want).toHaveLength(2);
+    c.api.update({ ...slice, endpoints: [] } as unknown as Parameters<typeof c.api.update>[0]);
+    const ep = c.api.get('endpoints', 'default', 'web')!;
+    c.api.update({ ...ep, subsets: [] } as unknown as Parameters<typeof c.api.update>[0]);
+    advance(c, 1000);
+    expect(slicesOf(c, 'web')[0]!.endpoints).toEqual(want);
+    expect(c.api.get('endpoints', 'default', 'web')!.subsets?.[0]?.addresses).toHaveLength(2);
+  });
+
   it('a selector that matches nothing gives one slice with no endpoints', () => {
     const c = makeCluster();
     c.api.create(service('ghost', { app: 'nothing' }, [{ port: 80 }]));

@@ -20,7 +20,7 @@ import type { ApiServer } from '../apiserver/apiserver.ts';
 import { matchesMapSelector } from '../api/labels.ts';
 import { deepClone, jsonEqual } from '../util/json.ts';
 import { BaseController, splitKey } from './base-controller.ts';
-import { controllerRef, createWithGeneratedName } from './pod-util.ts';
+import { controllerRef, createWithGeneratedName, isPodReady } from './pod-util.ts';
 import { desiredSlices, planSlices, podInEndpoints, type DesiredSlice } from './endpointslice-reconciler.ts';
 
 export const MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
@@ -39,6 +39,9 @@ export function hasSelector(svc: Service): boolean {
  * matching pod must carry), not by testing every Service of the namespace.
  */
 export function servicesForPodEvent(api: ApiServer, e: WatchEvent): string[] {
+  // `GetServicesToUpdateOnPodChange`: an update that moves nothing an endpoint shows concerns no Service.
+  if (e.type === 'MODIFIED' && e.oldObject && !podEndpointsChanged(e.oldObject as Pod, e.object as Pod))
+    return [];
   const ns = e.object.metadata.namespace;
   const labels = [e.object, e.oldObject].map((o) => (o as Pod | undefined)?.metadata.labels);
   const keys = new Set<string>();
@@ -53,6 +56,23 @@ export function servicesForPodEvent(api: ApiServer, e: WatchEvent): string[] {
     }
   }
   return [...keys];
+}
+
+/**
+ * `podEndpointsChanged` (endpointslice util): labels, hostname/subdomain, deletion, readiness or IPs.
+ * The phase is compared too, so a pod that finishes leaves the endpoints even when it was not ready.
+ */
+function podEndpointsChanged(old: Pod, pod: Pod): boolean {
+  if (old === pod) return false;
+  if (!jsonEqual(old.metadata.labels ?? {}, pod.metadata.labels ?? {})) return true;
+  if (old.spec?.hostname !== pod.spec?.hostname || old.spec?.subdomain !== pod.spec?.subdomain) return true;
+  if (old.metadata.deletionTimestamp !== pod.metadata.deletionTimestamp) return true;
+  if (isPodReady(old) !== isPodReady(pod)) return true;
+  if (old.status?.phase !== pod.status?.phase) return true;
+  const a = old.status?.podIPs ?? [];
+  const b = pod.status?.podIPs ?? [];
+  if (old.status?.podIP !== pod.status?.podIP || a.length !== b.length) return true;
+  return a.some((ip, i) => ip.ip !== b[i]?.ip);
 }
 
 /** The pods of the Service's namespace that its (non-empty) selector matches, in list order. */
@@ -77,6 +97,9 @@ export class EndpointSliceController extends BaseController {
       [
         'endpointslices.discovery.k8s.io',
         (e) => {
+          // Its own writes are what it expects (`endpointSliceTracker.ShouldSync` is false for them):
+          // only slices changed by someone else bring the Service back.
+          if (this.writing) return [];
           const svc = e.object.metadata.labels?.[SERVICE_NAME_LABEL];
           return svc && e.object.metadata.labels?.[MANAGED_BY] === CONTROLLER_NAME
             ? [objectKey(e.object.metadata.namespace, svc)]
@@ -100,7 +123,19 @@ export class EndpointSliceController extends BaseController {
     return this.ctx.api.list('services').map((s) => objectKey(s.metadata.namespace, s.metadata.name));
   }
 
+  /** True while reconcile writes slices (see the slices watch). */
+  private writing = false;
+
   protected reconcile(key: string): boolean {
+    this.writing = true;
+    try {
+      return this.reconcileService(key);
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  private reconcileService(key: string): boolean {
     const [ns, name] = splitKey(key);
     const { api } = this.ctx;
     const svc = api.get('services', ns, name);
