@@ -45,14 +45,36 @@ const MAX_STRICT_ERRORS = 100;
 interface Task {
   readonly value: unknown;
   readonly node: SchemaNode;
-  /** Strict-error path with indices: `spec.containers[0]`. */
-  readonly path: string;
-  /** Go error context: the struct holding the current field and the JSON names leading here. */
+  /**
+   * Where the value sits, relative to `parent`: a key (`.key`) or an index (`[i]`). The strict-error
+   * path (`spec.containers[0]`) and Go's field chain are derived from these only when an error needs
+   * them (pathOf, fieldsOf), not built for every field decoded.
+   */
+  readonly parent?: Task;
+  readonly key?: string;
+  readonly index?: number;
+  /** Whether `key` is a struct field (part of Go's field chain) rather than a map key. */
+  readonly field?: boolean;
+  /** Go error context: the struct holding the current field. */
   readonly struct: string;
-  readonly fields: readonly string[];
   readonly assign: (v: unknown) => void;
   /** A key the struct does not have: reported when the walk reaches it, in document order. */
   readonly unknown?: boolean;
+}
+
+/** Strict-error path with indices: `spec.containers[0]`. */
+function pathOf(t: Task): string {
+  if (!t.parent) return '';
+  const base = pathOf(t.parent);
+  return t.index !== undefined ? `${base}[${t.index}]` : joinPath(base, t.key ?? '');
+}
+
+/** The JSON names of the struct fields leading here (Go's `Struct.field.field` context). */
+function fieldsOf(t: Task): string[] {
+  if (!t.parent) return [];
+  const base = fieldsOf(t.parent);
+  if (t.field) base.push(t.key ?? '');
+  return base;
 }
 
 /** The JSON kind of a value, as Go's UnmarshalTypeError names it. */
@@ -95,14 +117,15 @@ export function decodeAgainstSchema(
     if (opts.structural) {
       schemaErrors.push({
         kind: 'type',
-        path: t.path,
+        path: pathOf(t),
         expected: resolveNode(t.node).type ?? 'object',
         actual: openApiKind(value),
         value,
       });
       return;
     }
-    const where = t.fields.length > 0 ? `Go struct field ${t.struct}.${t.fields.join('.')}` : 'Go value';
+    const fields = fieldsOf(t);
+    const where = fields.length > 0 ? `Go struct field ${t.struct}.${fields.join('.')}` : 'Go value';
     save(`json: cannot unmarshal ${valueText} into ${where} of type ${goType}`);
   };
 
@@ -113,8 +136,8 @@ export function decodeAgainstSchema(
     const keys = Object.keys(obj).sort();
     if (opts.structural) {
       for (const req of node.required ?? []) {
-        if ((obj[req] === undefined || obj[req] === null) && !(t.path === '' && req === 'status')) {
-          schemaErrors.push({ kind: 'required', path: joinPath(t.path, req) });
+        if ((obj[req] === undefined || obj[req] === null) && !(pathOf(t) === '' && req === 'status')) {
+          schemaErrors.push({ kind: 'required', path: joinPath(pathOf(t), req) });
         }
       }
     }
@@ -123,13 +146,12 @@ export function decodeAgainstSchema(
       const key = keys[i]!;
       const child = Object.hasOwn(props, key) ? props[key] : undefined;
       if (!child) {
-        const path = joinPath(t.path, key);
         stack.push({
           value: undefined,
           node: {},
-          path,
+          parent: t,
+          key,
           struct,
-          fields: t.fields,
           assign: () => {},
           unknown: true,
         });
@@ -140,9 +162,10 @@ export function decodeAgainstSchema(
       stack.push({
         value: v,
         node: child,
-        path: joinPath(t.path, key),
+        parent: t,
+        key,
+        field: true,
         struct,
-        fields: [...t.fields, key],
         assign: (x) => setOwn(target, key, x),
       });
     }
@@ -150,7 +173,7 @@ export function decodeAgainstSchema(
 
   const rootNode = resolveNode(root);
   pushStruct(
-    { value: input, node: rootNode, path: '', struct: rootStruct, fields: [], assign: () => {} },
+    { value: input, node: rootNode, struct: rootStruct, assign: () => {} },
     rootNode,
     rootStruct,
     out,
@@ -161,14 +184,14 @@ export function decodeAgainstSchema(
   while (stack.length > 0 && fatal === undefined) {
     const t = stack.pop()!;
     if (t.unknown) {
-      if (unknownFields.length < MAX_STRICT_ERRORS) unknownFields.push(`unknown field "${t.path}"`);
+      if (unknownFields.length < MAX_STRICT_ERRORS) unknownFields.push(`unknown field "${pathOf(t)}"`);
       continue;
     }
     const node = resolveNode(t.node);
     const v = t.value;
     if (node.enum && opts.structural && !node.enum.includes(v as string)) {
       if (typeof v === typeof node.enum[0]) {
-        schemaErrors.push({ kind: 'enum', path: t.path, value: v, allowed: node.enum });
+        schemaErrors.push({ kind: 'enum', path: pathOf(t), value: v, allowed: node.enum });
         continue;
       }
     }
@@ -246,9 +269,9 @@ export function decodeAgainstSchema(
           stack.push({
             value: item,
             node: items,
-            path: `${t.path}[${i}]`,
+            parent: t,
+            index: i,
             struct: t.struct,
-            fields: t.fields,
             assign: (x) => setOwn(arr, i, x),
           });
         }
@@ -274,9 +297,9 @@ export function decodeAgainstSchema(
             stack.push({
               value: item,
               node: values,
-              path: joinPath(t.path, key),
+              parent: t,
+              key,
               struct: t.struct,
-              fields: t.fields,
               assign: (x) => setOwn(target, key, x),
             });
           }
