@@ -26,6 +26,8 @@ import { buildView } from '../network/view.ts';
 import { wait, type ToolContext } from './tool-context.ts';
 
 const QTYPES = new Set<QType>(['A', 'AAAA', 'SRV', 'PTR', 'CNAME', 'TXT', 'NS', 'SOA', 'MX']);
+/** The class the cluster's DNS serves; dig takes it anywhere on the line, as it does a type. */
+const DIG_CLASSES = new Set(['IN']);
 
 function session(
   ctx: ToolContext,
@@ -132,6 +134,15 @@ export function digCommand(ctx: ToolContext): CommandHandler {
     let type: QType | undefined;
     let name: string | undefined;
     let reverse = false;
+    let warnings = '';
+    // dig.c parse_args: a bare word that names an RR type (or class) is taken as one wherever it
+    // stands, before or after the name, until -t/-c closes that ("open_type_class"); a second type
+    // or class only warns and the last one wins.
+    let openTypeClass = true;
+    const setType = (t: QType): void => {
+      if (type !== undefined) warnings += ';; Warning, extra type option\n';
+      type = t;
+    };
     const args = argv.slice(1);
     for (let i = 0; i < args.length; i++) {
       const a = args[i]!;
@@ -143,8 +154,23 @@ export function digCommand(ctx: ToolContext): CommandHandler {
       else if (a === '-x') {
         reverse = true;
         name = args[++i];
-      } else if (a === '-t') type = (args[++i] ?? 'A').toUpperCase() as QType;
-      else if (QTYPES.has(a.toUpperCase() as QType) && name !== undefined) type = a.toUpperCase() as QType;
+      } else if (a.startsWith('-t') || a.startsWith('-c')) {
+        // -tSRV and -t SRV both work (dash_option takes the value from the rest of the word or the next).
+        const value = a.length > 2 ? a.slice(2) : args[++i];
+        openTypeClass = false;
+        if (value === undefined)
+          return {
+            stdout: '',
+            stderr: `Invalid option: ${a}\nUsage:  dig [@global-server] [domain] [q-type] [q-class] {q-opt}\n`,
+            exitCode: 1,
+          };
+        if (a[1] === 't') {
+          if (QTYPES.has(value.toUpperCase() as QType)) setType(value.toUpperCase() as QType);
+          else warnings += `;; Warning, ignoring invalid type ${value}\n`;
+        } else if (!DIG_CLASSES.has(value.toUpperCase()))
+          warnings += `;; Warning, ignoring invalid class ${value}\n`;
+      } else if (openTypeClass && QTYPES.has(a.toUpperCase() as QType)) setType(a.toUpperCase() as QType);
+      else if (openTypeClass && DIG_CLASSES.has(a.toUpperCase())) continue;
       else if (a.startsWith('-'))
         return {
           stdout: '',
@@ -154,9 +180,8 @@ export function digCommand(ctx: ToolContext): CommandHandler {
       else name = a;
     }
     const qname = reverse && name && parseIPv4(name) !== undefined ? reverseName(name) : (name ?? '.');
-    const qtype: QType = reverse ? 'PTR' : (type ?? (name ? 'A' : 'NS'));
-    if (type && !QTYPES.has(type))
-      return { stdout: '', stderr: `dig: '${type}' is not a valid type\n`, exitCode: 1 };
+    // dig -x sets PTR only when no type was given (dash_option: `if (!rdtypeset) rdtype = ptr`).
+    const qtype: QType = type ?? (reverse ? 'PTR' : name ? 'A' : 'NS');
     const s = session(ctx, server);
     if ('error' in s) return { stdout: '', stderr: `dig: ${s.error}\n`, exitCode: 1 };
     if (!s.client.reachable) {
@@ -185,7 +210,7 @@ export function digCommand(ctx: ToolContext): CommandHandler {
       short,
       now: ctx.cluster.clock.now(),
     });
-    return { stdout: out.stdout, stderr: '', exitCode: 0 };
+    return { stdout: out.stdout, stderr: warnings, exitCode: 0 };
   };
 }
 

@@ -144,6 +144,42 @@ describe('BusyBox applets', () => {
   });
 });
 
+describe('dig argument order (BIND dig.c parse_args)', () => {
+  // A word that is an RR type or class is taken as one before or after the name; -t/-c (also
+  // glued: -tSRV) set them explicitly and close that; a second type warns ";; Warning, extra type
+  // option" and the last wins; an unknown -t value is ";; Warning, ignoring invalid type X".
+  const srvName = '_https._tcp.kubernetes.default.svc.cluster.local';
+  const srvAnswer = '0 100 443 kubernetes.default.svc.cluster.local.\n';
+  it.each([
+    `dig +short SRV ${srvName}`,
+    `dig +short ${srvName} SRV`,
+    `dig +short ${srvName} srv IN`,
+    `dig +short IN SRV ${srvName}`,
+    `dig -t SRV +short ${srvName}`,
+    `dig -tSRV +short ${srvName}`,
+  ])('%s asks for SRV', (line) => {
+    expect(exec(cluster, 'netshoot', line)).toEqual({ stdout: srvAnswer, stderr: '', exitCode: 0 });
+  });
+
+  it('the QUESTION section carries the type given before the name', () => {
+    const r = exec(cluster, 'netshoot', `dig SRV ${srvName}`);
+    expect(r.stdout).toContain(`;; QUESTION SECTION:\n;${srvName}. IN SRV\n`);
+  });
+
+  it('a second type warns and wins; an invalid -t is ignored with a warning', () => {
+    expect(exec(cluster, 'netshoot', `dig +short A SRV ${srvName}`)).toEqual({
+      stdout: srvAnswer,
+      stderr: ';; Warning, extra type option\n',
+      exitCode: 0,
+    });
+    expect(exec(cluster, 'netshoot', 'dig -t BOGUS +short kubernetes.default.svc.cluster.local')).toEqual({
+      stdout: '10.96.0.1\n',
+      stderr: ';; Warning, ignoring invalid type BOGUS\n',
+      exitCode: 0,
+    });
+  });
+});
+
 describe('in-pod network views', () => {
   it('ip addr shows eth0 with the pod IP, the /24 of the bridge and the VXLAN MTU', () => {
     const ip = podIP(cluster, 'client');
