@@ -24,6 +24,7 @@ import { nodeListener, podListener, type Listener } from './listeners.ts';
 import { announcingNode } from './load-balancer.ts';
 import { podEndpoint, policyCheck } from './policy-hops.ts';
 import { routeHops, type Place } from './routes.ts';
+import { withdrawnRouteHop } from './bgp-routes.ts';
 import { servicePodRef, translate, type Translation } from './service-translation.ts';
 import type { Hop, PodRef, Protocol } from './types.ts';
 import { externalClientIP, type NetworkView, type NodeInfo } from './view.ts';
@@ -234,13 +235,19 @@ export function transport(view: NetworkView, input: TransportInput, rng: Rng): T
   if (dstPod) {
     const nodeName = dstPod.spec?.nodeName ?? '';
     const toPlace: Place = { node: nodeName, ip: destIP, pod: dstPod };
-    hops.push(...routeHops(view, dp, fromPlace, toPlace));
     const crossNode = nodeName !== fromPlace.node;
+    // Calico's BGP route to the destination's block may be gone (bgp-routes.ts): lost on the way out.
+    const lostOut = withdrawnRouteHop(view, dp, fromPlace.node, destIP);
+    if (lostOut) return fail('timeout', hops, lostOut, { ...withT(), crossNode });
+    hops.push(...routeHops(view, dp, fromPlace, toPlace));
     const ingressSrc: Endpoint =
       clientIP === src.ip ? src : { kind: 'node', node: snatNode.name, ip: clientIP };
     const ingress = policyCheck(view.cluster, 'Ingress', ingressSrc, dstEndpoint, destPort, protocol);
     if (ingress.hop) hops.push(ingress.hop);
     if (!ingress.allowed) return fail('timeout', hops, ingress.hop, { ...withT(), crossNode });
+    // ... or the route back to the client's block: the request arrives, its answer is lost.
+    const lostBack = withdrawnRouteHop(view, dp, nodeName, clientIP, true);
+    if (lostBack) return fail('timeout', hops, lostBack, { ...withT(), crossNode });
     return deliver(
       view,
       origin,
@@ -256,6 +263,9 @@ export function transport(view: NetworkView, input: TransportInput, rng: Rng): T
     const toPlace: Place = { node: dstNode.name, ip: destIP };
     if (origin.kind === 'pod' || fromPlace.node !== dstNode.name)
       hops.push(...routeHops(view, dp, fromPlace, toPlace));
+    const lostBack = withdrawnRouteHop(view, dp, dstNode.name, clientIP, true);
+    if (lostBack)
+      return fail('timeout', hops, lostBack, { ...withT(), crossNode: dstNode.name !== fromPlace.node });
     return deliver(
       view,
       origin,

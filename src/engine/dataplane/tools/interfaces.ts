@@ -11,6 +11,7 @@ import { formatIPv4, parseCidr } from '../../util/ip.ts';
 import { cniDataplane, podMtuOf, type CniDataplane } from '../network/cni-dataplane.ts';
 import { kubeProxyOf } from '../network/kube-proxy-of.ts';
 import { hostInterfaceOf } from '../network/routes.ts';
+import { bgpRouteWithdrawn } from '../network/bgp-routes.ts';
 import { isRunning, type NetworkView, type NodeInfo } from '../network/view.ts';
 
 export interface Iface {
@@ -314,6 +315,8 @@ export function nodeRoutes(view: NetworkView, node: NodeInfo): string[] {
       }
       continue;
     }
+    // BIRD withdrew the block of a node whose calico-node stopped (network/bgp-routes.ts).
+    if (bgpRouteWithdrawn(view.cluster, dp, node.name, other.name)) continue;
     if (dp.cni === 'flannel')
       add(
         block,
