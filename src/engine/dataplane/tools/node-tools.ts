@@ -59,51 +59,164 @@ function ago(cluster: Cluster, ts: string | undefined): string {
   return ts ? `${humanDuration(cluster.clock.now() - parseTimestamp(ts))} ago` : 'Unknown';
 }
 
+type ContainerStatus = NonNullable<NonNullable<Pod['status']>['containerStatuses']>[number];
+
+/** Value flags of `crictl pods` / `crictl ps` (urfave/cli: `--name x`, `--name=x`); the rest are booleans. */
+const CRICTL_VALUE_FLAGS = new Set([
+  'name',
+  'namespace',
+  'id',
+  'pod',
+  'state',
+  's',
+  'label',
+  'image',
+  'last',
+  'n',
+]);
+const CRICTL_BOOL_FLAGS = new Set(['q', 'quiet', 'a', 'all', 'no-trunc', 'latest', 'l', 'v', 'verbose']);
+
+interface CrictlListFlags {
+  readonly values: ReadonlyMap<string, string>;
+  readonly bools: ReadonlySet<string>;
+}
+
+function parseCrictlListFlags(args: readonly string[]): CrictlListFlags | { readonly error: string } {
+  const values = new Map<string, string>();
+  const bools = new Set<string>();
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (!a.startsWith('-') || a === '-') return { error: `crictl takes no arguments here: "${a}"` };
+    const body = a.replace(/^--?/, '');
+    const eq = body.indexOf('=');
+    const key = eq >= 0 ? body.slice(0, eq) : body;
+    if (CRICTL_VALUE_FLAGS.has(key)) {
+      const v = eq >= 0 ? body.slice(eq + 1) : args[++i];
+      if (v === undefined) return { error: `flag needs an argument: ${a}` };
+      values.set(key, v);
+    } else if (CRICTL_BOOL_FLAGS.has(key)) bools.add(key);
+    else if (!a.startsWith('--') && [...key].every((c) => CRICTL_BOOL_FLAGS.has(c)))
+      // crictl enables urfave/cli's short-option handling: `-aq` is `-a -q`.
+      for (const c of key) bools.add(c);
+    else return { error: `flag provided but not defined: ${a}` };
+  }
+  return { values, bools };
+}
+
+/**
+ * cri-tools `matchesRegex`: an empty pattern matches everything; otherwise Go regexp.MatchString,
+ * unanchored (so `--name c` matches every name with a "c" in it).
+ */
+function matchesRegex(pattern: string | undefined, s: string): boolean {
+  if (!pattern) return true;
+  try {
+    return new RegExp(pattern).test(s);
+  } catch {
+    return false;
+  }
+}
+
+function crictlFatal(cluster: Cluster, msg: string): { stdout: string; stderr: string; exitCode: number } {
+  return { stdout: '', stderr: `time="${cluster.clock.rfc3339()}" level=fatal msg="${msg}"\n`, exitCode: 1 };
+}
+
+/** --last N / --latest keep the newest N after sorting newest first, as getSandboxesList does. */
+function limit<T>(items: readonly T[], f: CrictlListFlags): readonly T[] {
+  const last = Number(f.values.get('last') ?? f.values.get('n') ?? 0);
+  const n = f.bools.has('latest') || f.bools.has('l') ? 1 : last > 0 ? last : items.length;
+  return items.slice(0, n);
+}
+
 export function crictlCommand(ctx: ToolContext): CommandHandler {
   return (argv) => {
     const node = ctx.node ?? ctx.pod?.spec?.nodeName ?? '';
     const [sub, ...rest] = argv.slice(1);
     const cluster = ctx.cluster;
-    if (sub === 'pods') {
-      const rows = [['POD ID', 'CREATED', 'STATE', 'NAME', 'NAMESPACE', 'ATTEMPT', 'RUNTIME']];
-      for (const p of podsOn(cluster, node)) {
-        const ready = p.status?.phase === 'Running' && !p.metadata.deletionTimestamp;
-        rows.push([
-          sandboxId(p.metadata.uid).slice(0, 13),
-          ago(cluster, p.status?.startTime ?? p.metadata.creationTimestamp),
-          ready ? 'Ready' : 'NotReady',
-          p.metadata.name,
-          p.metadata.namespace ?? 'default',
-          '0',
-          '(default)',
-        ]);
+    if (sub === 'pods' || sub === 'ps') {
+      const f = parseCrictlListFlags(rest);
+      if ('error' in f) return crictlFatal(cluster, f.error);
+      const quiet = f.bools.has('q') || f.bools.has('quiet');
+      const noTrunc = f.bools.has('no-trunc');
+      const short = (id: string): string => (noTrunc ? id : id.slice(0, 13));
+      const state = (f.values.get('state') ?? f.values.get('s'))?.toLowerCase();
+      if (sub === 'pods') {
+        if (state !== undefined && state !== 'ready' && state !== 'notready')
+          return crictlFatal(cluster, '--state should be ready or notready');
+        const pods = podsOn(cluster, node).filter((p) => {
+          const ready = p.status?.phase === 'Running' && !p.metadata.deletionTimestamp;
+          return (
+            matchesRegex(f.values.get('name'), p.metadata.name) &&
+            matchesRegex(f.values.get('namespace'), p.metadata.namespace ?? 'default') &&
+            sandboxId(p.metadata.uid).startsWith(f.values.get('id') ?? '') &&
+            (state === undefined || (state === 'ready') === ready)
+          );
+        });
+        // -q prints the full sandbox IDs, one a line, no header (sandbox.go: fmt.Printf("%s\n", pod.Id)).
+        if (quiet)
+          return {
+            stdout: limit(pods, f)
+              .map((p) => `${sandboxId(p.metadata.uid)}\n`)
+              .join(''),
+            stderr: '',
+            exitCode: 0,
+          };
+        const rows = [['POD ID', 'CREATED', 'STATE', 'NAME', 'NAMESPACE', 'ATTEMPT', 'RUNTIME']];
+        for (const p of limit(pods, f)) {
+          const ready = p.status?.phase === 'Running' && !p.metadata.deletionTimestamp;
+          rows.push([
+            short(sandboxId(p.metadata.uid)),
+            ago(cluster, p.status?.startTime ?? p.metadata.creationTimestamp),
+            ready ? 'Ready' : 'NotReady',
+            p.metadata.name,
+            p.metadata.namespace ?? 'default',
+            '0',
+            '(default)',
+          ]);
+        }
+        return { stdout: tabwrite(rows), stderr: '', exitCode: 0 };
       }
-      return { stdout: tabwrite(rows), stderr: '', exitCode: 0 };
-    }
-    if (sub === 'ps') {
-      const all = rest.includes('-a') || rest.includes('--all');
+      // ps: running containers unless -a or --state; --name filters the container name, --pod the
+      // sandbox ID (a prefix, as containerd's truncindex resolves it), --namespace the pod's.
+      const all = f.bools.has('a') || f.bools.has('all');
+      const podFilter = f.values.get('pod') ?? '';
+      const containers: { readonly p: Pod; readonly id: string; readonly cs: ContainerStatus }[] = [];
+      for (const p of podsOn(cluster, node)) {
+        if (!sandboxId(p.metadata.uid).startsWith(podFilter)) continue;
+        if (!matchesRegex(f.values.get('namespace'), p.metadata.namespace ?? 'default')) continue;
+        for (const cs of p.status?.containerStatuses ?? []) {
+          const running = cs.state?.running !== undefined;
+          const csState = running ? 'running' : 'exited';
+          if (state !== undefined ? state !== csState : !running && !all) continue;
+          if (!matchesRegex(f.values.get('name'), cs.name)) continue;
+          containers.push({ p, id: (cs.containerID ?? '').replace(/^\w+:\/\//, ''), cs });
+        }
+      }
+      if (quiet)
+        return {
+          stdout: limit(containers, f)
+            .map((c) => `${c.id}\n`)
+            .join(''),
+          stderr: '',
+          exitCode: 0,
+        };
       const rows = [
         ['CONTAINER', 'IMAGE', 'CREATED', 'STATE', 'NAME', 'ATTEMPT', 'POD ID', 'POD', 'NAMESPACE'],
       ];
-      for (const p of podsOn(cluster, node)) {
-        for (const cs of p.status?.containerStatuses ?? []) {
-          const running = cs.state?.running !== undefined;
-          if (!running && !all) continue;
-          const id = (cs.containerID ?? '').replace(/^\w+:\/\//, '');
-          const image = (cs.imageID ?? '').replace(/^.*@sha256:/, '');
-          const started = cs.state?.running?.startedAt ?? cs.state?.terminated?.startedAt;
-          rows.push([
-            id.slice(0, 13),
-            image.slice(0, 13),
-            ago(cluster, started),
-            running ? 'Running' : 'Exited',
-            cs.name,
-            String(cs.restartCount ?? 0),
-            sandboxId(p.metadata.uid).slice(0, 13),
-            p.metadata.name,
-            p.metadata.namespace ?? 'default',
-          ]);
-        }
+      for (const { p, id, cs } of limit(containers, f)) {
+        const running = cs.state?.running !== undefined;
+        const image = (cs.imageID ?? '').replace(/^.*@sha256:/, '');
+        const started = cs.state?.running?.startedAt ?? cs.state?.terminated?.startedAt;
+        rows.push([
+          short(id),
+          image.slice(0, 13),
+          ago(cluster, started),
+          running ? 'Running' : 'Exited',
+          cs.name,
+          String(cs.restartCount ?? 0),
+          short(sandboxId(p.metadata.uid)),
+          p.metadata.name,
+          p.metadata.namespace ?? 'default',
+        ]);
       }
       return { stdout: tabwrite(rows), stderr: '', exitCode: 0 };
     }

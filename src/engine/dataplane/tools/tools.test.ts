@@ -230,6 +230,51 @@ describe('node tools', () => {
     );
   });
 
+  it('crictl pods -q prints full sandbox IDs; --name is an unanchored regex (cri-tools matchesRegex)', () => {
+    // One session for all lines: every `kubectl debug node/...` adds a node-debugger pod to the node.
+    cluster.execSync('kubectl debug node/kind-worker -it --image=nicolaka/netshoot', { interactive: true });
+    const node = (line: string) => cluster.execSync(line, { interactive: true });
+    const ids = node('crictl pods -q').stdout.trim().split('\n');
+    expect(ids.every((id) => /^[0-9a-f]{64}$/.test(id))).toBe(true);
+    // The table's NAME column (4th) is what --name filters.
+    const names = node('crictl pods')
+      .stdout.trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(/ {2,}/)[3] ?? '');
+    const withE = names.filter((n) => n.includes('e'));
+    expect(withE.length).toBeLessThan(names.length);
+    expect(node('crictl pods --name e -q').stdout.trim().split('\n')).toHaveLength(withE.length);
+    const client = node('crictl pods --name ^client$ -q').stdout;
+    expect(client).toMatch(/^[0-9a-f]{64}\n$/);
+    expect(node('crictl pods --name=^client$ -q').stdout).toBe(client);
+    const inspected = JSON.parse(node('crictl inspectp $(crictl pods --name ^client$ -q)').stdout) as {
+      status: { id: string; metadata: { name: string } };
+    };
+    expect(inspected.status.id).toBe(client.trim());
+    expect(inspected.status.metadata.name).toBe('client');
+    expect(node('crictl pods --name nomatch').stdout).toMatch(
+      /^POD ID +CREATED +STATE +NAME +NAMESPACE +ATTEMPT +RUNTIME\n$/,
+    );
+    cluster.execSync('exit', { interactive: true });
+  });
+
+  it('crictl ps -q, --name (container name) and --pod (sandbox ID prefix)', () => {
+    const podId = node('crictl pods --name ^server-a$ -q').stdout.trim();
+    const ps = node(`crictl ps --pod ${podId.slice(0, 13)}`).stdout.split('\n');
+    expect(ps).toHaveLength(3);
+    expect(ps[1]).toMatch(
+      new RegExp(`^[0-9a-f]{13} .* Running +main +0 +${podId.slice(0, 13)} +server-a +default$`),
+    );
+    const ids = node(`crictl ps -q --pod ${podId}`).stdout;
+    expect(ids).toMatch(/^[0-9a-f]{64}\n$/);
+    expect(node('crictl ps -q --name ^nope$').stdout).toBe('');
+    expect(node('crictl ps -q --name ^main$').stdout.split('\n').length).toBeGreaterThan(2);
+    expect(node('crictl pods --bogus').stderr).toMatch(
+      /level=fatal msg="flag provided but not defined: --bogus"/,
+    );
+  });
+
   it('the node sees the CNI conflist and one veth per pod on cni0', () => {
     expect(node('cat /etc/cni/net.d/10-flannel.conflist').stdout).toContain('"type": "flannel"');
     const links = node('bridge link').stdout.trim().split('\n');
