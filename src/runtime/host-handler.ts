@@ -88,7 +88,7 @@ export function createHostHandler(opts: HostHandlerOptions): HostHandler {
       case 'check':
         return need().check();
       case 'report':
-        return need().report(msg.params.locale, msg.params.submittedAt);
+        return need().report(msg.params.locale, msg.params.submittedAt, msg.params.learner);
       case 'network':
         return need().network();
       case 'trace':

@@ -39,6 +39,7 @@ import type {
   LoadResult,
   LoadStart,
 } from './protocol.ts';
+import { learnerName } from './protocol.ts';
 
 export class SessionError extends Error {
   readonly code: string;
@@ -285,7 +286,8 @@ export class LabSession {
     return { results: results.map((r) => checkView(this.loaded, r)), passed: s.passed, total: s.total };
   }
 
-  report(locale: 'pt-BR' | 'en', submittedAt: string): unknown {
+  report(locale: 'pt-BR' | 'en', submittedAt: string, learner?: unknown): unknown {
+    const name = learnerName(learner);
     return buildReport({
       loaded: this.loaded,
       cluster: this.live,
@@ -293,6 +295,7 @@ export class LabSession {
       results: this.evaluate(),
       quizAnswers: this.quizAnswers,
       locale,
+      ...(name ? { learner: name } : {}),
       startedAt: this.startedAt,
       submittedAt,
       seed: this.drawSeed,

@@ -143,8 +143,11 @@ export interface Requests {
   state: { params: Record<string, never>; result: HostState };
   validate: { params: { path: string }; result: readonly Diagnostic[] };
   check: { params: Record<string, never>; result: CheckSummary };
-  /** The grade report (the grader's format), for download. */
-  report: { params: { locale: 'pt-BR' | 'en'; submittedAt: string }; result: unknown };
+  /**
+   * The grade report (the grader's format), for download. `learner`: the name the learner typed for
+   * their instructor (optional; blank or absent leaves the report's `learner` out).
+   */
+  report: { params: { locale: 'pt-BR' | 'en'; submittedAt: string; learner?: string }; result: unknown };
   /** The Network view (`<pp-network>`): topology model and reachability matrix of the live cluster. */
   network: { params: Record<string, never>; result: NetworkState };
   /** A structured trace for the packet walk, on a copy of the cluster (the journal does not record it). */
@@ -242,6 +245,25 @@ export class HostError extends Error {
     this.name = info.name === 'AbortError' ? 'AbortError' : 'HostError';
     this.code = info.code;
   }
+}
+
+/** The grade report's limit on `learner` (its schema's `max(200)`), also the name field's `maxlength`. */
+export const LEARNER_NAME_MAX = 200;
+
+/**
+ * The learner's name as a report records it: whitespace runs (a pasted tab or newline) become one
+ * space, since the instructor's cohort table is aligned on spaces; trimmed; cut to the report's limit
+ * without splitting a surrogate pair. Anything else (absent, blank, not a string) is no name.
+ */
+export function learnerName(raw: unknown): string | undefined {
+  if (typeof raw !== 'string') return undefined;
+  let name = raw.replace(/\s+/g, ' ').trim();
+  if (name.length > LEARNER_NAME_MAX) {
+    name = name.slice(0, LEARNER_NAME_MAX);
+    if (/[\uD800-\uDBFF]$/.test(name)) name = name.slice(0, -1);
+    name = name.trimEnd();
+  }
+  return name === '' ? undefined : name;
 }
 
 export function isToHost(data: unknown): data is ToHost {

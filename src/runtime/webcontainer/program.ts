@@ -130,7 +130,7 @@ async function hostRequest(
       return session.check();
     case 'report': {
       const p = params as Params<'report'>;
-      return session.report(p.locale, p.submittedAt);
+      return session.report(p.locale, p.submittedAt, p.learner);
     }
     case 'network':
       return session.network();
