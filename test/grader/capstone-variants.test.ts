@@ -115,3 +115,49 @@ describe('the capstone lab', { timeout: 300_000 }, () => {
     expect(out.join('')).toMatch(/^dns\.json\s+dns\s+100%\s+12\/12\s+-\s+ok$/m);
   });
 });
+
+describe('the overlay variant', { timeout: 300_000 }, () => {
+  it("times out because kind-worker lost its BGP route to api's node; fixing only the pod does not last", () => {
+    const variant = resolveVariant(lab, 'overlay');
+    const s = openSession(variant);
+    for (const [path, content] of Object.entries(variant.startFiles)) s.writeFile(path, content);
+    // kind-worker2's calico-node is stuck on the mistyped image: no BIRD runs there.
+    expect(s.exec('kubectl -n kube-system get pods -l k8s-app=calico-node -o wide').stdout).toMatch(
+      /^calico-node-\w+\s+0\/1\s+ImagePullBackOff\s+0\s+\S+\s+172\.18\.0\.4\s+kind-worker2\s/m,
+    );
+    const curl = s.exec('kubectl exec -n shop deploy/web -- curl -sS -m 5 http://api/hostname');
+    expect(curl.stderr).toMatch(/^curl: \(28\) Connection timed out after 500\d milliseconds$/m);
+    expect(curl.exitCode).toBe(28);
+    // The name, the Service and its endpoints are fine.
+    expect(s.exec('kubectl exec -n shop deploy/web -- getent hosts api').stdout).toMatch(
+      /^10\.\d+\.\d+\.\d+\s+api\.shop\.svc\.cluster\.local$/m,
+    );
+    // kind-worker still routes to the control plane's block, not to kind-worker2's (withdrawn).
+    const routes = s.exec('kubectl debug node/kind-worker -it --image=busybox -- ip route').stdout;
+    expect(routes).toContain('10.244.0.0/24 via 172.18.0.2 dev tunl0 proto bird onlink \n');
+    expect(routes).not.toContain('10.244.2.0/24');
+    expect(s.exec('trace -n shop deploy/web -- curl -sS http://api/hostname').stdout).toMatch(
+      /drop +10\.244\.2\.\d+: kind-worker has no route to 10\.244\.2\.0\/24: calico-node is not running on kind-worker2/,
+    );
+    // A pod's image is mutable: fixing it there brings BIRD and the route back, but not the DaemonSet.
+    const pod = s
+      .exec(
+        'kubectl -n kube-system get pods -l k8s-app=calico-node --field-selector spec.nodeName=kind-worker2 -o name',
+      )
+      .stdout.trim();
+    expect(pod).toMatch(/^pod\/calico-node-\w+$/);
+    s.exec(`kubectl -n kube-system set image ${pod} calico-node=docker.io/calico/node:v3.31.2`);
+    s.exec('sleep 30');
+    expect(s.exec('kubectl exec -n shop deploy/web -- curl -sS -m 5 http://api/hostname').exitCode).toBe(0);
+    const r = s.report({
+      locale: 'en',
+      learner: 'pod-only',
+      startedAt: '2026-11-29T10:00:00Z',
+      submittedAt: '2026-11-29T10:30:00Z',
+      seed: seedFor('overlay'),
+    });
+    expect(r.results.filter((x) => x.status !== 'pass').map((x) => x.id)).toEqual([
+      'hidden-calico-node-template-image',
+    ]);
+  });
+});
