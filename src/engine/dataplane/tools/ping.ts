@@ -72,37 +72,45 @@ export function pingCommand(ctx: ToolContext): CommandHandler {
       (h) => h.kind === 'route' && h.via !== 'bridge' && h.via !== 'loopback' && h.via !== 'local',
     ).length;
     const ttl = first.backend?.host ? 117 : Math.max(1, 64 - routed);
+    // Round-trip times are kept in whole microseconds, as both pings measure them.
     const times: number[] = [];
     let out = bsd
       ? `PING ${shown} (${ip}) 56(84) bytes of data.\n`
       : `PING ${shown} (${ip}): 56 data bytes\n`;
     for (let i = 0; i < n; i++) {
-      const ms = first.backend?.host
-        ? 11 + (fnv32a(`${ip}#${i}`) % 900) / 100
-        : 0.04 + (fnv32a(`${ip}#${i}`) % 90) / 1000;
+      const us = first.backend?.host
+        ? 11000 + (fnv32a(`${ip}#${i}`) % 900) * 10
+        : 40 + (fnv32a(`${ip}#${i}`) % 90);
       if (rejected && bsd) out += `From ${rejected} icmp_seq=${i + 1} Destination Port Unreachable\n`;
       if (replies) {
-        times.push(ms);
+        times.push(us);
         out += bsd
-          ? `64 bytes from ${from}: icmp_seq=${i + 1} ttl=${ttl} time=${ms.toFixed(3)} ms\n`
-          : `64 bytes from ${from}: seq=${i} ttl=${ttl} time=${ms.toFixed(3)} ms\n`;
+          ? `64 bytes from ${from}: icmp_seq=${i + 1} ttl=${ttl} time=${iputilsTripTime(us)} ms\n`
+          : `64 bytes from ${from}: seq=${i} ttl=${ttl} time=${usec(us)} ms\n`;
       }
     }
     wait(ctx, replies || rejected ? (n - 1) * 1000 : (n - 1) * 1000 + waitS * 1000);
     const lost = n - times.length;
-    const pct = Math.round((lost * 100) / n);
     out += `\n--- ${shown} ping statistics ---\n`;
     if (bsd) {
+      // iputils prints the loss with %g of a float: 1 lost of 3 is "33.3333%".
+      const pct = formatG(Math.fround((lost * 100) / n));
       out += `${n} packets transmitted, ${times.length} received, ${rejected ? `+${n} errors, ` : ''}${pct}% packet loss, time ${(n - 1) * 1000 + (replies ? 2 : 0)}ms\n`;
-    } else out += `${n} packets transmitted, ${times.length} packets received, ${pct}% packet loss\n`;
+    } else
+      // BusyBox: unsigned long arithmetic, so the percentage is truncated.
+      out += `${n} packets transmitted, ${times.length} packets received, ${Math.floor((lost * 100) / n)}% packet loss\n`;
     if (times.length > 0) {
       const min = Math.min(...times);
       const max = Math.max(...times);
-      const avg = times.reduce((a, b) => a + b, 0) / times.length;
-      const mdev = Math.sqrt(times.reduce((a, b) => a + (b - avg) ** 2, 0) / times.length);
-      out += bsd
-        ? `rtt min/avg/max/mdev = ${min.toFixed(3)}/${avg.toFixed(3)}/${max.toFixed(3)}/${mdev.toFixed(3)} ms\n`
-        : `round-trip min/avg/max = ${min.toFixed(3)}/${avg.toFixed(3)}/${max.toFixed(3)} ms\n`;
+      const sum = times.reduce((a, b) => a + b, 0);
+      const avg = Math.floor(sum / times.length);
+      if (bsd) {
+        // ping_common.c finish(): integer variance (tsum2 - tsum²/n)/n and its integer square root.
+        const sum2 = times.reduce((a, b) => a + b * b, 0);
+        const variance = Math.floor((sum2 - Math.floor((sum * sum) / times.length)) / times.length);
+        const mdev = Math.floor(Math.sqrt(Math.max(0, variance)));
+        out += `rtt min/avg/max/mdev = ${usec(min)}/${usec(avg)}/${usec(max)}/${usec(mdev)} ms\n`;
+      } else out += `round-trip min/avg/max = ${usec(min)}/${usec(avg)}/${usec(max)} ms\n`;
     }
     const note =
       count === undefined
@@ -110,4 +118,27 @@ export function pingCommand(ctx: ToolContext): CommandHandler {
         : '';
     return { stdout: out, stderr: note, exitCode: times.length > 0 ? 0 : 1 };
   };
+}
+
+/** `%ld.%03ld` of a microsecond count, as both pings print their summaries (and BusyBox each reply). */
+function usec(us: number): string {
+  return `${Math.floor(us / 1000)}.${String(us % 1000).padStart(3, '0')}`;
+}
+
+/**
+ * iputils ping_common.c: a reply's time keeps fewer decimals as it grows, rounding at each step:
+ * three below 1 ms, two below 10 ms, one below 100 ms, none above (`time=14.8 ms`).
+ */
+export function iputilsTripTime(us: number): string {
+  if (us >= 100000 - 50) return String(Math.floor((us + 500) / 1000));
+  if (us >= 10000 - 5) return `${Math.floor((us + 50) / 1000)}.${Math.floor(((us + 50) % 1000) / 100)}`;
+  if (us >= 1000)
+    return `${Math.floor((us + 5) / 1000)}.${String(Math.floor(((us + 5) % 1000) / 10)).padStart(2, '0')}`;
+  return usec(us);
+}
+
+/** C's `%g` (6 significant digits, trailing zeros dropped) for the values a loss percentage takes. */
+function formatG(v: number): string {
+  if (v === 0) return '0';
+  return String(Number(v.toPrecision(6)));
 }

@@ -14,6 +14,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { clusterIP, exec, podIP, scenario } from '../network/test-helpers.ts';
+import { iputilsTripTime } from './ping.ts';
 
 const cluster = scenario('flannel', 'iptables', 41);
 const server = clusterIP(cluster, 'server');
@@ -141,6 +142,37 @@ describe('BusyBox applets', () => {
       `PING ${server} (${server}): 56 data bytes\n\n--- ${server} ping statistics ---\n2 packets transmitted, 0 packets received, 100% packet loss\n`,
     );
     expect(none.exitCode).toBe(1);
+  });
+});
+
+describe('ping reply times (iputils ping_common.c, BusyBox ping.c)', () => {
+  it.each([
+    [45, '0.045'],
+    [999, '0.999'],
+    [1000, '1.00'],
+    [9994, '9.99'],
+    [9995, '10.0'],
+    [14830, '14.8'],
+    [14850, '14.9'],
+    [99949, '99.9'],
+    [99950, '100'],
+    [123456, '123'],
+  ])('iputils prints %i µs as time=%s ms', (us, text) => {
+    expect(iputilsTripTime(us)).toBe(text);
+  });
+
+  it('an external host: iputils keeps one decimal per reply, three in the rtt line; BusyBox three everywhere', () => {
+    const iputils = exec(cluster, 'netshoot', 'ping -c 3 example.com').stdout.split('\n');
+    for (const l of iputils.slice(1, 4))
+      expect(l).toMatch(/^64 bytes from \S+: icmp_seq=\d ttl=\d+ time=\d\d\.\d ms$/);
+    expect(iputils).toContain('3 packets transmitted, 3 received, 0% packet loss, time 2002ms');
+    expect(iputils[7]).toMatch(
+      /^rtt min\/avg\/max\/mdev = \d+\.\d{3}\/\d+\.\d{3}\/\d+\.\d{3}\/\d+\.\d{3} ms$/,
+    );
+    const busybox = exec(cluster, 'client', 'ping -c 3 example.com').stdout.split('\n');
+    for (const l of busybox.slice(1, 4))
+      expect(l).toMatch(/^64 bytes from \S+: seq=\d ttl=\d+ time=\d\d\.\d{3} ms$/);
+    expect(busybox[7]).toMatch(/^round-trip min\/avg\/max = \d+\.\d{3}\/\d+\.\d{3}\/\d+\.\d{3} ms$/);
   });
 });
 
