@@ -64,7 +64,7 @@ describe('prototype keys in manifests', () => {
       'q.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: q\n  labels: {constructor: "1"}\n',
     });
     expect(c.execSync('kubectl apply -f p.yaml').stderr).toMatch(
-      /^Error from server \(Invalid\): error when creating "p.yaml": ConfigMap "p" is invalid: metadata.labels: Invalid value: "__proto__": name part must consist of/,
+      /^The ConfigMap "p" is invalid: metadata.labels: Invalid value: "__proto__": name part must consist of/,
     );
     expect(c.execSync('kubectl apply -f q.yaml').exitCode).toBe(0);
     expect(c.execSync('kubectl get cm q --show-labels --no-headers').stdout).toMatch(/constructor=1\n$/);

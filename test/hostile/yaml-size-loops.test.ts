@@ -81,7 +81,7 @@ describe('10 MB inputs', () => {
       'Error from server (RequestEntityTooLarge): error when creating "big.yaml": Request entity too large: limit is 3145728\n',
     );
     expect(c.execSync('kubectl create configmap big --from-file=big.yaml').stderr).toBe(
-      'Error from server (RequestEntityTooLarge): Request entity too large: limit is 3145728\n',
+      'error: failed to create configmap: Request entity too large: limit is 3145728\n',
     );
   });
 
@@ -172,6 +172,21 @@ describe('huge heredocs and endless loops', () => {
     const r = c.execSync("kubectl wait --for=jsonpath='{.status.replicas}'=5 deploy/web --timeout=1000h");
     expect(r.stderr).toBe('error: timed out waiting for the condition on deployments.apps/web\n');
     expect(c.clock.now() - before).toBeLessThanOrEqual((MAX_SLEEP_SECONDS + 60) * 1000);
+  });
+
+  it('a variable doubled in a loop stops at the pipe limit (found by hand: it ran into "internal error")', () => {
+    const r = cluster().execSync(
+      'x=$(printf "%01000000d" 1); for i in $(seq 1 30); do x="$x$x"; done; echo ${#x}',
+    );
+    expect(r.stderr).toBe('packetpath: stopped: a variable held more than 16 MiB\n');
+    expect(r.stdout).toBe('');
+  });
+
+  it('one word expanded past what JavaScript can hold is a limit message, not an internal error', () => {
+    const word = '${x}'.repeat(40);
+    const r = cluster().execSync(`x=$(printf "%016000000d" 1); echo "${word}" | wc -c`);
+    expect(r.stderr).toMatch(/^packetpath: stopped: /);
+    expect(r.stderr).not.toContain('internal error');
   });
 
   it('eval recursion stops at the nesting limit', () => {

@@ -3,7 +3,7 @@
  * `Error from server (Reason): message`, Invalid errors with causes become
  * `The Kind "name" is invalid: field: message`, everything else gets an `error: ` prefix.
  */
-import { StatusError } from '../api/errors.ts';
+import { kubectlInvalidText, StatusError } from '../api/errors.ts';
 
 /** An error whose exact stderr text is known (no further prefixing). Exit code 1 unless given. */
 export class KubectlError extends Error {
@@ -27,29 +27,15 @@ export function usageError(commandPath: string, message: string): KubectlError {
   return new KubectlError(`error: ${message}\nSee '${commandPath} -h' for help and examples`);
 }
 
-const INVALID_MESSAGE = /^(?:The )?(\S+) "([^"]*)" is invalid/;
-
-/** kubectl's `checkErr` text for one error (without the trailing newline). */
+/**
+ * kubectl's `checkErr` text for one error (without the trailing newline). An Invalid API error is printed
+ * from its details (`The <Kind> "<name>" is invalid: ` + causes), never from its message, so the
+ * `error when creating "<file>"` that `AddSourceToErr` put in the message does not show.
+ */
 export function errorText(e: unknown): string {
   if (e instanceof KubectlError) return e.text;
   if (e instanceof StatusError) {
-    if (e.reason === 'Invalid') {
-      const m = INVALID_MESSAGE.exec(e.message);
-      if (m && e.causes.length > 0) {
-        const seen = new Set<string>();
-        const msgs: string[] = [];
-        for (const c of e.causes) {
-          const msg = `${c.field}: ${c.message}`;
-          if (seen.has(msg)) continue;
-          seen.add(msg);
-          msgs.push(msg);
-        }
-        const prefix = `The ${m[1]} "${m[2]}" is invalid: `;
-        return msgs.length === 1
-          ? `${prefix}${msgs[0]}`
-          : `${prefix}\n${msgs.map((x) => `* ${x}`).join('\n')}`;
-      }
-    }
+    if (e.reason === 'Invalid') return kubectlInvalidText(e) ?? 'The request is invalid';
     return statusErrorText(e);
   }
   const message = e instanceof Error ? e.message : String(e);

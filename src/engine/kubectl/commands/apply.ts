@@ -6,7 +6,6 @@
  */
 import type { AnyObject, Manifest } from '../../api/objects.ts';
 import { StatusError } from '../../api/errors.ts';
-import { apiVersionOf } from '../../api/resources.ts';
 import { setOwn } from '../../apiserver/json-values.ts';
 import { isPlainObject, jsonEqual } from '../../util/json.ts';
 import { lastAppliedOf, threeWayMerge, withLastApplied } from '../apply-merge.ts';
@@ -59,17 +58,14 @@ function withNamespace(fo: FileObject): Record<string, unknown> {
 
 function applyOne(ctx: KubectlContext, fo: FileObject, mode: DryRun): void {
   if (fo.name === '') {
-    throw new StatusError(
-      'Invalid',
-      `${fo.info.kind} "" is invalid: metadata.name: Required value: name or generateName is required`,
-      [
-        {
-          reason: 'FieldValueRequired',
-          message: 'Required value: name or generateName is required',
-          field: 'metadata.name',
-        },
-      ],
-    ).withSource('creating', fo.source);
+    // apply.go `applyOneObject`: a generateName cannot be applied; without any name, `info.Get()` fails
+    // in client-go before any request (a plain error, so checkErr prints it with `error: `).
+    const meta = isPlainObject(fo.manifest.metadata) ? fo.manifest.metadata : {};
+    const generateName = typeof meta.generateName === 'string' ? meta.generateName : '';
+    if (generateName !== '') throw cmdError(`from ${generateName}: cannot use generate name with apply`);
+    throw cmdError(
+      `error when retrieving current configuration of:\n${infoString(fo)}\nfrom server for: "${fo.source}": resource name may not be empty`,
+    );
   }
   const modified = withLastApplied(withNamespace(fo));
   const current = ctx.host.api.get(fo.info.key, fo.namespace, fo.name) as AnyObject | undefined;
@@ -109,15 +105,20 @@ function applyOne(ctx: KubectlContext, fo: FileObject, mode: DryRun): void {
     printOutcome(ctx, updated, operation ?? (jsonEqual(updated, current) ? 'unchanged' : 'configured'), mode);
   } catch (e) {
     if (e instanceof StatusError && e.reason !== 'Invalid') {
-      const what = `Resource: "${apiVersionOf(fo.info)}, Resource=${fo.info.plural}", GroupVersionKind: "${apiVersionOf(fo.info)}, Kind=${fo.info.kind}"\nName: "${fo.name}", Namespace: "${fo.namespace ?? ''}"`;
       throw new StatusError(
         e.reason,
-        `error when applying patch:\n${JSON.stringify(diffPatch(current, merged))}\n\nto:\n${what}\nfor: "${fo.source}": error when patching "${fo.source}": ${e.message}`,
+        `error when applying patch:\n${JSON.stringify(diffPatch(current, merged))}\n\nto:\n${infoString(fo)}\nfor: "${fo.source}": error when patching "${fo.source}": ${e.message}`,
         e.causes,
       );
     }
     throw e;
   }
+}
+
+/** cli-runtime `Info.String()`: the mapping (`schema.GroupVersionResource`/`GroupVersionKind` strings) and the name. */
+function infoString(fo: FileObject): string {
+  const gv = `${fo.info.group}/${fo.info.version}`;
+  return `Resource: "${gv}, Resource=${fo.info.plural}", GroupVersionKind: "${gv}, Kind=${fo.info.kind}"\nName: "${fo.name}", Namespace: "${fo.namespace ?? ''}"`;
 }
 
 /** A rough JSON merge patch from current to merged, for error messages. */

@@ -8,7 +8,8 @@ import type { AnyObject, Manifest } from '../../api/objects.ts';
 import type { KubectlContext } from '../context.ts';
 import { KubectlError, aggregateLine, cmdError, errorText, usageError } from '../errors.ts';
 import { readManifests } from '../manifests.ts';
-import { StatusError } from '../../api/errors.ts';
+import { goQuote, StatusError } from '../../api/errors.ts';
+import { configMapKeyErrors } from '../../apiserver/name-validation.ts';
 import { resolveFileObject } from './file-refs.ts';
 import { createObject, dryRunMode, printOutcome } from './write.ts';
 import { withLastApplied } from '../apply-merge.ts';
@@ -41,15 +42,28 @@ function baseMeta(
   };
 }
 
-/** Submits a generated object (or prints it for a client dry run) and reports as create does. */
-function submitGenerated(ctx: KubectlContext, obj: Manifest): number {
+/**
+ * Submits a generated object (or prints it for a client dry run) and reports as create does. `failedTo`
+ * is the generator's `fmt.Errorf("failed to create …: %v", err)` wrapping of the API error (deployment,
+ * service, configmap do it; namespace returns the error as is): the `%v` flattens the StatusError to
+ * its message, so checkErr prints `error: failed to create deployment: Deployment.apps "A" is invalid: …`
+ * instead of the Invalid details form.
+ */
+function submitGenerated(ctx: KubectlContext, obj: Manifest, failedTo?: string): number {
   const mode = dryRunMode(ctx);
   if (ctx.flags.bool('save-config')) addLastApplied(obj);
   if (mode === 'client') {
     printOutcome(ctx, obj, 'created', mode, true);
     return 0;
   }
-  const created = createObject(ctx, obj, mode);
+  let created: AnyObject;
+  try {
+    created = createObject(ctx, obj, mode);
+  } catch (e) {
+    if (failedTo !== undefined && e instanceof StatusError)
+      throw cmdError(`failed to create ${failedTo}: ${e.message}`);
+    throw e;
+  }
   printOutcome(ctx, created, 'created', mode);
   return 0;
 }
@@ -98,7 +112,7 @@ export function runCreateDeployment(ctx: KubectlContext): number {
     },
     status: {},
   };
-  return submitGenerated(ctx, deployment);
+  return submitGenerated(ctx, deployment, 'deployment');
 }
 
 function parsePort(text: string): number | string {
@@ -145,7 +159,7 @@ export function runCreateService(
     },
     status: { loadBalancer: {} },
   };
-  return submitGenerated(ctx, svc);
+  return submitGenerated(ctx, svc, `${type} service`);
 }
 
 /** `kubectl create configmap NAME --from-literal=k=v --from-file=[key=]path`. */
@@ -153,13 +167,15 @@ export function runCreateConfigMap(ctx: KubectlContext): number {
   const name = nameFromArgs(ctx);
   dryRunMode(ctx);
   const data: Record<string, string> = {};
+  // create_configmap.go `validateNewConfigMap`: the key rule (`IsConfigMapKey`), then duplicates.
   const add = (key: string, value: string): void => {
+    const keyErrs = configMapKeyErrors(key);
+    if (keyErrs.length > 0)
+      throw cmdError(`${goQuote(key)} is not a valid key name for a ConfigMap: ${keyErrs.join(',')}`);
     if (Object.prototype.hasOwnProperty.call(data, key)) {
-      const shown = Object.entries(data)
-        .sort(([a], [b]) => (a < b ? -1 : 1))
-        .map(([k, v]) => `${k}:${v}`)
-        .join(' ');
-      throw cmdError(`cannot add key ${key}, another key by that name already exists in data: map[${shown}]`);
+      throw cmdError(
+        `cannot add key ${goQuote(key)}, another key by that name already exists in Data for ConfigMap ${goQuote(name)}`,
+      );
     }
     setOwn(data, key, value); // a `__proto__` key is data too
   };
@@ -193,7 +209,7 @@ export function runCreateConfigMap(ctx: KubectlContext): number {
     metadata: baseMeta(ctx, name),
     ...(Object.keys(data).length > 0 ? { data } : {}),
   };
-  return submitGenerated(ctx, cm);
+  return submitGenerated(ctx, cm, 'configmap');
 }
 
 export function runCreateNamespace(ctx: KubectlContext): number {
