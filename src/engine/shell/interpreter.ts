@@ -7,7 +7,7 @@ import type { AndOr, Command, List, Pipeline, Redirect, SimpleCommand, Word } fr
 import type { CommandHandler, CommandIO, CommandResult, ExecResult } from './types.ts';
 import { expandWord, expandWordFields, ExpansionError, type ExpandContext } from './expand.ts';
 import { parseProgram, ShellSyntaxError } from './parser.ts';
-import { LimitError, MAX_COMMANDS, MAX_LOOP_ITERATIONS, MAX_SCRIPT_DEPTH } from './limits.ts';
+import { LimitError, MAX_COMMANDS, MAX_LOOP_ITERATIONS, MAX_PIPE_BYTES, MAX_SCRIPT_DEPTH } from './limits.ts';
 import { OutputBuffer, Stdin, writeTo, type StdIo, type Target } from './streams.ts';
 import { shellError, shellName, subshellOf, type Frame } from './session.ts';
 import { bindFiles, fileErrorText } from './vfs.ts';
@@ -459,6 +459,9 @@ export class Interpreter {
   }
 
   setVar(frame: Frame, name: string, value: string, exported?: boolean): void {
+    // `x="$x$x$x"` in a loop doubles memory each turn: stop it where a pipe would be stopped.
+    if (value.length > MAX_PIPE_BYTES)
+      throw new LimitError(`stopped: a variable held more than ${MAX_PIPE_BYTES / 1024 / 1024} MiB`);
     const existing = frame.vars.get(name);
     frame.vars.set(name, { value, exported: exported ?? existing?.exported ?? false });
   }

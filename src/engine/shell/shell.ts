@@ -173,6 +173,10 @@ export class Shell {
       } else if (e instanceof LimitError) {
         err.write(`packetpath: ${e.message}\n`);
         this.status = 1;
+      } else if (e instanceof RangeError && /Invalid string length|Invalid array length/.test(e.message)) {
+        // A word expanded past what JavaScript can hold (`"$x$x$x"` of a huge $x): a limit, not a bug.
+        err.write('packetpath: stopped: a value grew larger than the lab shell can hold\n');
+        this.status = 1;
       } else {
         err.write(`packetpath: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
         this.status = 1;
