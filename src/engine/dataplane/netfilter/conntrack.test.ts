@@ -36,6 +36,44 @@ describe('conntrack -L', () => {
     expect(out.stderr).toBe('conntrack v1.4.7 (conntrack-tools): 1 flow entries have been shown.\n');
   });
 
+  it('UDP as nf_conntrack_proto_udp: a lone answered query is neither UNREPLIED nor ASSURED; a stream is', () => {
+    const t = new ConntrackTable();
+    const dns = () =>
+      t.create(
+        {
+          protocol: 'udp',
+          orig: { src: '10.244.1.3', dst: '10.96.0.10', sport: 51234, dport: 53 },
+          dnat: '10.244.0.5:53',
+        },
+        0,
+      );
+    const e = dns();
+    t.replied(e, 5);
+    // The first reply refreshes the unreplied timeout (30 s): IPS_SEEN_REPLY is set after udp_packet.
+    expect(formatEntry(e, 2000)).toBe(
+      'udp      17 28 src=10.244.1.3 dst=10.96.0.10 sport=51234 dport=53 src=10.244.0.5 dst=10.244.1.3 sport=53 dport=51234 mark=0 use=1',
+    );
+    // More traffic within two seconds of the first packet: still 30 s, not a stream.
+    t.replied(e, 1500);
+    expect(formatEntry(e, 1500)).toMatch(/^udp {6}17 30 .* sport=53 dport=51234 mark=0 use=1$/);
+    // Traffic after the two seconds: the stream timeout (120 s) and ASSURED.
+    t.replied(e, 2500);
+    expect(formatEntry(e, 2500)).toMatch(/^udp {6}17 120 .* sport=53 dport=51234 \[ASSURED\] mark=0 use=1$/);
+  });
+
+  it('ICMP: an answered echo is not UNREPLIED and never ASSURED (30 s)', () => {
+    const t = new ConntrackTable();
+    const e = t.create(
+      { protocol: 'icmp', orig: { src: '10.244.1.3', dst: '10.244.2.7', sport: 7, dport: 7 } },
+      0,
+    );
+    t.replied(e, 0);
+    t.replied(e, 5000);
+    expect(formatEntry(e, 5000)).toBe(
+      'icmp     1 30 src=10.244.1.3 dst=10.244.2.7 type=8 code=0 id=7 src=10.244.2.7 dst=10.244.1.3 type=0 code=0 id=7 mark=0 use=1',
+    );
+  });
+
   it('records masquerade in the reply tuple', () => {
     const t = new ConntrackTable();
     const e = t.create(

@@ -28,6 +28,11 @@ export interface ConntrackEntry {
   replied: boolean;
   assured: boolean;
   expiresAt: number;
+  /**
+   * UDP: when the flow counts as a stream (nf_conntrack_proto_udp: `stream_ts = jiffies + 2 * HZ`
+   * at creation): traffic after a reply and past this instant extends the timeout and sets ASSURED.
+   */
+  readonly streamAt: number;
   /** `ip:port` the first packet was DNATed to (a Service backend). */
   readonly dnat?: string;
   /** Source address after masquerade. */
@@ -35,6 +40,9 @@ export interface ConntrackEntry {
   /** Free-form owner data (the mode and the chosen IPVS virtual server, for counters). */
   readonly tag?: string;
 }
+
+/** nf_conntrack_proto_udp: a UDP flow still active two seconds after its first packet is a stream. */
+const UDP_STREAM_AFTER_MS = 2000;
 
 const PROTO_NUMBER: Readonly<Record<CtProtocol, number>> = { icmp: 1, tcp: 6, udp: 17, sctp: 132 };
 
@@ -87,6 +95,7 @@ export class ConntrackTable {
       replied: false,
       assured: false,
       expiresAt: nowMs + timeout * 1000,
+      streamAt: nowMs + UDP_STREAM_AFTER_MS,
       ...(c.dnat ? { dnat: c.dnat } : {}),
       ...(c.snat ? { snat: c.snat } : {}),
       ...(c.tag ? { tag: c.tag } : {}),
@@ -95,16 +104,36 @@ export class ConntrackTable {
     return e;
   }
 
-  /** The other side answered: TCP reaches ESTABLISHED, the entry becomes ASSURED. */
+  /**
+   * A reply-direction packet (and, for UDP/ICMP, every exchange after it). TCP: the handshake
+   * completes, ESTABLISHED and ASSURED. UDP as nf_conntrack_udp_packet: the first reply only clears
+   * [UNREPLIED] (IPS_SEEN_REPLY is set after the protocol handler ran, so that packet still refreshes
+   * the unreplied timeout, 30 s); later traffic refreshes to the stream timeout (120 s) and sets
+   * ASSURED only once the flow is older than two seconds, so a lone DNS query and its answer is
+   * neither [UNREPLIED] nor [ASSURED]. ICMP: replied, never assured (icmp_packet only refreshes).
+   */
   replied(e: ConntrackEntry, nowMs: number): void {
-    e.replied = true;
-    e.assured = true;
     if (e.protocol === 'tcp') {
+      e.replied = true;
+      e.assured = true;
       e.state = 'ESTABLISHED';
       e.expiresAt = nowMs + CONNTRACK_TIMEOUTS.tcpEstablished * 1000;
-    } else if (e.protocol === 'udp' || e.protocol === 'sctp') {
-      e.expiresAt = nowMs + CONNTRACK_TIMEOUTS.udpStream * 1000;
+      return;
     }
+    if (e.protocol === 'icmp') {
+      e.replied = true;
+      e.expiresAt = nowMs + CONNTRACK_TIMEOUTS.icmp * 1000;
+      return;
+    }
+    if (!e.replied) {
+      e.expiresAt = nowMs + CONNTRACK_TIMEOUTS.udpUnreplied * 1000;
+      e.replied = true;
+      return;
+    }
+    if (nowMs > e.streamAt) {
+      e.expiresAt = nowMs + CONNTRACK_TIMEOUTS.udpStream * 1000;
+      e.assured = true;
+    } else e.expiresAt = nowMs + CONNTRACK_TIMEOUTS.udpUnreplied * 1000;
   }
 
   /** A TCP connection closed normally: TIME_WAIT for two minutes. */

@@ -196,6 +196,9 @@ export function dnsClient(
         source: 'forward',
       };
     }
+    // The answer travels back through the node's conntrack entry: no longer [UNREPLIED].
+    const tr = path.translation;
+    if (tr?.t.proxy && tr.t.proxyRoute) tr.t.proxy.connectionEstablished(tr.node, tr.t.proxyRoute);
     hops.push({
       kind: 'dns-query',
       name: fqdn(name),

@@ -316,6 +316,19 @@ describe('node tools', () => {
     expect(links).toHaveLength(pods.length);
   });
 
+  it('conntrack -L: an answered DNS query through the kube-dns Service is not [UNREPLIED]', () => {
+    exec(cluster, 'netshoot', 'dig +short kubernetes.default.svc.cluster.local');
+    const udp = node('conntrack -L')
+      .stdout.split('\n')
+      .filter((l) => l.startsWith('udp ') && l.includes('dport=53 '));
+    expect(udp.length).toBeGreaterThan(0);
+    for (const l of udp) {
+      expect(l).toMatch(
+        /^udp {6}17 \d+ src=\S+ dst=10\.96\.0\.10 sport=\d+ dport=53 src=\S+ dst=\S+ sport=53 dport=\d+ mark=0 use=1$/,
+      );
+    }
+  });
+
   it('conntrack -L shows a finished curl through the Service in TIME_WAIT with the DNAT reply tuple', () => {
     exec(cluster, 'client', `wget -qO /dev/null ${server}`);
     const out = node('conntrack -L');
