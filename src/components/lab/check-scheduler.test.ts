@@ -1,5 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CHECK_DEBOUNCE_MS, CheckScheduler } from './check-scheduler';
+import { CHECK_DEBOUNCE_MS, CheckScheduler, checkPercent } from './check-scheduler';
+
+describe('checkPercent', () => {
+  it('is the whole percent passing, rounded down, 100 only when all pass', () => {
+    expect(checkPercent({ passed: 3, total: 5 })).toBe(60);
+    expect(checkPercent({ passed: 2, total: 3 })).toBe(66);
+    expect(checkPercent({ passed: 199, total: 200 })).toBe(99);
+    expect(checkPercent({ passed: 7, total: 7 })).toBe(100);
+    expect(checkPercent({ passed: 0, total: 0 })).toBe(0);
+  });
+});
 
 /** A check run the test finishes by hand, recording the "cluster state" each run saw. */
 function fakeChecks() {

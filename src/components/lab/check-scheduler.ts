@@ -11,6 +11,14 @@
  */
 export const CHECK_DEBOUNCE_MS = 400;
 
+/**
+ * The whole percent of checks that pass, as the panel shows it: rounded down, so 100% means every
+ * check passes (4 of 6 is 66%, never a rounded-up 67% that a 99.5% would turn into 100%).
+ */
+export function checkPercent(s: { readonly passed: number; readonly total: number }): number {
+  return s.total > 0 ? Math.floor((s.passed * 100) / s.total) : 0;
+}
+
 export class CheckScheduler {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private running: Promise<void> | undefined;

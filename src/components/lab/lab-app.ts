@@ -21,6 +21,7 @@ import {
 } from './progress';
 import { ProgressSync, broadcastChannel, type RemoteChange, type SaveOutcome } from './progress-sync';
 import { inlineMarkdown } from './inline-markdown';
+import { CheckScheduler, checkPercent } from './check-scheduler';
 import { redrawSeed } from '../../grader/draw';
 import type { LabEditor } from './monaco/editor';
 import {
@@ -37,6 +38,7 @@ import {
   type Result,
   type Transport,
 } from '../../runtime/protocol';
+import { readLearner, writeLearner, LEARNER_STORAGE_KEY } from './learner';
 import { webContainerOffered } from './webcontainer-support';
 import type { PpNetwork } from '../visual/network-element';
 
@@ -86,6 +88,8 @@ export class LabApp {
   private files = new Map<string, string>();
   private current: string | undefined;
   private checks: CheckSummary | null = null;
+  /** Re-runs the checks after commands, applies and editor saves, debounced (see check-scheduler.ts). */
+  private readonly checkRuns = new CheckScheduler(() => this.runChecks(false));
   private hintLevel = 0;
   /**
    * Labs with variants: the learner's draw seed, sent with every load so the host starts the variant
@@ -197,6 +201,7 @@ export class LabApp {
     this.say(stored.kind === 'ok' ? this.t('lab.restored') : this.t('lab.ready'));
     $(this.root, '[data-toolbar]').hidden = false;
     this.wireToolbar();
+    this.wireLearner();
     this.wireSplitter();
     this.watchTheme();
     this.showHost();
@@ -422,7 +427,7 @@ export class LabApp {
     this.terminal.term.reset();
     this.readline.start();
     this.say(this.t('lab.migrated'));
-    await this.runChecks(false);
+    await this.checkRuns.now();
     this.sync.touch();
     await this.save();
   }
@@ -446,7 +451,7 @@ export class LabApp {
     this.readline.print(r.stdout);
     this.readline.print(r.stderr);
     this.readline.setPrompt(r.prompt);
-    void this.runChecks(false);
+    this.checkRuns.schedule();
     if (/^\s*trace\s/.test(text) && r.exitCode !== 2) this.pendingTrace = text;
     this.refreshNetwork();
     this.changed();
@@ -522,6 +527,8 @@ export class LabApp {
     // A write the stuck worker never took is not lost: the file is in `this.files`, which a restart writes.
     this.debounce('writes', 150, () => void this.flushWrites().catch(() => {}));
     this.scheduleValidate(path);
+    // An output check may read the file (`cat`, a dry run): the edit can change a verdict.
+    this.checkRuns.schedule();
     this.changed();
   }
 
@@ -625,14 +632,12 @@ export class LabApp {
 
   private async runChecks(announce: boolean): Promise<void> {
     try {
+      // Editor text not yet sent would be missing from what the checks see.
+      await this.flushWrites();
       const summary = await this.request('check', {});
       this.renderChecks(summary);
       if (announce) {
-        this.say(
-          summary.passed === summary.total
-            ? this.t('lab.checkAllPassed')
-            : this.t('lab.checkSummary', { passed: summary.passed, total: summary.total }),
-        );
+        this.say(summary.passed === summary.total ? this.t('lab.checkAllPassed') : this.summaryText(summary));
       }
       this.scheduleSave();
     } catch {
@@ -665,11 +670,25 @@ export class LabApp {
       }
       list.append(li);
     }
-    $(this.root, '[data-check-summary]').textContent = this.t('lab.checkSummary', {
+    const text = this.summaryText(summary);
+    const line = $(this.root, '[data-check-summary]');
+    // A live region: an unchanged summary is not set again, so it is not read out after every command.
+    if (line.textContent !== text) line.textContent = text;
+    const bar = $(this.root, '[data-check-progress]') as HTMLProgressElement;
+    bar.max = Math.max(summary.total, 1);
+    bar.value = summary.passed;
+    bar.hidden = false;
+    this.root.dataset.percent = String(checkPercent(summary));
+    this.revealVariant(summary.total > 0 && summary.passed === summary.total);
+  }
+
+  /** "3 of 5 checks pass (60%)." Hidden checks count like the others. */
+  private summaryText(summary: CheckSummary): string {
+    return this.t('lab.checkSummary', {
       passed: summary.passed,
       total: summary.total,
+      percent: checkPercent(summary),
     });
-    this.revealVariant(summary.total > 0 && summary.passed === summary.total);
   }
 
   private renderHints(): void {
@@ -761,6 +780,7 @@ export class LabApp {
   }
 
   private async reset(): Promise<void> {
+    this.checkRuns.cancel();
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     this.pendingWrites.clear();
@@ -778,7 +798,7 @@ export class LabApp {
     this.readline.start();
     this.saveSuspended = false;
     this.notice.hidden = true;
-    await this.runChecks(false);
+    await this.checkRuns.now();
     this.refreshNetwork();
     this.sync.touch();
     await this.save();
@@ -901,6 +921,32 @@ export class LabApp {
     this.root.dataset.rev = String(this.sync.rev);
   }
 
+  /** Download report: the host builds it (with the name from the field, if any), after pending edits. */
+  private async downloadReport(): Promise<void> {
+    await this.flushWrites();
+    const report = await this.request('report', {
+      locale: this.lang,
+      submittedAt: new Date().toISOString(),
+      learner: ($(this.root, '[data-learner]') as HTMLInputElement).value,
+    });
+    download(`packetpath-report-${this.labId}-${today()}.json`, report);
+  }
+
+  /**
+   * The optional name for grade reports. Kept site-wide (localStorage), not with a lab's progress: it
+   * belongs to the learner, not to a lab, so it is typed once for every lab, survives Reset and "new
+   * fault", and needs no change to the saved-progress format. Other tabs pick up a change.
+   */
+  private wireLearner(): void {
+    const input = $(this.root, '[data-learner]') as HTMLInputElement;
+    input.value = readLearner();
+    input.addEventListener('input', () => writeLearner(input.value));
+    addEventListener('storage', (e) => {
+      if (e.key === LEARNER_STORAGE_KEY && document.activeElement !== input) input.value = e.newValue ?? '';
+    });
+    $(this.root, '[data-learner-box]').hidden = false;
+  }
+
   private async exportAll(): Promise<void> {
     await this.save();
     const stored = this.storageOk ? await this.store.all().catch(() => []) : [];
@@ -1016,6 +1062,7 @@ export class LabApp {
       if (!button) return;
       switch (button.dataset.action) {
         case 'check':
+          this.checkRuns.cancel();
           void this.runChecks(true);
           break;
         case 'hint':
@@ -1037,9 +1084,7 @@ export class LabApp {
           });
           break;
         case 'report':
-          void this.client
-            .request('report', { locale: this.lang, submittedAt: new Date().toISOString() })
-            .then((report) => download(`packetpath-report-${this.labId}-${today()}.json`, report));
+          void this.downloadReport();
           break;
         case 'export':
           void this.exportAll();
