@@ -375,3 +375,43 @@ describe("CoreDNS's log plugin shows every query the resolvers send", () => {
     );
   });
 });
+
+describe("calico's installed conflist", () => {
+  it("is the notes' template (inside/02-cni.mdx) with install-cni's fill-ins: calico + calico-ipam, then portmap", () => {
+    const calico = scenario('calico', 'iptables', 41);
+    calico.execSync('kubectl debug node/kind-worker -it --image=nicolaka/netshoot', { interactive: true });
+    const r = calico.execSync('cat /etc/cni/net.d/10-calico.conflist', { interactive: true });
+    calico.execSync('exit', { interactive: true });
+    // __KUBERNETES_NODE_NAME__ -> the node, __CNI_MTU__ -> calico.yaml's veth_mtu "0" (auto-detect),
+    // __KUBECONFIG_FILEPATH__ -> /etc/cni/net.d/calico-kubeconfig.
+    expect(r.stdout).toBe(`{
+  "name": "k8s-pod-network",
+  "cniVersion": "0.3.1",
+  "plugins": [
+    {
+      "type": "calico",
+      "log_level": "info",
+      "log_file_path": "/var/log/calico/cni/cni.log",
+      "datastore_type": "kubernetes",
+      "nodename": "kind-worker",
+      "mtu": 0,
+      "ipam": {
+          "type": "calico-ipam"
+      },
+      "policy": {
+          "type": "k8s"
+      },
+      "kubernetes": {
+          "kubeconfig": "/etc/cni/net.d/calico-kubeconfig"
+      }
+    },
+    {
+      "type": "portmap",
+      "snat": true,
+      "capabilities": {"portMappings": true}
+    }
+  ]
+}
+`);
+  });
+});

@@ -13,6 +13,11 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { formatIPv4, parseCidr } from '../../util/ip.ts';
 import type { CniPlugin } from './types.ts';
 
+/**
+ * calico.yaml's `cni_network_config` template, as the notes quote it (inside/02-cni.mdx, en and pt-br):
+ * calico with calico-ipam, then portmap. install-cni fills the node name and the MTU per node
+ * (installedConflist in dataplane/tools/node-tools.ts).
+ */
 export const CALICO_CONFLIST = `{
   "name": "k8s-pod-network",
   "cniVersion": "0.3.1",
@@ -38,10 +43,6 @@ export const CALICO_CONFLIST = `{
       "type": "portmap",
       "snat": true,
       "capabilities": {"portMappings": true}
-    },
-    {
-      "type": "bandwidth",
-      "capabilities": {"bandwidth": true}
     }
   ]
 }
