@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { Rng } from '../../util/rng.ts';
 import { connect } from './connect.ts';
 import { podIP, scenario } from './test-helpers.ts';
+import { bgpRouteWithdrawn } from './bgp-routes.ts';
+import { cniDataplane } from './cni-dataplane.ts';
 import type { Cluster } from '../../cluster/cluster.ts';
 
 const run = (cluster: Cluster, line: string) => {
@@ -114,6 +116,13 @@ describe('calico BGP routes when calico-node stops on a node', () => {
     });
   });
 
+  it("VXLAN routes are Felix's, programmed without BIRD: they stay", () => {
+    const dp = cniDataplane(cluster);
+    expect(bgpRouteWithdrawn(cluster, dp, 'kind-worker', 'kind-worker2')).toBe(true);
+    const vxlan = { ...dp, encapsulation: 'vxlan' as const, tunnelDevice: 'vxlan.calico', overhead: 50 };
+    expect(bgpRouteWithdrawn(cluster, vxlan, 'kind-worker', 'kind-worker2')).toBe(false);
+  });
+
   it('calico-node running again brings the route back', () => {
     run(cluster, 'kubectl -n kube-system set image ds/calico-node calico-node=docker.io/calico/node:v3.31.2');
     run(
@@ -123,5 +132,39 @@ describe('calico BGP routes when calico-node stops on a node', () => {
     cluster.tick(60_000);
     expect(routes(cluster, 'kind-worker')).toContain(`${w2} via 172.18.0.4 dev tunl0 proto bird onlink \n`);
     expect(toEchoB().outcome).toBe('connected');
+  });
+});
+
+describe('calico BGP routes after a rollout restart of calico-node', () => {
+  it('every node runs a new calico-node and keeps its routes: cross-node traffic flows', () => {
+    const cluster = scenario('calico');
+    const before = cluster.store
+      .list('pods', 'kube-system')
+      .filter((p) => p.metadata.labels?.['k8s-app'] === 'calico-node')
+      .map((p) => p.metadata.name);
+    run(cluster, 'kubectl -n kube-system rollout restart daemonset/calico-node');
+    cluster.tick(30_000);
+    expect(
+      run(cluster, 'kubectl -n kube-system rollout status daemonset/calico-node --timeout=1s').stdout,
+    ).toContain('daemon set "calico-node" successfully rolled out');
+    const after = cluster.store
+      .list('pods', 'kube-system')
+      .filter((p) => p.metadata.labels?.['k8s-app'] === 'calico-node')
+      .map((p) => p.metadata.name);
+    expect(after.some((n) => before.includes(n))).toBe(false);
+    expect(routes(cluster, 'kind-worker')).toContain(
+      `${block(cluster, 'kind-worker2')} via 172.18.0.4 dev tunl0 proto bird onlink \n`,
+    );
+    const r = connect(
+      {
+        protocol: 'TCP',
+        from: { kind: 'pod', namespace: 'default', name: 'client' },
+        to: podIP(cluster, 'echo-b'),
+        port: 8080,
+      },
+      cluster,
+      new Rng(6),
+    );
+    expect(r.outcome).toBe('connected');
   });
 });

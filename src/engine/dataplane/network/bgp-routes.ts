@@ -14,9 +14,9 @@
  *
  * Calico VXLAN is not affected: Felix programs those routes from the IPAM blocks, without BIRD. The
  * rule applies only while the calico-node DaemonSet exists (clusters whose CNI the learner installs
- * are modelled elsewhere). Simplified: the node is taken as down since its current, not running
- * calico-node pod was created (the moment its predecessor was gone); a node with no calico-node pod
- * at all has been down longer than any restart.
+ * are modelled elsewhere). Simplified: the node is taken as down since its calico-node container last
+ * stopped or, if it never ran, since its pod was created (the moment its predecessor was gone); a node
+ * with no calico-node pod at all has been down longer than any restart.
  */
 import type { Cluster } from '../../cluster/cluster.ts';
 import { isCniAgentPod } from '../../node/cni/cni-settings.ts';
@@ -36,9 +36,12 @@ function birdDownSince(cluster: Cluster, node: string): number | 'running' | 'ne
   let since: number | undefined;
   for (const pod of agents) {
     const c = pod.status?.containerStatuses?.find((s) => s.name === 'calico-node');
-    if (c?.state?.running && !pod.metadata.deletionTimestamp) return 'running';
-    const created = parseTimestamp(pod.metadata.creationTimestamp);
-    if (!Number.isNaN(created)) since = since === undefined ? created : Math.min(since, created);
+    // A terminating pod's BIRD still runs until its container stops.
+    if (c?.state?.running) return 'running';
+    // Down since its container last stopped, or, if it never ran, since the pod replaced its predecessor.
+    const stopped = c?.state?.terminated?.finishedAt ?? c?.lastState?.terminated?.finishedAt;
+    const t = parseTimestamp(stopped ?? pod.metadata.creationTimestamp);
+    if (!Number.isNaN(t)) since = since === undefined ? t : Math.max(since, t);
   }
   return since ?? 'never';
 }
