@@ -29,6 +29,7 @@ export const STDERR_SHAPES: readonly RegExp[] = [
   /^error validating "/,
   // kubectl joins several errors of one apply/create without the `error: ` prefix (cmdutil.CheckErr).
   /^resource mapping not found for name: /,
+  /^error when (retrieving current configuration of|creating|applying patch|replacing|deleting)/,
 ];
 
 /** JavaScript failures dressed as output: an exception caught too late. */
