@@ -9,7 +9,12 @@ import type { KubectlContext } from '../context.ts';
 import { KubectlError, aggregateLine, cmdError, errorText, usageError } from '../errors.ts';
 import { readManifests } from '../manifests.ts';
 import { goQuote, StatusError } from '../../api/errors.ts';
-import { configMapKeyErrors } from '../../apiserver/name-validation.ts';
+import {
+  configMapKeyErrors,
+  isDNS1123Subdomain,
+  portNameErrors,
+  portNumErrors,
+} from '../../apiserver/name-validation.ts';
 import { resolveFileObject } from './file-refs.ts';
 import { createObject, dryRunMode, printOutcome } from './write.ts';
 import { withLastApplied } from '../apply-merge.ts';
@@ -49,9 +54,9 @@ function baseMeta(
  * its message, so checkErr prints `error: failed to create deployment: Deployment.apps "A" is invalid: …`
  * instead of the Invalid details form.
  */
-function submitGenerated(ctx: KubectlContext, obj: Manifest, failedTo?: string): number {
+function submitGenerated(ctx: KubectlContext, obj: Manifest, failedTo?: string, saveConfig = true): number {
   const mode = dryRunMode(ctx);
-  if (ctx.flags.bool('save-config')) addLastApplied(obj);
+  if (saveConfig && ctx.flags.bool('save-config')) addLastApplied(obj);
   if (mode === 'client') {
     printOutcome(ctx, obj, 'created', mode, true);
     return 0;
@@ -115,38 +120,66 @@ export function runCreateDeployment(ctx: KubectlContext): number {
   return submitGenerated(ctx, deployment, 'deployment');
 }
 
-function parsePort(text: string): number | string {
-  if (/^\d+$/.test(text)) return Number(text);
-  return text;
+/** Go's `strconv.ParseUint(s, 10, 16)` as `utilsnet.ParsePort` calls it, with its error text. */
+function parseUint16(s: string): number {
+  if (!/^[0-9]+$/.test(s)) throw cmdError(`strconv.ParseUint: parsing ${goQuote(s)}: invalid syntax`);
+  const n = Number(s);
+  if (n > 65535) throw cmdError(`strconv.ParseUint: parsing ${goQuote(s)}: value out of range`);
+  return n;
 }
 
-/** `kubectl create service clusterip|nodeport|loadbalancer NAME --tcp=port[:targetPort]`. */
-export function runCreateService(
-  ctx: KubectlContext,
-  type: 'ClusterIP' | 'NodePort' | 'LoadBalancer',
-): number {
+/**
+ * create_service.go `parsePorts`: `port[:targetPort]`; the port may be 0 (`ParsePort(…, true)`), a
+ * target port that Go's `strconv.Atoi` reads as a number must be 1-65535, anything else must be a valid
+ * port name (its errors joined by `,`).
+ */
+function parseServicePort(spec: string): { port: number; targetPort: number | string } {
+  const parts = spec.split(':');
+  const port = parseUint16(parts[0] ?? '');
+  const target = parts[1];
+  if (target === undefined) return { port, targetPort: port };
+  if (/^[+-]?[0-9]+$/.test(target)) {
+    const n = Number(target);
+    const errs = portNumErrors(n);
+    if (errs.length > 0) throw cmdError(errs.join(','));
+    return { port, targetPort: n };
+  }
+  const errs = portNameErrors(target);
+  if (errs.length > 0) throw cmdError(errs.join(','));
+  return { port, targetPort: target };
+}
+
+export type GeneratedServiceType = 'ClusterIP' | 'NodePort' | 'LoadBalancer' | 'ExternalName';
+
+/**
+ * `kubectl create service clusterip|nodeport|loadbalancer|externalname NAME --tcp=port[:targetPort]`
+ * (create_service.go: Complete, Validate, then Run builds the ports).
+ */
+export function runCreateService(ctx: KubectlContext, type: GeneratedServiceType): number {
+  if (type === 'ExternalName') requireFlags(ctx, ['external-name']);
   const name = nameFromArgs(ctx);
   dryRunMode(ctx);
   const tcp = ctx.flags.array('tcp');
-  const clusterIP = ctx.flags.string('clusterip');
-  if (tcp.length === 0 && !(type === 'ClusterIP' && clusterIP === 'None')) {
+  const clusterIP = type === 'ClusterIP' ? ctx.flags.string('clusterip') : '';
+  const externalName = type === 'ExternalName' ? ctx.flags.string('external-name') : '';
+  if (clusterIP !== 'None' && tcp.length === 0 && type !== 'ExternalName') {
     throw cmdError('at least one tcp port specifier must be provided');
   }
+  if (type === 'ExternalName' && isDNS1123Subdomain(externalName).length > 0)
+    throw cmdError(`invalid service external name ${externalName}`);
   const nodePort = type === 'NodePort' ? ctx.flags.int('node-port') : 0;
   const ports = tcp.map((spec) => {
-    const [p, t] = spec.split(':');
-    const port = Number(p);
-    if (!/^\d+$/.test(p ?? '') || port > 65535)
-      throw cmdError(`strconv.Atoi: parsing "${p ?? ''}": invalid syntax`);
+    const { port, targetPort } = parseServicePort(spec);
     return {
       name: spec.replace(/:/g, '-'),
       protocol: 'TCP',
       port,
-      targetPort: t === undefined || t === '' ? port : parsePort(t),
+      targetPort,
       ...(nodePort ? { nodePort } : {}),
     };
   });
   const labels = { app: name };
+  // Go field order of corev1.ServiceSpec: ports, selector, clusterIP, type, …, externalName.
   const svc: Manifest = {
     kind: 'Service',
     apiVersion: 'v1',
@@ -156,10 +189,13 @@ export function runCreateService(
       selector: { app: name },
       ...(clusterIP ? { clusterIP } : {}),
       type,
+      ...(externalName ? { externalName } : {}),
     },
     status: { loadBalancer: {} },
   };
-  return submitGenerated(ctx, svc, `${type} service`);
+  // ServiceOptions.Complete never reads --save-config (the flag is registered but CreateAnnotation stays
+  // false), so `create service … --save-config` records no last-applied annotation; kubectl v1.33 shows it.
+  return submitGenerated(ctx, svc, `${type} service`, false);
 }
 
 /** `kubectl create configmap NAME --from-literal=k=v --from-file=[key=]path`. */

@@ -49,6 +49,7 @@ export const COMMANDS: Readonly<Record<string, CommandRun>> = {
   'create service clusterip': (ctx) => runCreateService(ctx, 'ClusterIP'),
   'create service nodeport': (ctx) => runCreateService(ctx, 'NodePort'),
   'create service loadbalancer': (ctx) => runCreateService(ctx, 'LoadBalancer'),
+  'create service externalname': (ctx) => runCreateService(ctx, 'ExternalName'),
   'create configmap': runCreateConfigMap,
   'create namespace': runCreateNamespace,
   delete: runDelete,
