@@ -282,8 +282,25 @@ function nodeEnvironment(
   const node = cluster.config.nodes.find((n) => n.name === context.node);
   if (!node || !cluster.store.get('nodes', undefined, node.name)) return undefined;
   const config = cluster.config;
+  // `kubectl debug node/X -it --image=busybox` runs busybox's sh (ash) in the node's namespaces; a
+  // `sh` entered from there through `chroot /host` is the node's own /bin/sh (dash on Debian/Ubuntu).
+  const debugImage = context.debugPod
+    ? resolveImage(
+        cluster.store.list('pods').find((p) => p.metadata.name === context.debugPod)?.spec?.containers?.[0]
+          ?.image ?? '',
+      )
+    : undefined;
+  const busyboxDebug = debugImage?.kind === 'ok' && isBusybox(debugImage.profile);
   return {
-    flavour: context.shell && !/bash/.test(context.shell) ? 'dash' : 'bash',
+    flavour: context.shell
+      ? /bash/.test(context.shell)
+        ? 'bash'
+        : busyboxDebug
+          ? 'ash'
+          : 'dash'
+      : busyboxDebug
+        ? 'ash'
+        : 'bash',
     user: 'root',
     hostname: node.name,
     home: '/root',

@@ -6,7 +6,8 @@
  */
 import type { Pod } from '../../api/objects.ts';
 import type { Cluster } from '../../cluster/cluster.ts';
-import type { CommandHandler } from '../../shell/types.ts';
+import type { CommandHandler, CommandResult, SessionContext } from '../../shell/types.ts';
+import { resolveImage } from '../../node/images.ts';
 import { cniConfDir, cniPlugin, sandboxId } from '../../node/cni/index.ts';
 import { flannelSubnetEnv } from '../../node/cni/flannel.ts';
 import { nodeCniSettings } from '../../node/cni/cni-settings.ts';
@@ -439,4 +440,73 @@ export function nodeFiles(cluster: Cluster, node: string): Record<string, string
       return flannelSubnetEnv(cluster.config.podSubnet, n?.podCIDR ?? '', dp.nodeMtu - dp.overhead, true);
     })();
   return files;
+}
+
+/** The image of the `kubectl debug node/...` container a node session runs in, when there is one. */
+function debugImageIsBusybox(cluster: Cluster, context: SessionContext): boolean {
+  if (context.kind !== 'node' || !context.debugPod) return false;
+  const pod = cluster.store.list('pods').find((p) => p.metadata.name === context.debugPod);
+  const image = resolveImage(pod?.spec?.containers?.[0]?.image ?? '');
+  return image.kind === 'ok' && image.profile.tools.includes('ash');
+}
+
+/**
+ * `chroot NEWROOT [COMMAND [ARG]...]` in a `kubectl debug node/...` session, the step every guide
+ * gives: the profiles that mount the node's root put it at /host, and `chroot /host` enters it, so
+ * the shell sees the node's own files and programs. Without a command both chroots (coreutils and
+ * BusyBox) run `${SHELL:-/bin/sh} -i`; a debug container sets no SHELL, and /bin/sh on a kind node
+ * (Debian) or a k3s VM (Ubuntu) is dash. Errors are worded by the debug image's chroot.
+ */
+export function chrootCommand(ctx: ToolContext): CommandHandler {
+  return (argv, io) => {
+    const cluster = ctx.cluster;
+    const context = io.context;
+    const busybox = debugImageIsBusybox(cluster, context);
+    const fail = (stderr: string, exitCode: number): CommandResult => ({ stdout: '', stderr, exitCode });
+    const dir = argv[1];
+    if (dir === undefined)
+      return busybox
+        ? fail(
+            'BusyBox v1.37.0 (2024-09-26 21:31:42 UTC) multi-call binary.\n\nUsage: chroot NEWROOT [PROG ARGS]\n\nRun PROG with root directory set to NEWROOT\n',
+            1,
+          )
+        : fail("chroot: missing operand\nTry 'chroot --help' for more information.\n", 125);
+    const normalized = dir.replace(/\/+$/, '') || '/';
+    const node = context.kind === 'node' ? context.node : ctx.node;
+    const mountsRoot =
+      context.kind === 'node' &&
+      context.debugPod !== undefined &&
+      cluster.store
+        .list('pods')
+        .find((p) => p.metadata.name === context.debugPod)
+        ?.spec?.containers?.some((c) => c.volumeMounts?.some((m) => m.mountPath === '/host')) === true;
+    // /host is the node's root; "/" stays where the shell already is (the node's namespaces).
+    const root: SessionContext | undefined =
+      node !== undefined && ((normalized === '/host' && mountsRoot) || normalized === '/')
+        ? normalized === '/'
+          ? context
+          : { kind: 'node', node }
+        : undefined;
+    if (!root)
+      return busybox
+        ? fail(`chroot: can't change root directory to '${dir}': No such file or directory\n`, 1)
+        : fail(`chroot: cannot change root directory to '${dir}': No such file or directory\n`, 125);
+    const command = argv.slice(2);
+    const program = command[0]?.slice(command[0].lastIndexOf('/') + 1);
+    const shells = ['sh', 'bash', 'dash'];
+    if (command.length === 0 || (command.length === 1 && shells.includes(program ?? ''))) {
+      if (!io.interactive) return { stdout: '', stderr: '', exitCode: 0 };
+      const shell = command.length === 0 ? 'sh' : program!;
+      return { stdout: '', stderr: '', exitCode: 0, enter: { ...root, shell } };
+    }
+    const r = cluster.shell.execIn(root, command, io.stdin);
+    if (r) return r;
+    return busybox
+      ? fail(`chroot: can't execute '${command[0]!}': No such file or directory\n`, 127)
+      : fail(
+          // quote() in the C locale a debug container runs in: plain apostrophes.
+          `chroot: failed to run command '${command[0]!}': No such file or directory\n`,
+          127,
+        );
+  };
 }

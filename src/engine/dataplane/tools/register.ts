@@ -19,7 +19,7 @@ import {
   iptablesSaveCommand,
   nftCommand,
 } from './netfilter-tools.ts';
-import { bridgeCommand, crictlCommand, sysctlCommand } from './node-tools.ts';
+import { bridgeCommand, chrootCommand, crictlCommand, sysctlCommand } from './node-tools.ts';
 import { pingCommand } from './ping.ts';
 import { netstatCommand, ssCommand } from './ss.ts';
 import { wgetCommand } from './wget.ts';
@@ -66,6 +66,7 @@ export const NODE_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>
   ['bridge', bridgeCommand],
   ['sysctl', sysctlCommand],
   ['crictl', crictlCommand],
+  ['chroot', chrootCommand],
   ...NETFILTER,
 ]);
 
