@@ -29,7 +29,21 @@ export interface Iface {
   readonly inet?: { readonly cidr: string; readonly brd?: string; readonly scope: string };
   readonly linkNetns?: string;
   readonly qlen?: number;
+  /** The rtnetlink link kind `ip -d` prints (IFLA_INFO_KIND); absent for a physical device and lo. */
+  readonly kind?: LinkKind;
 }
+
+export type LinkKind =
+  | {
+      readonly type: 'vxlan';
+      /** Collect-metadata device (Cilium's cilium_vxlan): `external`, VNI 0, no local/dev. */
+      readonly external?: boolean;
+      readonly id: number;
+      readonly local?: string;
+      readonly dev?: string;
+      readonly dstport: number;
+    }
+  | { readonly type: 'veth' | 'bridge' | 'ipip' | 'dummy' };
 
 export function macOf(seed: string): string {
   const h = fnv32a(seed);
@@ -111,6 +125,7 @@ export function nodeInterfaces(view: NetworkView, node: NodeInfo): NodeNetns {
       mac: '0.0.0.0',
       ...(first ? { inet: { cidr: `${first}/32`, scope: 'global' } } : {}),
       qlen: 1000,
+      kind: { type: 'ipip' },
     });
   ifaces.push({
     index: index++,
@@ -129,6 +144,8 @@ export function nodeInterfaces(view: NetworkView, node: NodeInfo): NodeNetns {
     },
     ...(k3s ? {} : { linkNetns: '0' }),
     qlen: 1000,
+    // A kind node is a container: its eth0 is a veth; the k3s VM's is a (virtio) NIC, no kind.
+    ...(k3s ? {} : { kind: { type: 'veth' as const } }),
   });
   const dev = (name: string, extra: Partial<Iface>): Iface => ({
     index: index++,
@@ -150,10 +167,13 @@ export function nodeInterfaces(view: NetworkView, node: NodeInfo): NodeNetns {
           flags: 'BROADCAST,MULTICAST,UP,LOWER_UP',
           state: 'UNKNOWN',
           ...(first ? { inet: { cidr: `${first}/32`, scope: 'global' } } : {}),
+          // flanneld's vxlan backend: VNI 1, Linux's port 8472, learning off (it programs the FDB).
+          kind: { type: 'vxlan', id: 1, local: node.ip, dev: 'eth0', dstport: 8472 },
         }),
       );
     ifaces.push(
       dev('cni0', {
+        kind: { type: 'bridge' },
         ...(second
           ? {
               inet: {
@@ -169,15 +189,18 @@ export function nodeInterfaces(view: NetworkView, node: NodeInfo): NodeNetns {
     ifaces.push(
       dev('vxlan.calico', {
         state: 'UNKNOWN',
+        // Felix's VXLAN device: VNI 4096 on the IANA port 4789.
+        kind: { type: 'vxlan', id: 4096, local: node.ip, dev: 'eth0', dstport: 4789 },
         ...(first ? { inet: { cidr: `${first}/32`, scope: 'global' } } : {}),
       }),
     );
   } else if (dp.cni === 'cilium') {
     const router = cniPlugin('cilium').gateway(node.podCIDR);
-    ifaces.push(dev('cilium_net', { peer: 'cilium_host', mtu: dp.nodeMtu }));
+    ifaces.push(dev('cilium_net', { peer: 'cilium_host', mtu: dp.nodeMtu, kind: { type: 'veth' } }));
     ifaces.push(
       dev('cilium_host', {
         peer: 'cilium_net',
+        kind: { type: 'veth' },
         mtu: dp.nodeMtu,
         ...(router ? { inet: { cidr: `${router}/32`, scope: 'link' } } : {}),
       }),
@@ -188,6 +211,9 @@ export function nodeInterfaces(view: NetworkView, node: NodeInfo): NodeNetns {
           state: 'UNKNOWN',
           mtu: dp.nodeMtu,
           flags: 'BROADCAST,MULTICAST,UP,LOWER_UP',
+          ...(dp.tunnelDevice === undefined || dp.tunnelDevice === 'cilium_vxlan'
+            ? { kind: { type: 'vxlan' as const, external: true, id: 0, dstport: 8472 } }
+            : {}),
         }),
       );
   }
@@ -200,6 +226,7 @@ export function nodeInterfaces(view: NetworkView, node: NodeInfo): NodeNetns {
         qdisc: 'noop',
         mtu: 1500,
         linkType: 'ether',
+        kind: { type: 'dummy' },
         ...(ipvs?.dummyAddresses[0]
           ? { inet: { cidr: `${ipvs.dummyAddresses[0]}/32`, scope: 'global' } }
           : {}),
@@ -217,6 +244,7 @@ export function nodeInterfaces(view: NetworkView, node: NodeInfo): NodeNetns {
         peer: `if${podEth0Index(dp)}`,
         ...(dp.cni === 'flannel' ? { master: 'cni0' } : {}),
         linkNetns: `cni-${pod.metadata.uid}`,
+        kind: { type: 'veth' },
       }),
     );
   }
@@ -246,6 +274,7 @@ export function podInterfaces(view: NetworkView, pod: Pod): Iface[] {
       linkType: 'ipip',
       mac: '0.0.0.0',
       qlen: 1000,
+      kind: { type: 'ipip' },
     });
   const veth = nodeInterfaces(view, node).vethOf.get(pod.metadata.uid) ?? 0;
   const prefix = cniPlugin(view.config.cni).podPrefix;
@@ -264,6 +293,7 @@ export function podInterfaces(view: NetworkView, pod: Pod): Iface[] {
     inet: { cidr, ...(broadcast(cidr) ? { brd: broadcast(cidr)! } : {}), scope: 'global' },
     linkNetns: '0',
     qlen: 1000,
+    kind: { type: 'veth' },
   });
   return ifaces;
 }

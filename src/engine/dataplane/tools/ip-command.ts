@@ -43,6 +43,39 @@ function linkLine(i: Iface): string {
   return `    link/ether ${i.mac} brd ff:ff:ff:ff:ff:ff${netns}\n`;
 }
 
+/**
+ * `ip -d` (iproute2 6.1 ipaddress.c print_linkinfo with show_details): on the link/ line
+ * " promiscuity %u " "minmtu %u " "maxmtu %u "; print_linktype opens a new line with "    %s " and
+ * the kind's print_opt (iplink_vxlan.c vxlan_print_opt for VXLAN; veth, bridge and dummy print no
+ * options of their own here); `ip link` adds the inet6 addrgenmode (print_af_spec); then the queue and
+ * GSO/TSO/GRO limits of a 6.1 kernel. Every token carries its own trailing space.
+ */
+function detailsText(i: Iface, mode: 'addr' | 'link'): string {
+  const noMtuRange = i.linkType === 'loopback' || i.linkType === 'ipip' || i.kind?.type === 'dummy';
+  // A bridge port (the pod veths on cni0) is put in promiscuous mode by the bridge.
+  let out = ` promiscuity ${i.master ? 1 : 0} minmtu ${noMtuRange ? 0 : 68} maxmtu ${noMtuRange ? 0 : 65535} `;
+  const k = i.kind;
+  if (k) {
+    out += `\n    ${k.type} `;
+    if (k.type === 'vxlan') {
+      if (k.external) out += 'external ';
+      out += `id ${k.id} `;
+      if (k.local) out += `local ${k.local} `;
+      if (k.dev) out += `dev ${k.dev} `;
+      out += `srcport 0 0 dstport ${k.dstport} nolearning ttl auto ageing 300 udpcsum noudp6zerocsumtx noudp6zerocsumrx `;
+    } else if (k.type === 'ipip') out += 'any remote any local any ttl inherit nopmtudisc ';
+  }
+  if (mode === 'link') out += 'addrgenmode eui64 ';
+  const tso = i.linkType === 'loopback' ? 524280 : 65536;
+  out += `numtxqueues 1 numrxqueues 1 gso_max_size 65536 gso_max_segs 65535 tso_max_size ${tso} tso_max_segs 65535 gro_max_size 65536 `;
+  return out;
+}
+
+/** iproute2's `matches()`: the word is a prefix of the option's full name. */
+function matchesOption(word: string, full: string, min = 2): boolean {
+  return word.length >= min && full.startsWith(word);
+}
+
 function addrLines(i: Iface, extra: readonly string[]): string {
   let out = '';
   const inet = (cidr: string, brd: string | undefined, scope: string) =>
@@ -85,7 +118,17 @@ const OBJECTS: Record<string, 'addr' | 'link' | 'route'> = {
 
 export function ipCommand(ctx: ToolContext): CommandHandler {
   return (argv) => {
-    const args = argv.slice(1).filter((a) => a !== '-4' && a !== '-o');
+    // Global options come before the object (ip.c main loop): `ip -d link`, `ip -details link show dev X`.
+    let details = false;
+    let rest = argv.slice(1);
+    while (rest[0]?.startsWith('-')) {
+      const opt = rest[0].startsWith('--') ? rest[0].slice(1) : rest[0];
+      if (matchesOption(opt, '-details')) details = true;
+      else if (!['-4', '-o', '-n', '-oneline', '-numeric'].includes(opt) && !matchesOption(opt, '-brief', 3))
+        return { stdout: '', stderr: `Option "${rest[0]}" is unknown, try "ip -help".\n`, exitCode: 255 };
+      rest = rest.slice(1);
+    }
+    const args = rest.filter((a) => a !== '-4' && a !== '-o');
     const objectText = args[0];
     const busybox = isBusybox(ctx);
     if (!objectText)
@@ -101,6 +144,12 @@ export function ipCommand(ctx: ToolContext): CommandHandler {
       return { stdout: '', stderr: `Object "${objectText}" is unknown, try "ip help".\n`, exitCode: 1 };
     const view = buildView(ctx.cluster);
     const sub = args[1];
+    if (sub?.startsWith('-'))
+      return {
+        stdout: '',
+        stderr: `Command "${sub}" is unknown, try "ip ${object === 'addr' ? 'address' : object} help".\n`,
+        exitCode: 255,
+      };
     if (sub !== undefined && !['show', 'list', 'ls', 'sh', 'dev'].includes(sub))
       return { stdout: '', stderr: 'RTNETLINK answers: Operation not permitted\n', exitCode: 2 };
     const devFilter =
@@ -127,7 +176,9 @@ export function ipCommand(ctx: ToolContext): CommandHandler {
       return { stdout: '', stderr: `Device "${devFilter}" does not exist.\n`, exitCode: 1 };
     let out = '';
     for (const i of shown) {
-      out += header(i, object, busybox) + linkLine(i);
+      const link = linkLine(i);
+      out +=
+        header(i, object, busybox) + (details ? `${link.slice(0, -1)}${detailsText(i, object)}\n` : link);
       if (object === 'addr') out += addrLines(i, i.name === 'kube-ipvs0' ? all.ipvs.slice(1) : []);
     }
     return { stdout: out, stderr: '', exitCode: 0 };

@@ -466,3 +466,49 @@ describe('kubectl debug node/X -it --image=busybox, then chroot /host', () => {
     c.execSync('exit', { interactive: true });
   });
 });
+
+describe('ip -d (iproute2 6.1 print_linkinfo with show_details)', () => {
+  const c = scenario('flannel', 'iptables', 41);
+  const node = (line: string) => {
+    c.execSync('kubectl debug node/kind-worker -it --image=nicolaka/netshoot', { interactive: true });
+    const r = c.execSync(line, { interactive: true });
+    c.execSync('exit', { interactive: true });
+    return r;
+  };
+
+  it("flannel.1: the vxlan line of iplink_vxlan.c's vxlan_print_opt, then the af_spec and queue tokens", () => {
+    const lines = node('ip -d link show flannel.1').stdout.split('\n');
+    expect(lines[1]).toMatch(
+      /^ {4}link\/ether [0-9a-f:]{17} brd ff:ff:ff:ff:ff:ff promiscuity 0 minmtu 68 maxmtu 65535 $/,
+    );
+    expect(lines[2]).toBe(
+      '    vxlan id 1 local 172.18.0.3 dev eth0 srcport 0 0 dstport 8472 nolearning ttl auto ageing 300 udpcsum noudp6zerocsumtx noudp6zerocsumrx addrgenmode eui64 numtxqueues 1 numrxqueues 1 gso_max_size 65536 gso_max_segs 65535 tso_max_size 65536 tso_max_segs 65535 gro_max_size 65536 ',
+    );
+  });
+
+  it('-details, -d, dev X and the kinds of the other links (veth, bridge)', () => {
+    expect(node('ip -details link show dev flannel.1').stdout).toBe(node('ip -d link show flannel.1').stdout);
+    expect(node('ip -d link show cni0').stdout.split('\n')[2]).toMatch(/^ {4}bridge addrgenmode eui64 /);
+    const veths = node('ip -d link')
+      .stdout.split('\n')
+      .filter((l) => l.includes('master cni0'));
+    expect(veths.length).toBeGreaterThan(0);
+    const out = node('ip -d link').stdout;
+    expect(out).toMatch(
+      /link-netns cni-\S+ promiscuity 1 minmtu 68 maxmtu 65535 \n {4}veth addrgenmode eui64 /,
+    );
+    // ip addr -d has no addrgenmode (print_af_spec runs for `ip link` only).
+    expect(node('ip -d addr show flannel.1').stdout).toMatch(/noudp6zerocsumrx numtxqueues 1 /);
+  });
+
+  it('options go before the object; unknown ones are refused as ip.c and iplink.c word it', () => {
+    expect(node('ip -x link')).toMatchObject({
+      stderr: 'Option "-x" is unknown, try "ip -help".\n',
+      exitCode: 255,
+    });
+    expect(node('ip link -d')).toMatchObject({
+      stderr: 'Command "-d" is unknown, try "ip link help".\n',
+      exitCode: 255,
+    });
+  });
+});
