@@ -10,6 +10,8 @@ import type { KubectlContext } from '../context.ts';
 import { cmdError, KubectlError, usageError } from '../errors.ts';
 import { mustResolve, parseResourceArgs } from '../resource-args.ts';
 import { createObject, dryRunMode, printOutcome } from './write.ts';
+import { withOverrides } from './overrides.ts';
+import { addLastApplied } from './create.ts';
 import { NO_RESOURCES } from './targets.ts';
 
 function selectorOf(obj: AnyObject): Record<string, string> | undefined {
@@ -28,6 +30,18 @@ function selectorOf(obj: AnyObject): Record<string, string> | undefined {
       return sel?.matchLabels;
     }
   }
+}
+
+/** The expose generator's `ParseLabels` (for --selector and --labels): `k=v,k2=v2`, nothing else. */
+function parseLabelSpec(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const spec of text.split(',')) {
+    const kv = spec.split('=');
+    if (kv.length !== 2) throw cmdError(`unexpected label spec: ${spec}`);
+    if (kv[0] === '') throw cmdError('unexpected empty label key');
+    out[kv[0]!] = kv[1]!;
+  }
+  return out;
 }
 
 function containerPorts(obj: AnyObject): core.ContainerPort[] {
@@ -53,9 +67,7 @@ export function runExpose(ctx: KubectlContext): number {
   if (!obj) throw notFound(ref.info.key, ref.name);
   const mode = dryRunMode(ctx);
   const selectorText = f.string('selector');
-  const selector = selectorText
-    ? Object.fromEntries(selectorText.split(',').map((p) => p.split('=') as [string, string]))
-    : selectorOf(obj);
+  const selector = selectorText ? parseLabelSpec(selectorText) : selectorOf(obj);
   if (!selector || Object.keys(selector).length === 0) {
     throw cmdError(
       `couldn't retrieve selectors via --selector flag or introspection: the ${ref.info.kind.toLowerCase()} has no labels`,
@@ -90,20 +102,18 @@ export function runExpose(ctx: KubectlContext): number {
       targetPort: targetPort ?? p.containerPort,
     }));
   }
-  if (ports.length === 0)
+  // A headless Service (`--cluster-ip=None`) may have no ports at all.
+  if (ports.length === 0 && f.string('cluster-ip') !== 'None')
     throw usageError(ctx.commandPath, "couldn't find port via --port flag or introspection");
   const type = f.string('type');
   if (type && !['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'].includes(type)) {
     throw cmdError(`invalid service type: ${type}`);
   }
-  const labels = f.string('labels')
-    ? Object.fromEntries(
-        f
-          .string('labels')
-          .split(',')
-          .map((p) => p.split('=') as [string, string]),
-      )
-    : obj.metadata.labels;
+  const labels = f.string('labels') ? parseLabelSpec(f.string('labels')) : obj.metadata.labels;
+  // The service generator: only the two affinities; a load balancer IP only for type LoadBalancer.
+  const affinity = f.string('session-affinity');
+  if (affinity !== '' && affinity !== 'None' && affinity !== 'ClientIP')
+    throw cmdError(`unknown session affinity: ${affinity}`);
   const svc: Manifest = {
     kind: 'Service',
     apiVersion: 'v1',
@@ -113,21 +123,26 @@ export function runExpose(ctx: KubectlContext): number {
       ...(labels ? { labels } : {}),
     },
     spec: {
-      ports,
+      ...(ports.length > 0 ? { ports } : {}),
       selector,
       ...(f.string('cluster-ip') ? { clusterIP: f.string('cluster-ip') } : {}),
       ...(type ? { type } : {}),
       ...(f.string('external-ip') ? { externalIPs: [f.string('external-ip')] } : {}),
       ...(f.string('session-affinity') ? { sessionAffinity: f.string('session-affinity') } : {}),
-      ...(f.string('load-balancer-ip') ? { loadBalancerIP: f.string('load-balancer-ip') } : {}),
+      ...(type === 'LoadBalancer' && f.string('load-balancer-ip')
+        ? { loadBalancerIP: f.string('load-balancer-ip') }
+        : {}),
     },
     status: { loadBalancer: {} },
   };
+  const generated = withOverrides(ctx, svc);
   if (mode === 'client') {
-    printOutcome(ctx, svc, 'exposed', mode, true);
+    printOutcome(ctx, generated, 'exposed', mode, true);
     return 0;
   }
-  printOutcome(ctx, createObject(ctx, svc, mode), 'exposed', mode);
+  // expose.go records --save-config only for objects it sends (after the client dry-run return).
+  if (f.bool('save-config')) addLastApplied(generated);
+  printOutcome(ctx, createObject(ctx, generated, mode), 'exposed', mode);
   void mustResolve;
   return 0;
 }

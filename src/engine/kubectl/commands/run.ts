@@ -18,8 +18,7 @@ import { isInteractiveShell, runInContainer } from './exec.ts';
 import { containerLogs as runtimeLogs } from '../../node/container-runtime.ts';
 import { StatusError } from '../../api/errors.ts';
 import { createObject, dryRunMode, printOutcome } from './write.ts';
-import { jsonPatch, mergePatch, PatchError, strategicMergePatch } from '../patch.ts';
-import { isPlainObject } from '../../util/json.ts';
+import { withOverrides } from './overrides.ts';
 
 function parseLabels(text: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -180,53 +179,6 @@ function attachToPod(ctx: KubectlContext, created: Pod, command: readonly string
     return 1;
   }
   return 0;
-}
-
-/**
- * `--overrides` patches the generated pod before it is sent (kubectl's OverrideOptions.Apply):
- * `--override-type` merge (RFC 7386, the default), strategic or json (RFC 6902), over the pod's JSON.
- * The fragment must be JSON; errors are the patch libraries' own texts, as kubectl prints them.
- */
-function withOverrides(ctx: KubectlContext, pod: Manifest): Manifest {
-  const text = ctx.flags.string('overrides');
-  if (text === '') return pod;
-  const type = ctx.flags.string('override-type') || 'merge';
-  if (type !== 'merge' && type !== 'strategic' && type !== 'json')
-    throw cmdError(`invalid override type: ${type}`);
-  let fragment: unknown;
-  try {
-    fragment = JSON.parse(text);
-  } catch {
-    // evanphx/json-patch answers an unparsable merge patch with errBadJSONPatch; the others surface
-    // encoding/json's error.
-    throw cmdError(type === 'merge' ? 'Invalid JSON Patch' : goJsonSyntaxError(text));
-  }
-  try {
-    const out =
-      type === 'merge'
-        ? mergePatch(pod, fragment)
-        : type === 'json'
-          ? jsonPatch(pod, fragment)
-          : strategicMergePatch(pod as unknown as Record<string, unknown>, strategicFragment(fragment));
-    if (!isPlainObject(out)) throw cmdError("Object 'Kind' is missing in 'null'");
-    return out as unknown as Manifest;
-  } catch (e) {
-    if (e instanceof PatchError) throw cmdError(e.message);
-    throw e;
-  }
-}
-
-function strategicFragment(fragment: unknown): Record<string, unknown> {
-  if (isPlainObject(fragment)) return fragment;
-  const kind = Array.isArray(fragment) ? 'array' : fragment === null ? 'null' : typeof fragment;
-  throw cmdError(`json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`);
-}
-
-/** encoding/json's SyntaxError text for the first byte that can't start or continue a JSON value. */
-function goJsonSyntaxError(text: string): string {
-  const first = text.trimStart()[0];
-  if (first === undefined) return 'unexpected end of JSON input';
-  return `invalid character '${first}' looking for beginning of value`;
 }
 
 /**
