@@ -102,6 +102,9 @@ describe.each(LAB_PAGES)('the sandbox lab on $path', ({ path, lang }) => {
 
     // A file written by the shell shows up in the editor.
     await run(page, 'echo "kind: ConfigMap" > notes.yaml');
+    // Read before the checks come back: the debounced checks and the save after this last command both
+    // land about 400 ms after it, and the save may already carry the new verdicts.
+    const saved = await lab(page).getAttribute('data-saved');
     await page.waitForSelector('pp-lab [data-tabs] [data-file="notes.yaml"]');
 
     // Checks run after each command.
@@ -111,7 +114,6 @@ describe.each(LAB_PAGES)('the sandbox lab on $path', ({ path, lang }) => {
     );
 
     // Reload: files, cluster, history and checks are as left.
-    const saved = await lab(page).getAttribute('data-saved');
     await waitForSaved(page, saved ?? undefined);
     await page.reload({ waitUntil: 'load' });
     await openLab(page);

@@ -635,7 +635,11 @@ export class LabApp {
       // Editor text not yet sent would be missing from what the checks see.
       await this.flushWrites();
       const summary = await this.request('check', {});
+      const before = this.checks;
       this.renderChecks(summary);
+      // The verdicts are part of the saved record: new ones must be saved even when the command that
+      // changed them was saved before they came back (the run is debounced, so it often is).
+      if (JSON.stringify(before) !== JSON.stringify(summary)) this.sync.touch();
       if (announce) {
         this.say(summary.passed === summary.total ? this.t('lab.checkAllPassed') : this.summaryText(summary));
       }
