@@ -11,7 +11,7 @@
  */
 import type { Pod } from '../../api/objects.ts';
 import { cniPlugin, sandboxId } from '../../node/cni/index.ts';
-import type { CniDataplane } from './cni-dataplane.ts';
+import { pathMtu, podMtuOf, type CniDataplane } from './cni-dataplane.ts';
 import type { Hop } from './types.ts';
 import type { NetworkView } from './view.ts';
 
@@ -47,12 +47,35 @@ function localHop(view: NetworkView, dp: CniDataplane, from: Place, to: Place): 
     const text = to.pod
       ? `${from.pod ? `${inDev} → ` : ''}cni0 bridge → ${outDev} on ${node} (same node, no encapsulation)`
       : `${inDev} → cni0 → the node's own stack on ${node}`;
-    return { kind: 'route', node, via: 'bridge', device: 'cni0', mtu: dp.podMtu, text };
+    return {
+      kind: 'route',
+      node,
+      via: 'bridge',
+      device: 'cni0',
+      mtu: vethMtu(view, dp, to.pod ?? from.pod),
+      text,
+    };
   }
   const text = to.pod
     ? `${from.pod ? `${inDev} → ` : ''}route ${to.ip} dev ${outDev} scope link on ${node} (same node, no encapsulation)`
     : `${inDev} → the node's own stack on ${node}`;
-  return { kind: 'route', node, via: 'routed-veth', device: outDev ?? inDev ?? 'eth0', mtu: dp.podMtu, text };
+  return {
+    kind: 'route',
+    node,
+    via: 'routed-veth',
+    device: outDev ?? inDev ?? 'eth0',
+    mtu: vethMtu(view, dp, to.pod ?? from.pod),
+    text,
+  };
+}
+
+/**
+ * A hop's MTU is its device's, as `ip link` shows it: a pod's veth has the MTU its CNI ADD gave it
+ * (per pod: a pod created before an MTU change keeps the old one); the tunnel or uplink between
+ * nodes has the path MTU (flannel.1 1450 on a 1500 network), whatever the pods were given.
+ */
+function vethMtu(view: NetworkView, dp: CniDataplane, pod: Pod | undefined): number {
+  return pod ? podMtuOf(view.cluster, pod) : dp.podMtu;
 }
 
 /** The route hops from one namespace to another; empty when there is no route. */
@@ -90,7 +113,7 @@ export function routeHops(view: NetworkView, dp: CniDataplane, from: Place, to: 
         device: dp.tunnelDevice ?? 'vxlan',
         toNode: to.node,
         outer: outer('UDP'),
-        mtu: dp.podMtu,
+        mtu: pathMtu(dp, true),
         text: `${block} via ${dp.tunnelDevice}: ${dp.label} to ${to.node} (outer ${src.ip} → ${dst.ip} UDP ${dp.udpPort})`,
       });
       break;
@@ -102,7 +125,7 @@ export function routeHops(view: NetworkView, dp: CniDataplane, from: Place, to: 
         device: 'tunl0',
         toNode: to.node,
         outer: outer('IPIP'),
-        mtu: dp.podMtu,
+        mtu: pathMtu(dp, true),
         text: `${block} via ${dst.ip} dev tunl0 proto bird onlink: IP-in-IP to ${to.node} (outer ${src.ip} → ${dst.ip}, protocol 4)`,
       });
       break;
@@ -114,7 +137,7 @@ export function routeHops(view: NetworkView, dp: CniDataplane, from: Place, to: 
         device: 'eth0',
         toNode: to.node,
         outer: { src: src.ip, dst: dst.ip, protocol: 'none' },
-        mtu: dp.podMtu,
+        mtu: pathMtu(dp, true),
         text:
           dp.cni === 'calico'
             ? `${block} via ${dst.ip} dev eth0 proto bird: native route learned over BGP, no encapsulation`
@@ -129,7 +152,7 @@ export function routeHops(view: NetworkView, dp: CniDataplane, from: Place, to: 
     node: to.node,
     via: dp.cni === 'flannel' ? 'bridge' : 'routed-veth',
     device: dp.cni === 'flannel' ? 'cni0' : outDev,
-    mtu: dp.podMtu,
+    mtu: vethMtu(view, dp, to.pod),
     text:
       dp.cni === 'flannel'
         ? `${arrive} on ${to.node} → cni0 bridge → ${outDev} → ${to.ip}`

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { apply, scenario } from '../network/test-helpers.ts';
+import { apply, exec, podIP, scenario, setFlannelPodMtu } from '../network/test-helpers.ts';
 import type { Hop } from '../network/types.ts';
 import { traceConnection, type TraceResult } from './trace-connection.ts';
 
@@ -193,5 +193,31 @@ describe('the trace command', () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('route hops state their device MTU, as `ip link` shows it (lab 03-vxlan-mtu)', () => {
+  it('pods given 1500 inside VXLAN: the flannel.1 hop says 1450, the delivering veth its own MTU', () => {
+    const cluster = scenario('flannel', 'iptables', 41);
+    setFlannelPodMtu(cluster, 1500, ['client']);
+    const echoB = podIP(cluster, 'echo-b');
+    const t = traced(
+      traceConnection(cluster, {
+        from: { kind: 'pod', namespace: 'default', name: 'client' },
+        argv: ['wget', '-q', '-O-', `http://${echoB}:8080/hostname`],
+      }),
+    );
+    const routes = t.hops.filter((h) => h.kind === 'route');
+    cluster.execSync('kubectl debug node/kind-worker -it --image=nicolaka/netshoot', { interactive: true });
+    const flannel = cluster.execSync('ip link show flannel.1', { interactive: true }).stdout;
+    cluster.execSync('exit', { interactive: true });
+    expect(flannel).toMatch(/ mtu 1450 /);
+    expect(routes.map((h) => [h.device, h.mtu])).toEqual([
+      ['flannel.1', 1450],
+      // echo-b was not recreated: its veth keeps the 1450 of its CNI ADD.
+      ['cni0', 1450],
+    ]);
+    // The sender's own eth0 is the one with 1500.
+    expect(exec(cluster, 'client', 'ip link show eth0').stdout).toMatch(/ mtu 1500 /);
   });
 });
