@@ -17,7 +17,7 @@ export class KubectlContext {
   stdout = '';
   stderr = '';
   /** A session the shell should open when the command ends (`exec -it`, `debug node -it`). */
-  enter: (SessionContext & { readonly onExit?: () => void }) | undefined;
+  enter: (SessionContext & { readonly onExit?: () => string | void }) | undefined;
 
   constructor(host: KubectlHost, hooks: KubectlHooks, io: CommandIO, path: string, flags: ParsedFlags) {
     this.host = host;

@@ -26,7 +26,7 @@ export interface Frame {
   readonly dirs: Set<string>;
   /** A session's writes over its base files (null = removed). Unused on the host. */
   readonly overlay: Map<string, string | null>;
-  readonly onExit?: () => void;
+  readonly onExit?: () => string | void;
   readonly commandPath?: (name: string) => string | undefined;
   /** Opened by a shell program inside a session (`bash` in `sh`), not by kubectl. */
   readonly nested?: boolean;
@@ -78,7 +78,7 @@ export function hostFrame(files: LabFiles, dirs: Iterable<string> = []): Frame {
 const READ_ONLY_MOUNTS = ['/var/run/secrets/kubernetes.io/serviceaccount'];
 
 export function sessionFrame(
-  context: SessionContext & { readonly onExit?: () => void },
+  context: SessionContext & { readonly onExit?: () => string | void },
   env: SessionEnvironment,
   saved?: { overlay?: Record<string, string | null>; dirs?: readonly string[] },
 ): Frame {

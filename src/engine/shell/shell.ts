@@ -161,7 +161,7 @@ export class Shell {
             break;
           }
           if (!(e instanceof ExitSignal)) throw e;
-          logout = this.exitSession(e.code, err);
+          logout = this.exitSession(e.code, out, err);
           // The host shell cannot really end: after `logout` the rest of the line is dropped.
           if (logout) break;
         }
@@ -337,7 +337,7 @@ export class Shell {
   }
 
   /** `exit N` at a session's top level: leave the session (or say `logout` on the host). */
-  private exitSession(code: number, err: OutputBuffer): boolean {
+  private exitSession(code: number, out: OutputBuffer, err: OutputBuffer): boolean {
     const frame = this.top();
     if (this.frames.length === 1) {
       err.write('logout\n');
@@ -345,8 +345,10 @@ export class Shell {
       return true;
     }
     this.frames.pop();
-    frame.onExit?.();
     if (frame.flavour === 'bash') err.write('exit\n');
+    // What the command that opened the session prints once it ends (kubectl run --rm: the deletion).
+    const said = frame.onExit?.();
+    if (said) out.write(said);
     if (!frame.nested && code !== 0) err.write(`command terminated with exit code ${code}\n`);
     this.status = code;
     return false;

@@ -80,8 +80,12 @@ export interface CommandIO {
 }
 
 export interface CommandResult extends ExecResult {
-  /** Opens a nested session (`kubectl exec -it … -- sh`, `kubectl debug node/… -it`); `exit` leaves it. */
-  readonly enter?: SessionContext & { readonly onExit?: () => void };
+  /**
+   * Opens a nested session (`kubectl exec -it … -- sh`, `kubectl debug node/… -it`); `exit` leaves it.
+   * `onExit` runs when the session ends; text it returns is what the opening command prints then, on
+   * stdout (`kubectl run --rm -it`: `pod "t" deleted from default namespace`).
+   */
+  readonly enter?: SessionContext & { readonly onExit?: () => string | void };
   /** Asks the shell to clear the screen (`clear`, Ctrl+L is the terminal's). */
   readonly clear?: boolean;
 }

@@ -131,19 +131,27 @@ function attachToPod(ctx: KubectlContext, created: Pod, command: readonly string
     throw cmdError('timed out waiting for the condition');
   }
   const pod = current()!;
+  const quiet = f.bool('quiet');
   const interactive = f.bool('tty') && ctx.io.interactive;
   if (f.bool('tty') && !ctx.io.interactive)
     ctx.err('Unable to use a TTY - input is not a terminal or the right kind of file\n');
   const argv = command.length > 0 ? command : [];
   if (interactive && (argv.length === 0 || isInteractiveShell(argv))) {
-    ctx.err("If you don't see a command prompt, try pressing enter.\n");
+    if (!quiet) ctx.err("If you don't see a command prompt, try pressing enter.\n");
     const rm = f.bool('rm');
+    // --rm: once the session ends, run.go's removeCreatedObjects deletes the pod through DeleteOptions
+    // (IgnoreNotFound, Quiet = --quiet), which prints the deletion on stdout.
+    const removeAfterSession = (): string => {
+      if (!api.get('pods', ns, name)) return '';
+      api.delete('pods', ns, name, { gracePeriodSeconds: 0 });
+      return quiet ? '' : `pod "${name}" deleted from ${ns} namespace\n`;
+    };
     ctx.enter = {
       kind: 'pod',
       namespace: ns,
       pod: name,
       container: name,
-      ...(rm ? { onExit: () => void api.delete('pods', ns, name, { gracePeriodSeconds: 0 }) } : {}),
+      ...(rm ? { onExit: removeAfterSession } : {}),
     };
     return 0;
   }
@@ -233,6 +241,6 @@ function removePod(ctx: KubectlContext, pod: AnyObject | Pod): void {
   const info = resolveResource('pods')!;
   if (!api.get('pods', ns, pod.metadata.name)) return;
   api.delete(info.key, ns, pod.metadata.name, {});
-  ctx.out(`pod "${pod.metadata.name}" deleted from ${ns} namespace\n`);
+  if (!ctx.flags.bool('quiet')) ctx.out(`pod "${pod.metadata.name}" deleted from ${ns} namespace\n`);
   ctx.host.waitFor(() => !api.get('pods', ns, pod.metadata.name), DELETE_WAIT_CAP_MS, 1000);
 }

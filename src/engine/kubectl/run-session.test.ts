@@ -1,0 +1,48 @@
+/**
+ * `kubectl run --rm -it … -- sh` opens a session in the new pod; when the session ends, run.go's
+ * removeCreatedObjects deletes the pod and prints the deletion on stdout as `kubectl delete` does
+ * (`pod "t" deleted from default namespace`, the v1.33+ wording), unless `-q/--quiet`. Other sessions
+ * (`kubectl exec -it`) print nothing when they end.
+ */
+import { describe, expect, it } from 'vitest';
+import { createCluster } from '../cluster/cluster.ts';
+
+const it_ = { interactive: true };
+
+describe('kubectl run --rm -it: the session ends, the pod is deleted', () => {
+  it('prints the deletion after exit and the pod is gone', () => {
+    const c = createCluster(undefined, { seed: 5 });
+    const open = c.execSync('kubectl run t --rm -it --image=nicolaka/netshoot -- sh', it_);
+    expect(open).toEqual({
+      stdout: '',
+      stderr: "If you don't see a command prompt, try pressing enter.\n",
+      exitCode: 0,
+    });
+    expect(c.execSync('hostname', it_).stdout).toBe('t\n');
+    const exit = c.execSync('exit', it_);
+    expect(exit.stdout).toBe('pod "t" deleted from default namespace\n');
+    expect(exit.exitCode).toBe(0);
+    expect(c.execSync('kubectl get pod t', it_).stderr).toBe(
+      'Error from server (NotFound): pods "t" not found\n',
+    );
+  });
+
+  it('in another namespace the line names it; -q prints neither the prompt hint nor the deletion', () => {
+    const c = createCluster(undefined, { seed: 5 });
+    expect(c.execSync('kubectl create namespace lab', it_).exitCode).toBe(0);
+    c.execSync('kubectl run t -n lab --rm -it --image=busybox:1.36 -- sh', it_);
+    expect(c.execSync('exit', it_).stdout).toBe('pod "t" deleted from lab namespace\n');
+    expect(c.execSync('kubectl run q --rm -it -q --image=busybox:1.36 -- sh', it_).stderr).toBe('');
+    expect(c.execSync('exit', it_).stdout).toBe('');
+    expect(c.execSync('kubectl get pod q', it_).exitCode).toBe(1);
+  });
+
+  it('without --rm, or from kubectl exec -it, leaving prints nothing on stdout and keeps the pod', () => {
+    const c = createCluster(undefined, { seed: 5 });
+    c.execSync('kubectl run k -it --image=busybox:1.36 -- sh', it_);
+    expect(c.execSync('exit', it_).stdout).toBe('');
+    expect(c.execSync('kubectl exec -it k -- sh', it_).exitCode).toBe(0);
+    expect(c.execSync('exit', it_)).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    expect(c.execSync('kubectl get pod k -o name', it_).stdout).toBe('pod/k\n');
+  });
+});
