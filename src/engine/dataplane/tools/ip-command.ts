@@ -27,7 +27,8 @@ function header(i: Iface, mode: 'addr' | 'link', busybox: boolean): string {
   const master = i.master ? ` master ${i.master}` : '';
   const tail = busybox
     ? ''
-    : `${mode === 'link' ? ' mode DEFAULT' : ''} group default${i.qlen ? ` qlen ${i.qlen}` : ''}`;
+    : // ipaddress.c: "group %s " keeps its trailing space; "qlen %u" (none for a noqueue device) has none.
+      `${mode === 'link' ? ' mode DEFAULT' : ''} group default ${i.qlen ? `qlen ${i.qlen}` : ''}`;
   return `${i.index}: ${i.name}${i.peer ? `@${i.peer}` : ''}: <${flags}> mtu ${i.mtu} qdisc ${i.qdisc}${master} state ${i.state}${tail}\n`;
 }
 
