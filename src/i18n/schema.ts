@@ -65,6 +65,7 @@ export const uiStrings = z.object({
   'lab.confirmYes': key("Confirm button of a dialog."),
   'lab.confirmNo': key("Cancel button of a dialog."),
   'lab.reportButton': key("Button that downloads the grade report."),
+  'lab.reportFailed': key("Status when the grade report cannot be built; {reason} is technical."),
   'lab.learnerLabel': key("Label of the optional name field that goes into the grade report."),
   'lab.learnerHelp': key("Help under the name field: optional, where it is kept, where it goes."),
   'lab.exportButton': key("Button that exports all saved progress."),

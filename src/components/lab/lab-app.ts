@@ -927,12 +927,18 @@ export class LabApp {
 
   /** Download report: the host builds it (with the name from the field, if any), after pending edits. */
   private async downloadReport(): Promise<void> {
-    await this.flushWrites();
-    const report = await this.request('report', {
-      locale: this.lang,
-      submittedAt: new Date().toISOString(),
-      learner: ($(this.root, '[data-learner]') as HTMLInputElement).value,
-    });
+    let report: unknown;
+    try {
+      await this.flushWrites();
+      report = await this.request('report', {
+        locale: this.lang,
+        submittedAt: new Date().toISOString(),
+        learner: ($(this.root, '[data-learner]') as HTMLInputElement).value,
+      });
+    } catch (e) {
+      this.say(this.t('lab.reportFailed', { reason: e instanceof Error ? e.message : String(e) }));
+      return;
+    }
     download(`packetpath-report-${this.labId}-${today()}.json`, report);
   }
 
