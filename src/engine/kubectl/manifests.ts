@@ -10,6 +10,7 @@ import { isPlainObject } from '../util/json.ts';
 import { cmdError } from './errors.ts';
 import { normalisePath, type LabFiles } from '../cluster/files.ts';
 import { YAML_LIMITS } from '../util/yaml-limits.ts';
+import { goYamlDepthError, goYamlToJsError } from './go-yaml-limits.ts';
 
 export interface SourcedManifest {
   /** The source as kubectl names it in messages: the path given, or `STDIN`. */
@@ -101,6 +102,8 @@ export function decodeSource(source: string, text: string): SourcedManifest[] {
   const out: SourcedManifest[] = [];
   for (const docText of splitDocuments(text)) {
     if (docText.trim() === '') continue;
+    const tooDeep = goYamlDepthError(docText);
+    if (tooDeep) throw cmdError(`error parsing ${source}: error converting YAML to JSON: ${tooDeep}`);
     const doc = parseDocument(docText, { version: '1.1', uniqueKeys: false, prettyErrors: true });
     const first = doc.errors[0];
     if (first) {
@@ -113,9 +116,7 @@ export function decodeSource(source: string, text: string): SourcedManifest[] {
     try {
       value = doc.toJS(YAML_LIMITS);
     } catch (e) {
-      throw cmdError(
-        `error parsing ${source}: error converting YAML to JSON: yaml: ${(e as Error).message.split('\n')[0]}`,
-      );
+      throw cmdError(`error parsing ${source}: error converting YAML to JSON: ${goYamlToJsError(e)}`);
     }
     if (value === null || value === undefined) continue;
     if (!isPlainObject(value)) {

@@ -13,6 +13,7 @@ import { YAML_LIMITS } from '../../util/yaml-limits.ts';
 import type { KubectlContext } from '../context.ts';
 import { cmdError, KubectlError } from '../errors.ts';
 import { goYamlError } from '../manifests.ts';
+import { goYamlToJsError } from '../go-yaml-limits.ts';
 import { jsonPatch, mergePatch, PatchError, strategicMergePatch, type PatchType } from '../patch.ts';
 import type { Fetched } from '../resource-args.ts';
 import { CRD_GROUPS } from './apply.ts';
@@ -34,7 +35,7 @@ export function parsePatchText(text: string): unknown {
   try {
     return doc.toJS(YAML_LIMITS) ?? null;
   } catch (e) {
-    throw cmdError(`unable to parse ${JSON.stringify(text)}: yaml: ${(e as Error).message.split('\n')[0]}`);
+    throw cmdError(`unable to parse ${JSON.stringify(text)}: ${goYamlToJsError(e)}`);
   }
 }
 
