@@ -9,7 +9,7 @@ import type { AnyObject, Manifest, Pod } from '../../api/objects.ts';
 import { resolveResource } from '../../api/resources.ts';
 import type { KubectlContext } from '../context.ts';
 import { cmdError, errorText, usageError } from '../errors.ts';
-import { requireFlags } from './create.ts';
+import { addLastApplied, requireFlags } from './create.ts';
 import { DELETE_WAIT_CAP_MS } from './delete.ts';
 
 /** Simulated time an attached `kubectl run` follows a container that keeps running. */
@@ -50,7 +50,8 @@ export function runRun(ctx: KubectlContext): number {
     throw usageError(ctx.commandPath, '--rm should only be used for attached containers');
   const mode = dryRunMode(ctx);
   if (attach && mode !== 'none')
-    throw cmdError(
+    throw usageError(
+      ctx.commandPath,
       "--dry-run=[server|client] can't be used with attached containers options (--attach, --stdin, or --tty)",
     );
   const port = f.string('port');
@@ -65,7 +66,7 @@ export function runRun(ctx: KubectlContext): number {
     const eq = a.indexOf('=');
     if (eq > 0) annotations[a.slice(0, eq)] = a.slice(eq + 1);
   }
-  // corev1.Container field order: name, image, command, args, ports, env, resources, imagePullPolicy, stdin, tty.
+  // corev1.Container field order: name, image, command, args, ports, env, resources, imagePullPolicy, securityContext, stdin, tty.
   const container: Record<string, unknown> = { name, image: f.string('image') };
   if (command.length > 0) container[f.bool('command') ? 'command' : 'args'] = command;
   if (port !== '') {
@@ -75,6 +76,7 @@ export function runRun(ctx: KubectlContext): number {
   if (env.length > 0) container.env = env;
   container.resources = {};
   if (f.string('image-pull-policy')) container.imagePullPolicy = f.string('image-pull-policy');
+  if (f.bool('privileged')) container.securityContext = { privileged: true };
   if (stdin) container.stdin = true;
   if (stdin && !f.bool('leave-stdin-open')) container.stdinOnce = true;
   if (tty) container.tty = true;
@@ -87,7 +89,8 @@ export function runRun(ctx: KubectlContext): number {
       labels,
       ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
     },
-    spec: { containers: [container], dnsPolicy: 'ClusterFirst', restartPolicy: restart },
+    // corev1.PodSpec field order: containers, restartPolicy, …, dnsPolicy (what -o json shows).
+    spec: { containers: [container], restartPolicy: restart, dnsPolicy: 'ClusterFirst' },
     status: {},
   };
   const generated = withOverrides(ctx, pod);
@@ -106,6 +109,8 @@ export function runRun(ctx: KubectlContext): number {
     printOutcome(ctx, generated, 'created', mode, true);
     return 0;
   }
+  // run.go records --save-config only on the object it sends, after the client dry-run return.
+  if (f.bool('save-config')) addLastApplied(generated);
   const created = createObject(ctx, generated, mode) as Pod;
   if (!attach) {
     printOutcome(ctx, created, 'created', mode);
