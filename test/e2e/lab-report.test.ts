@@ -12,7 +12,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseReport } from '../../src/grader/index.ts';
-import { LAB_PAGES, focusTerminal, lab, openLab, run } from './lab-helpers';
+import { LAB_PAGES, focusEditor, focusTerminal, lab, openLab, run, waitForEditor } from './lab-helpers';
 
 const baseURL = inject('baseURL');
 const STRINGS = {
@@ -116,6 +116,49 @@ describe.each(LAB_PAGES)('report and progress on $path', ({ path, lang }) => {
       await (await again).saveAs(saved2);
       expect(parseReport(readFileSync(saved2, 'utf8')).learner).toBeUndefined();
       expect(problems).toEqual([]);
+      await context.close();
+    },
+  );
+});
+
+describe('the debounced checks', () => {
+  it(
+    'a burst of editor keystrokes re-runs the checks once, after the burst',
+    { timeout: 120_000 },
+    async () => {
+      const context = await browser.newContext();
+      // Counts the `check` requests the page sends its engine worker (the protocol's only way to run them).
+      await context.addInitScript(() => {
+        const w = window as unknown as { ppChecks: number };
+        w.ppChecks = 0;
+        const post = Worker.prototype.postMessage;
+        Worker.prototype.postMessage = function (this: Worker, ...args: Parameters<Worker['postMessage']>) {
+          const m = args[0] as { kind?: unknown; type?: unknown } | null;
+          if (m && m.kind === 'request' && m.type === 'check') w.ppChecks++;
+          return post.apply(this, args);
+        };
+      });
+      const page = await context.newPage();
+      await page.goto(baseURL + '/en/about-labs/', { waitUntil: 'load' });
+      await openLab(page);
+      const checks = () => page.evaluate(() => (window as unknown as { ppChecks: number }).ppChecks);
+      expect(await checks()).toBe(0);
+
+      // 24 keystrokes, each an editor change that may change a verdict (an output check can read files).
+      const comment = '# edited in one burst';
+      await focusEditor(page);
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type(comment);
+      await waitForEditor(page, comment);
+      await page.waitForFunction(() => (window as unknown as { ppChecks: number }).ppChecks > 0, null, {
+        timeout: 20_000,
+      });
+      // Nothing else is scheduled: give a stray second run twice the debounce to show up.
+      await page.waitForTimeout(1000);
+      // One run per burst; two only if this loaded machine paused the typing for longer than the debounce.
+      expect(await checks()).toBeGreaterThanOrEqual(1);
+      expect(await checks()).toBeLessThanOrEqual(2);
+      await waitForSummary(page, summary('en', 0, 5, 0));
       await context.close();
     },
   );
