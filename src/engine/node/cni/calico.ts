@@ -14,9 +14,10 @@ import { formatIPv4, parseCidr } from '../../util/ip.ts';
 import type { CniPlugin } from './types.ts';
 
 /**
- * calico.yaml's `cni_network_config` template, as the notes quote it (inside/02-cni.mdx, en and pt-br):
- * calico with calico-ipam, then portmap. install-cni fills the node name and the MTU per node
- * (installedConflist in dataplane/tools/node-tools.ts).
+ * calico.yaml's `cni_network_config` template (projectcalico/calico manifests/calico.yaml): calico with
+ * calico-ipam, portmap, then bandwidth (traffic shaping from the kubernetes.io/*-bandwidth
+ * annotations). Note 001 quotes it without bandwidth; inside/02-cni.mdx shows the real one. install-cni
+ * fills the node name and the MTU per node (installedConflist in dataplane/tools/node-tools.ts).
  */
 export const CALICO_CONFLIST = `{
   "name": "k8s-pod-network",
@@ -43,6 +44,10 @@ export const CALICO_CONFLIST = `{
       "type": "portmap",
       "snat": true,
       "capabilities": {"portMappings": true}
+    },
+    {
+      "type": "bandwidth",
+      "capabilities": {"bandwidth": true}
     }
   ]
 }
