@@ -132,10 +132,10 @@ describe('the debounced checks', () => {
         const w = window as unknown as { ppChecks: number };
         w.ppChecks = 0;
         const post = Worker.prototype.postMessage;
-        Worker.prototype.postMessage = function (this: Worker, ...args: Parameters<Worker['postMessage']>) {
+        Worker.prototype.postMessage = function (this: Worker, ...args: unknown[]) {
           const m = args[0] as { kind?: unknown; type?: unknown } | null;
           if (m && m.kind === 'request' && m.type === 'check') w.ppChecks++;
-          return post.apply(this, args);
+          (post as (...a: unknown[]) => void).apply(this, args);
         };
       });
       const page = await context.newPage();
