@@ -1,6 +1,6 @@
 /**
  * `kubectl logs` (pkg/cmd/logs): POD [CONTAINER] or TYPE/NAME, `-c`, `-p/--previous`, `--tail`,
- * `--timestamps`, `--all-containers`, `--prefix`. `-f` prints what there is and returns (no
+ * `--timestamps`, `--all-containers`, `--prefix`, `--since`, `--limit-bytes`. `-f` prints what there is and returns (no
  * streaming). Log text comes from the container runtime as the kubelet would serve it.
  */
 import type { Pod } from '../../api/objects.ts';
@@ -40,16 +40,45 @@ function logsOf(ctx: KubectlContext, pod: Pod, container: string): string {
     if (!r.ok) throw new StatusError('BadRequest', r.error);
     lines = r.lines;
   }
+  // --since: the kubelet serves lines from now - sinceSeconds on (logs.go rounds to whole seconds).
+  const since = f.duration('since');
+  if (since > 0) {
+    const from = ctx.now() - Math.round(since / 1000) * 1000;
+    lines = lines.filter((l) => l.time >= from);
+  }
   const tail = f.int('tail');
   if (tail >= 0) lines = tail === 0 ? [] : lines.slice(-tail);
   const prefix = f.bool('prefix') ? `[pod/${pod.metadata.name}/${container}] ` : '';
-  return lines.map((l) => `${prefix}${f.bool('timestamps') ? `${nano(l.time)} ` : ''}${l.text}\n`).join('');
+  const text = lines
+    .map((l) => `${prefix}${f.bool('timestamps') ? `${nano(l.time)} ` : ''}${l.text}\n`)
+    .join('');
+  // --limit-bytes: the kubelet stops the stream after that many bytes (mid-line if need be).
+  const limit = f.int('limit-bytes');
+  return limit > 0 ? truncateBytes(text, limit) : text;
+}
+
+function truncateBytes(text: string, limit: number): string {
+  let used = 0;
+  let end = 0;
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    const size = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+    // A character cut in two would not decode; the stream stops before it.
+    if (used + size > limit) break;
+    used += size;
+    end += ch.length;
+  }
+  return text.slice(0, end);
 }
 
 export function runLogs(ctx: KubectlContext): number {
   const f = ctx.flags;
   const args = f.args;
   if ((args.length === 0 && f.string('selector') === '') || args.length > 2) throw new KubectlError(USAGE);
+  // logs.go Validate.
+  if (f.string('since-time') !== '' && f.duration('since') !== 0)
+    throw cmdError('at most one of `sinceTime` or `sinceSeconds` may be specified');
+  if (f.duration('since') < 0) throw cmdError('--since must be greater than 0');
   let pod: Pod;
   if (args.length === 0) {
     return logsBySelector(ctx);
