@@ -89,8 +89,11 @@ export function runExec(ctx: KubectlContext): number {
   requireRunningContainer(pod, container);
   const tty = f.bool('tty');
   const stdin = f.bool('stdin');
-  if (tty && !stdin) ctx.err('Unable to use a TTY - input is not a terminal or the right kind of file\n');
-  else if (tty && !ctx.io.interactive)
+  // StreamOptions.SetupTTY: the warning is skipped with -q/--quiet.
+  const quiet = f.bool('quiet');
+  if (!quiet && tty && !stdin)
+    ctx.err('Unable to use a TTY - input is not a terminal or the right kind of file\n');
+  else if (!quiet && tty && !ctx.io.interactive)
     ctx.err('Unable to use a TTY - input is not a terminal or the right kind of file\n');
   if (tty && stdin && ctx.io.interactive && isInteractiveShell(command)) {
     ctx.enter = {

@@ -152,6 +152,8 @@ export function pickContainer(ctx: KubectlContext, pod: Pod, requested: string):
     ...(pod.spec?.initContainers ?? []).map((c) => `${c.name} (init)`),
     ...(pod.spec?.ephemeralContainers ?? []).map((c) => `${c.name} (ephem)`),
   ];
-  if (all.length > 1) ctx.err(`Defaulted container "${first}" out of: ${all.join(', ')}\n`);
+  // podcmd.FindOrDefaultContainerByName: the note is skipped with -q/--quiet (exec, attach).
+  if (all.length > 1 && !ctx.flags.bool('quiet'))
+    ctx.err(`Defaulted container "${first}" out of: ${all.join(', ')}\n`);
   return first;
 }

@@ -238,6 +238,9 @@ describe('kubectl exec / logs / run / port-forward', () => {
     const k = makeKubectl({ hooks });
     runningPod(k, 'two', {}, ['a', 'b']);
     expect(k.run('exec two -- echo x').stderr).toBe('Defaulted container "a" out of: a, b\n');
+    // -q/--quiet: "Only print output from the remote session" (no notice, no TTY warning).
+    expect(k.run('exec -q two -- echo x').stderr).toBe('');
+    expect(k.run('exec -q -it two -- echo x').stderr).toBe('');
     const r = k.run('exec -it two -c b -- sh', { interactive: true });
     expect(r.enter).toEqual({ kind: 'pod', namespace: 'default', pod: 'two', container: 'b' });
     expect(r.exitCode).toBe(0);
