@@ -1,13 +1,15 @@
 // The learner's name, from the lab's "Your name" field to the instructor's cohort table: the UI sends it
 // with the `report` request, the host records it as the report's `learner`, and `packetpath grade`
 // shows it in the LEARNER column (and CSV/JSON). A blank or absent name leaves `learner` out.
+import * as nodeFs from 'node:fs';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseReport, type GradeReport } from '../grader/index.ts';
 import { createHostHandler } from './host-handler.ts';
-import { loadBundledLab } from './labs.ts';
+import { loadBundledLab, loadBundledLabSource } from './labs.ts';
+import { main as webContainerProgram, STATE_DIR } from './webcontainer/program.ts';
 import { runGrade } from './node-cli/grade.ts';
 import {
   LEARNER_NAME_MAX,
@@ -120,5 +122,34 @@ describe('the learner name in reports made by the lab host', { timeout: 120_000 
       ['reports/ana.json', 'Ana Souza'],
       ['reports/anon.json', null],
     ]);
+  });
+});
+
+describe('the learner name through the WebContainer host', { timeout: 120_000 }, () => {
+  it('`packetpath host` answers a report request with the name as learner', async () => {
+    // The tree the WebContainer mounts: the start files and the lab bundle in .packetpath/.
+    const root = join(dir, 'wc');
+    mkdirSync(join(root, STATE_DIR), { recursive: true });
+    const source = await loadBundledLabSource('00-sandbox');
+    writeFileSync(join(root, STATE_DIR, 'lab.json'), JSON.stringify(source));
+    for (const [path, content] of Object.entries(source.start)) writeFileSync(join(root, path), content);
+    const out: string[] = [];
+    const request = {
+      type: 'report',
+      params: { locale: 'en', submittedAt: '2026-11-29T12:00:00Z', learner: ' Bruno  Lima ' },
+    };
+    const code = await webContainerProgram({
+      tool: 'packetpath',
+      argv: ['host', JSON.stringify(request)],
+      fs: nodeFs,
+      root,
+      stdout: (t) => out.push(t),
+      stderr: (t) => out.push(t),
+      now: () => '2026-11-29T11:00:00Z',
+    });
+    expect(code).toBe(0);
+    const answer = JSON.parse(out.join('')) as { ok: boolean; value: unknown };
+    expect(answer.ok).toBe(true);
+    expect(parseReport(JSON.stringify(answer.value)).learner).toBe('Bruno Lima');
   });
 });
