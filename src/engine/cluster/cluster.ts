@@ -27,6 +27,14 @@ import { MAX_SLEEP_SECONDS } from '../shell/limits.ts';
 export const COMMAND_STEP_MS = 2000;
 /** A settle loop that has not converged after this many rounds has a controller fighting another. */
 const MAX_SETTLE_ROUNDS = 1000;
+/**
+ * Objects the controllers may write in one settle, and per COMMAND_STEP_MS of a tick, before the rest
+ * is left queued for later ticks. A real cluster keeps working after kubectl returns: `--replicas=100000`
+ * has the ReplicaSet controller create BurstReplicas (500) pods per sync, each written with its event,
+ * bound and started over later syncs, while the commands go on answering. Lab-sized work never comes
+ * near it (a 3-replica Deployment settles in well under 100 writes); it bounds what one line costs.
+ */
+export const SETTLE_WRITE_BUDGET = 5000;
 
 export interface ClusterOptions {
   readonly seed?: number | string;
@@ -118,11 +126,20 @@ export class Cluster {
     return result;
   }
 
-  /** Lets every controller work until none has anything left to do; returns the number of rounds. */
-  settle(): number {
+  /**
+   * Lets every controller work until none has anything left to do, or until the store's resourceVersion
+   * reaches `budgetEnd` (default: SETTLE_WRITE_BUDGET writes from now); returns the number of rounds.
+   * Stopping early leaves the remaining keys in the controllers' queues for the next settle, the way
+   * work waits in a real controller's workqueue.
+   */
+  settle(budgetEnd = this.store.resourceVersion + SETTLE_WRITE_BUDGET): number {
     for (let round = 1; round <= MAX_SETTLE_ROUNDS; round++) {
       let busy = false;
-      for (const c of this.controllers) busy = c.sync() || busy;
+      for (const c of this.controllers) {
+        // Checked between controllers so that one burst cannot be followed by a whole round of others.
+        if (this.store.resourceVersion >= budgetEnd) return round;
+        busy = c.sync() || busy;
+      }
       if (!busy) for (const c of this.controllers) busy = (c.settled?.() ?? false) || busy;
       if (!busy) return round;
     }
@@ -135,6 +152,11 @@ export class Cluster {
    */
   tick(ms: number): void {
     const target = this.clock.now() + Math.max(0, ms);
+    // One write budget for the whole tick, growing with the time it covers: the wake-ups on the way
+    // share it, so a tick costs bounded work however many pods fall due. Once it is spent, the clock
+    // still moves and wake() still queues what is due; the next settle picks that up.
+    const budgetEnd =
+      this.store.resourceVersion + SETTLE_WRITE_BUDGET * Math.max(1, Math.ceil(ms / COMMAND_STEP_MS));
     for (;;) {
       const now = this.clock.now();
       let next: number | undefined;
@@ -143,15 +165,15 @@ export class Cluster {
         if (t !== undefined && t > now && t <= target && (next === undefined || t < next)) next = t;
       }
       if (next === undefined) break;
-      this.wakeAt(next);
+      this.wakeAt(next, budgetEnd);
     }
-    this.wakeAt(target);
+    this.wakeAt(target, budgetEnd);
   }
 
-  private wakeAt(ms: number): void {
+  private wakeAt(ms: number, budgetEnd: number): void {
     this.clock.set(ms);
     for (const c of this.controllers) c.wake?.();
-    this.settle();
+    this.settle(budgetEnd);
   }
 
   /**

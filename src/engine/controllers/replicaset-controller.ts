@@ -6,7 +6,12 @@
  * adopting matching orphans and releasing pods whose labels stop matching; then writes status
  * (replicas, fullyLabeledReplicas, readyReplicas, availableReplicas, observedGeneration).
  *
- * Simplified: no slow-start batching, no expectations cache (the store is read synchronously).
+ * Like upstream, one sync creates or deletes at most `BurstReplicas` (500) pods, creations in slow-start
+ * batches (1, 2, 4, … `slowStartBatch`): `--replicas=100000` costs a bounded amount of work per sync
+ * and the rest follows at later syncs, as the cluster settles and time passes.
+ *
+ * Simplified: no expectations cache. Upstream skips a sync until its informer has observed the pods
+ * the last one created or deleted; our store is read synchronously, so by the next sync it always has.
  */
 import type { AnyObject, Pod, ReplicaSet, ResourceKey } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
@@ -24,17 +29,49 @@ import {
   isPodReady,
 } from './pod-util.ts';
 
+/**
+ * `BurstReplicas` (pkg/controller/replicaset/replica_set.go): the most pods one sync of a ReplicaSet
+ * creates or deletes ("realistic value … based off performance requirements for kubernetes 1.0").
+ */
+export const BURST_REPLICAS = 500;
+/** `controller.SlowStartInitialBatchSize`: the first batch of creations is a single pod. */
+const SLOW_START_INITIAL_BATCH_SIZE = 1;
+
 export interface ReplicaPlan {
   readonly create: number;
   readonly remove: readonly Pod[];
 }
 
-/** The pure part: how many pods to create, which to delete (`manageReplicas`). */
-export function planReplicas(desired: number, active: readonly Pod[]): ReplicaPlan {
+/**
+ * The pure part: how many pods to create, which to delete (`manageReplicas`), at most `burst` either
+ * way; the next sync sees the remaining difference.
+ */
+export function planReplicas(desired: number, active: readonly Pod[], burst = BURST_REPLICAS): ReplicaPlan {
   const diff = active.length - desired;
-  if (diff < 0) return { create: -diff, remove: [] };
+  if (diff < 0) return { create: Math.min(-diff, burst), remove: [] };
   if (diff === 0) return { create: 0, remove: [] };
-  return { create: 0, remove: [...active].sort(deletionRank).slice(0, diff) };
+  return { create: 0, remove: [...active].sort(deletionRank).slice(0, Math.min(diff, burst)) };
+}
+
+/**
+ * `slowStartBatch`: calls `fn` up to `count` times in batches of `initial`, 2×, 4×, …; once a batch has
+ * a failure the remaining batches are skipped (a project out of quota does not spam the API with
+ * hundreds of doomed creates, nor the events with their failures). Returns the successful calls.
+ * Upstream runs each batch concurrently; here the calls of a batch run one after another.
+ */
+export function slowStartBatch(count: number, initial: number, fn: () => boolean): number {
+  let remaining = count;
+  let successes = 0;
+  for (let batch = Math.min(remaining, initial); batch > 0; batch = Math.min(2 * batch, remaining)) {
+    let failed = false;
+    for (let i = 0; i < batch; i++) {
+      if (fn()) successes++;
+      else failed = true;
+    }
+    if (failed) return successes;
+    remaining -= batch;
+  }
+  return successes;
 }
 
 /** `ActivePodsWithRanks`: pods to delete first sort first. */
@@ -92,7 +129,8 @@ export class ReplicaSetController extends BaseController {
     const pods = this.ownedPods(rs);
     const active = pods.filter(isPodActive);
     const plan = planReplicas(rs.spec?.replicas ?? 1, active);
-    for (let i = 0; i < plan.create; i++) wrote = this.createPod(rs) || wrote;
+    if (slowStartBatch(plan.create, SLOW_START_INITIAL_BATCH_SIZE, () => this.createPod(rs)) > 0)
+      wrote = true;
     for (const pod of plan.remove) {
       this.ctx.api.delete('pods', ns, pod.metadata.name);
       this.record(rs, 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
