@@ -134,7 +134,7 @@ export class Table {
   }
 
   private index(key: string, obj: AnyObject): void {
-    for (const idx of this.indexes.values()) for (const v of valuesOf(idx.fn, obj)) addKey(idx, v, key);
+    for (const idx of this.indexes.values()) for (const v of valuesOf(idx.fn, obj)) addKey(idx, v, key, obj);
   }
 
   private unindex(key: string, obj: AnyObject): void {
@@ -156,7 +156,7 @@ export class Table {
           else idx.sorted.delete(v);
         }
       }
-      for (const v of after) if (!before.includes(v)) addKey(idx, v, key);
+      for (const v of after) if (!before.includes(v)) addKey(idx, v, key, obj);
     }
   }
 
@@ -173,12 +173,31 @@ export class Table {
 
 const NO_OBJECTS: readonly AnyObject[] = [];
 
-function addKey(idx: Index, value: string, key: string): void {
+function addKey(idx: Index, value: string, key: string, obj?: AnyObject): void {
   let set = idx.values.get(value);
   if (!set) idx.values.set(value, (set = new Set()));
   if (set.has(key)) return;
   set.add(key);
-  idx.sorted.delete(value);
+  // A new object joins a cached list at its place (in a fresh array: callers may still hold the old one)
+  // instead of dropping the list for a re-sort: a ReplicaSet creating thousands of pods records an
+  // event on itself per pod, and re-sorting all of them per event was the cost of `--replicas=10000`.
+  const cached = idx.sorted.get(value);
+  if (cached && obj) {
+    const i = lowerBound(cached, obj);
+    idx.sorted.set(value, [...cached.slice(0, i), obj, ...cached.slice(i)]);
+  } else idx.sorted.delete(value);
+}
+
+/** The first position whose object sorts at or after `target`. */
+function lowerBound(list: readonly AnyObject[], target: AnyObject): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (compareObjects(list[mid]!, target) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function removeKey(idx: Index, value: string, key: string): void {
