@@ -36,6 +36,23 @@ describe('replica burst', () => {
     expect(planReplicas(3, []).create).toBe(3);
   });
 
+  it('a burst cut short is deterministic: same seed, same lines, same state', () => {
+    const run = () => {
+      const c = createCluster(undefined, { seed: 4 });
+      c.execSync('kubectl create deployment big --image=nginx --replicas=20000');
+      c.execSync('kubectl get deploy big');
+      return c.snapshot();
+    };
+    const a = run();
+    // Cut short: some bursts made, most of the 20,000 still to come.
+    const made = a.store.objects.filter(
+      (o) => o.resource === 'pods' && o.object.metadata.name.startsWith('big-'),
+    );
+    expect(made.length).toBeGreaterThanOrEqual(BURST_REPLICAS);
+    expect(made.length).toBeLessThan(20_000);
+    expect(JSON.stringify(run())).toBe(JSON.stringify(a));
+  }, 120_000);
+
   it('kubectl create deployment --replicas=100000 returns after bounded work; the cluster stays usable', () => {
     const c = createCluster(undefined, { seed: 9 });
     const pods = () => c.store.list('pods', 'default').length;
