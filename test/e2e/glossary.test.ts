@@ -6,6 +6,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { searchFor } from './search-helpers';
 
 const baseURL = inject('baseURL');
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -247,10 +248,9 @@ describe('search finds glossary entries', () => {
   it.each([
     { path: '/pt-br/', query: 'ndots', expected: '/pt-br/glossary/' },
     { path: '/en/', query: 'ndots', expected: '/en/glossary/' },
-  ])('"$query" from $path lists $expected', async ({ path, query, expected }) => {
+  ])('"$query" from $path lists $expected', { timeout: 90_000 }, async ({ path, query, expected }) => {
     const p = await open(path);
-    await p.locator('button[data-open-modal]').first().click();
-    await p.locator('.pagefind-ui__search-input').fill(query);
+    await searchFor(p, query);
     const results = p.locator('.pagefind-ui__result-link');
     await results.first().waitFor({ timeout: 15_000 });
     await expect

@@ -41,7 +41,8 @@ export async function waitForTerminal(
   test: (text: string) => boolean,
   what: string,
 ): Promise<string> {
-  const deadline = Date.now() + 20_000;
+  // Generous: on a loaded 2-core machine a lab's check run can hold the worker for several seconds.
+  const deadline = Date.now() + 45_000;
   let text = '';
   while (Date.now() < deadline) {
     text = await terminalText(page);

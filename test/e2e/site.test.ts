@@ -7,6 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { builtPages } from './pages';
+import { searchFor } from './search-helpers';
 
 const baseURL = inject('baseURL');
 const pages = builtPages(inject('distDir'));
@@ -86,19 +87,22 @@ describe('search', () => {
     // Words of the chapters' body text (Pagefind does not index diagram labels).
     { path: '/pt-br/', query: 'Klipper', expected: '/pt-br/k3s/cluster-networking/' },
     { path: '/en/', query: 'Klipper', expected: '/en/k3s/cluster-networking/' },
-  ])('finds "$query" from $path, only in that language', async ({ path, query, expected }) => {
-    const { page } = await open(path);
-    await page.locator('button[data-open-modal]').first().click();
-    await page.locator('.pagefind-ui__search-input').fill(query);
-    const results = page.locator('.pagefind-ui__result-link');
-    await results.first().waitFor({ timeout: 15_000 });
-    const hrefs = await results.evaluateAll((links) =>
-      links.map((a) => new URL((a as HTMLAnchorElement).href).pathname),
-    );
-    expect(hrefs).toContain(expected);
-    const prefix = expected.split('/')[1];
-    expect(hrefs.every((href) => href.startsWith(`/${prefix}/`))).toBe(true);
-  });
+  ])(
+    'finds "$query" from $path, only in that language',
+    { timeout: 90_000 },
+    async ({ path, query, expected }) => {
+      const { page } = await open(path);
+      await searchFor(page, query);
+      const results = page.locator('.pagefind-ui__result-link');
+      await results.first().waitFor({ timeout: 15_000 });
+      const hrefs = await results.evaluateAll((links) =>
+        links.map((a) => new URL((a as HTMLAnchorElement).href).pathname),
+      );
+      expect(hrefs).toContain(expected);
+      const prefix = expected.split('/')[1];
+      expect(hrefs.every((href) => href.startsWith(`/${prefix}/`))).toBe(true);
+    },
+  );
 
   it.each([
     { path: '/pt-br/', lang: 'pt-br' },
