@@ -1,32 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { createHostHandler } from './host-handler.ts';
-import { loadBundledLab } from './labs.ts';
-import {
-  PROTOCOL_VERSION,
-  type FromHost,
-  type HostState,
-  type Params,
-  type RequestType,
-  type ToHost,
-} from './protocol.ts';
+import { workerHarness } from './test-host.ts';
+import { PROTOCOL_VERSION, type HostState, type Params, type RequestType } from './protocol.ts';
 
-/** The worker's message handler, driven directly (no Worker): what the UI's HostClient would do. */
+/** The shared harness, its answers untyped: these tests pick the fields they look at. */
 function harness() {
-  const sent: FromHost[] = [];
-  const handler = createHostHandler({ host: 'worker', loadLab: loadBundledLab, send: (m) => sent.push(m) });
-  let id = 0;
-  async function request<T extends RequestType>(type: T, params: Params<T>) {
-    const myId = ++id;
-    handler.receive({ v: PROTOCOL_VERSION, kind: 'request', id: myId, type, params } as ToHost);
-    await handler.idle();
-    const r = sent.find((m) => m.kind === 'response' && m.id === myId);
-    if (!r || r.kind !== 'response') throw new Error('no response');
-    if (!r.ok)
-      throw Object.assign(new Error(r.error.message), { code: r.error.code, errorName: r.error.name });
-    return r.value as never;
-  }
-  const events = () => sent.flatMap((m) => (m.kind === 'event' ? [m.event] : []));
-  return { handler, sent, request, events, nextId: () => ++id };
+  const h = workerHarness();
+  return {
+    ...h,
+    request: <T extends RequestType>(type: T, params: Params<T>) => h.request(type, params) as Promise<never>,
+  };
 }
 
 describe('worker host handler', () => {

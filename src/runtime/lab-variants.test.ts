@@ -3,35 +3,11 @@
 // the report names the variant and its seed, and re-grades as that variant.
 import { describe, expect, it } from 'vitest';
 import { drawVariant, engine, parseReport, regradeReport } from '../grader/index.ts';
-import { createHostHandler } from './host-handler.ts';
+import { workerHarness } from './test-host.ts';
 import { loadBundledLab } from './labs.ts';
-import {
-  PROTOCOL_VERSION,
-  type CheckSummary,
-  type FromHost,
-  type HostState,
-  type LoadResult,
-  type Params,
-  type RequestType,
-  type Result,
-  type ToHost,
-} from './protocol.ts';
+import { type CheckSummary, type HostState, type LoadResult } from './protocol.ts';
 
-function harness() {
-  const sent: FromHost[] = [];
-  const handler = createHostHandler({ host: 'worker', loadLab: loadBundledLab, send: (m) => sent.push(m) });
-  let id = 0;
-  async function request<T extends RequestType>(type: T, params: Params<T>): Promise<Result<T>> {
-    const myId = ++id;
-    handler.receive({ v: PROTOCOL_VERSION, kind: 'request', id: myId, type, params } as ToHost);
-    await handler.idle();
-    const r = sent.find((m) => m.kind === 'response' && m.id === myId);
-    if (!r || r.kind !== 'response') throw new Error('no response');
-    if (!r.ok) throw new Error(r.error.message);
-    return r.value as Result<T>;
-  }
-  return { request };
-}
+const harness = workerHarness;
 
 const failing = (c: CheckSummary) => c.results.filter((r) => r.status !== 'pass').map((r) => r.id);
 

@@ -7,40 +7,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseReport, type GradeReport } from '../grader/index.ts';
-import { createHostHandler } from './host-handler.ts';
-import { loadBundledLab, loadBundledLabSource } from './labs.ts';
+import { workerHarness } from './test-host.ts';
+import { loadBundledLabSource } from './labs.ts';
 import { main as webContainerProgram, STATE_DIR } from './webcontainer/program.ts';
 import { runGrade } from './node-cli/grade.ts';
-import {
-  LEARNER_NAME_MAX,
-  PROTOCOL_VERSION,
-  learnerName,
-  type FromHost,
-  type Params,
-  type RequestType,
-  type Result,
-  type ToHost,
-} from './protocol.ts';
+import { LEARNER_NAME_MAX, learnerName } from './protocol.ts';
 
 const LABS = join(import.meta.dirname, '../../labs');
 const dir = mkdtempSync(join(tmpdir(), 'pp-report-learner-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function harness() {
-  const sent: FromHost[] = [];
-  const handler = createHostHandler({ host: 'worker', loadLab: loadBundledLab, send: (m) => sent.push(m) });
-  let id = 0;
-  async function request<T extends RequestType>(type: T, params: Params<T>): Promise<Result<T>> {
-    const myId = ++id;
-    handler.receive({ v: PROTOCOL_VERSION, kind: 'request', id: myId, type, params } as ToHost);
-    await handler.idle();
-    const r = sent.find((m) => m.kind === 'response' && m.id === myId);
-    if (!r || r.kind !== 'response') throw new Error('no response');
-    if (!r.ok) throw new Error(r.error.message);
-    return r.value as Result<T>;
-  }
-  return { request };
-}
+const harness = workerHarness;
 
 async function sandboxReport(learner?: string, lines = ['kubectl apply -f web.yaml']): Promise<GradeReport> {
   const h = harness();

@@ -11,33 +11,11 @@ import {
   startStateHash,
   type GradeReport,
 } from '../grader/index.ts';
-import { createHostHandler } from './host-handler.ts';
+import { workerHarness } from './test-host.ts';
 import { loadBundledLab } from './labs.ts';
-import {
-  PROTOCOL_VERSION,
-  type FromHost,
-  type HostState,
-  type Params,
-  type RequestType,
-  type Result,
-  type ToHost,
-} from './protocol.ts';
+import { type HostState } from './protocol.ts';
 
-function harness() {
-  const sent: FromHost[] = [];
-  const handler = createHostHandler({ host: 'worker', loadLab: loadBundledLab, send: (m) => sent.push(m) });
-  let id = 0;
-  async function request<T extends RequestType>(type: T, params: Params<T>): Promise<Result<T>> {
-    const myId = ++id;
-    handler.receive({ v: PROTOCOL_VERSION, kind: 'request', id: myId, type, params } as ToHost);
-    await handler.idle();
-    const r = sent.find((m) => m.kind === 'response' && m.id === myId);
-    if (!r || r.kind !== 'response') throw new Error('no response');
-    if (!r.ok) throw new Error(r.error.message);
-    return r.value as Result<T>;
-  }
-  return { request };
-}
+const harness = workerHarness;
 
 const download = async (h: ReturnType<typeof harness>): Promise<GradeReport> =>
   parseReport(
