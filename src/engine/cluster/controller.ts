@@ -43,12 +43,42 @@ export interface Controller {
   settled?(): boolean;
 }
 
-/** A de-duplicating FIFO of object keys, like client-go's workqueue. */
+/**
+ * A de-duplicating FIFO of object keys, like client-go's workqueue, with its delaying side (AddAfter):
+ * a key can also be due at a simulated time, and stays due until its owner forgets it.
+ */
 export class WorkQueue {
   private readonly items = new Set<string>();
+  private readonly dueAt = new Map<string, number>();
 
   add(key: string): void {
     this.items.add(key);
+  }
+
+  /** Queue `key` again once the clock reaches `at` (client-go's AddAfter, on the simulated clock). */
+  addAfter(key: string, at: number): void {
+    this.dueAt.set(key, at);
+  }
+
+  /** Drop a delayed key (its object was reconciled, or is gone). */
+  forget(key: string): void {
+    this.dueAt.delete(key);
+  }
+
+  forgetAll(): void {
+    this.dueAt.clear();
+  }
+
+  /** The earliest time a delayed key is due, for Controller.nextWakeup. */
+  nextDue(): number | undefined {
+    let next: number | undefined;
+    for (const t of this.dueAt.values()) if (next === undefined || t < next) next = t;
+    return next;
+  }
+
+  /** Queue every delayed key due by `now`, for Controller.wake. */
+  addDue(now: number): void {
+    for (const [key, t] of this.dueAt) if (t <= now) this.items.add(key);
   }
 
   get size(): number {

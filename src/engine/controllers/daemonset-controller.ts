@@ -57,7 +57,6 @@ export function shouldRunOn(ds: DaemonSet, node: Node): boolean {
 export class DaemonSetController extends BaseController {
   readonly name = 'daemonset-controller';
   /** When a DaemonSet must look again on its own: a new pod reaching minReadySeconds. */
-  private readonly wakeups = new Map<string, number>();
 
   protected watches(): [ResourceKey, (e: WatchEvent) => readonly string[]][] {
     return [
@@ -78,18 +77,15 @@ export class DaemonSetController extends BaseController {
   }
 
   nextWakeup(): number | undefined {
-    let next: number | undefined;
-    for (const t of this.wakeups.values()) if (next === undefined || t < next) next = t;
-    return next;
+    return this.queue.nextDue();
   }
 
   wake(): void {
-    const now = this.ctx.clock.now();
-    for (const [key, t] of this.wakeups) if (t <= now) this.queue.add(key);
+    this.queue.addDue(this.ctx.clock.now());
   }
 
   protected reconcile(key: string): boolean {
-    this.wakeups.delete(key);
+    this.queue.forget(key);
     const [ns, name] = splitKey(key);
     const ds = this.ctx.api.get('daemonsets.apps', ns, name);
     if (!ds || ds.metadata.deletionTimestamp) return false;
@@ -218,7 +214,7 @@ export class DaemonSetController extends BaseController {
     // A new pod that is ready but not yet minReadySeconds old becomes available on its own.
     const readyAt = waitingOn ? readySince(waitingOn) : undefined;
     if (readyAt !== undefined && minReady > 0)
-      this.wakeups.set(objectKey(ds.metadata.namespace, ds.metadata.name), readyAt + minReady * 1000);
+      this.queue.addAfter(objectKey(ds.metadata.namespace, ds.metadata.name), readyAt + minReady * 1000);
     let wrote = false;
     for (const p of toDelete) wrote = this.deletePod(ds, p) || wrote;
     const byName = new Map(nodes.map((n) => [n.metadata.name, n]));

@@ -46,7 +46,6 @@ export class Kubelet implements Controller {
   readonly nodeName: string;
   private readonly ctx: ControllerContext;
   private readonly queue = new WorkQueue();
-  private readonly wakeups = new Map<string, number>();
   private unwatch: (() => void) | undefined;
 
   constructor(ctx: ControllerContext, nodeName: string) {
@@ -56,7 +55,7 @@ export class Kubelet implements Controller {
 
   start(): void {
     this.unwatch?.();
-    this.wakeups.clear();
+    this.queue.forgetAll();
     this.unwatch = watchPodsOfNode(this.ctx.api, this.nodeName, (e) => {
       const pod = e.object as Pod;
       const old = e.oldObject as Pod | undefined;
@@ -70,14 +69,11 @@ export class Kubelet implements Controller {
   }
 
   nextWakeup(): number | undefined {
-    let next: number | undefined;
-    for (const t of this.wakeups.values()) if (next === undefined || t < next) next = t;
-    return next;
+    return this.queue.nextDue();
   }
 
   wake(): void {
-    const now = this.ctx.clock.now();
-    for (const [key, t] of this.wakeups) if (t <= now) this.queue.add(key);
+    this.queue.addDue(this.ctx.clock.now());
   }
 
   sync(): boolean {
@@ -89,7 +85,7 @@ export class Kubelet implements Controller {
         wrote = this.syncPod(key.slice(0, slash), key.slice(slash + 1)) || wrote;
       } catch {
         // A write raced with another component (object gone, namespace terminating): retry shortly.
-        this.wakeups.set(key, this.ctx.clock.now() + 1000);
+        this.queue.addAfter(key, this.ctx.clock.now() + 1000);
       }
     }
     return wrote;
@@ -101,7 +97,7 @@ export class Kubelet implements Controller {
 
   private syncPod(namespace: string, name: string): boolean {
     const key = objectKey(namespace, name);
-    this.wakeups.delete(key);
+    this.queue.forget(key);
     const pod = this.ctx.api.get('pods', namespace, name);
     const node = this.ctx.api.get('nodes', undefined, this.nodeName);
     if (!pod || pod.spec?.nodeName !== this.nodeName || !node) return false;
@@ -167,7 +163,7 @@ export class Kubelet implements Controller {
     let error: string | undefined;
     if (pod.spec?.hostNetwork) ip = hostIP;
     else if (recorder.recordedSince(pod as unknown as AnyObject, 'FailedCreatePodSandBox', attemptAt)) {
-      this.wakeups.set(key, attemptAt + SANDBOX_RETRY_MS);
+      this.queue.addAfter(key, attemptAt + SANDBOX_RETRY_MS);
       return { wrote: false };
     } else {
       const plugin = cniPlugin(config.cni);
@@ -213,7 +209,7 @@ export class Kubelet implements Controller {
         `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "${sandbox}": ${error}`,
         { component: 'kubelet', host: this.nodeName },
       );
-      this.wakeups.set(key, attemptAt + SANDBOX_RETRY_MS);
+      this.queue.addAfter(key, attemptAt + SANDBOX_RETRY_MS);
       return { wrote: this.writeStatus(pod, this.initialStatus(pod, base, false, nowText)) || true };
     }
     // CNI ADD sets eth0's MTU now; an agent pod makes the node read the CNI settings anew.
@@ -286,7 +282,7 @@ export class Kubelet implements Controller {
     if (plan.pulled.length > 0) wrote = this.recordImages(node, plan.pulled) || wrote;
     wrote = this.writeStatus(pod, plan.status) || wrote;
     if (plan.wakeAt !== undefined)
-      this.wakeups.set(objectKey(pod.metadata.namespace, pod.metadata.name), plan.wakeAt);
+      this.queue.addAfter(objectKey(pod.metadata.namespace, pod.metadata.name), plan.wakeAt);
     return wrote;
   }
 
@@ -325,7 +321,7 @@ export class Kubelet implements Controller {
       doneAt = Math.max(doneAt, handles ? requested : requested + grace);
     }
     if (doneAt > now) {
-      this.wakeups.set(objectKey(pod.metadata.namespace, pod.metadata.name), doneAt);
+      this.queue.addAfter(objectKey(pod.metadata.namespace, pod.metadata.name), doneAt);
       return wrote;
     }
     api.delete('pods', pod.metadata.namespace, pod.metadata.name, { gracePeriodSeconds: 0 });
