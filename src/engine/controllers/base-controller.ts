@@ -35,13 +35,22 @@ export abstract class BaseController implements Controller {
     for (const k of this.initialKeys()) this.queue.add(k);
   }
 
+  /**
+   * True while reconcile runs. Watch handlers run synchronously inside the API writes, so a controller
+   * whose own writes must not requeue work (upstream's endpointSliceTracker) checks this in its watch.
+   */
+  protected reconciling = false;
+
   sync(): boolean {
     let wrote = false;
     for (const key of this.queue.drain().sort()) {
+      this.reconciling = true;
       try {
         wrote = this.reconcile(key) || wrote;
       } catch {
         // Dropped; a later event requeues the key (the real controllers requeue with rate limiting).
+      } finally {
+        this.reconciling = false;
       }
     }
     return wrote;

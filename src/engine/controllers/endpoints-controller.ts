@@ -74,7 +74,7 @@ export class EndpointsController extends BaseController {
       // the controller's own writes do not bring the Service back.
       [
         'endpoints',
-        (e) => (this.writing ? [] : [objectKey(e.object.metadata.namespace, e.object.metadata.name)]),
+        (e) => (this.reconciling ? [] : [objectKey(e.object.metadata.namespace, e.object.metadata.name)]),
       ],
     ];
   }
@@ -83,19 +83,7 @@ export class EndpointsController extends BaseController {
     return this.ctx.api.list('services').map((s) => objectKey(s.metadata.namespace, s.metadata.name));
   }
 
-  /** True while reconcile writes the Endpoints object (see the endpoints watch). */
-  private writing = false;
-
   protected reconcile(key: string): boolean {
-    this.writing = true;
-    try {
-      return this.reconcileService(key);
-    } finally {
-      this.writing = false;
-    }
-  }
-
-  private reconcileService(key: string): boolean {
     const [ns, name] = splitKey(key);
     const { api, clock } = this.ctx;
     const svc = api.get('services', ns, name);

@@ -99,7 +99,7 @@ export class EndpointSliceController extends BaseController {
         (e) => {
           // Its own writes are what it expects (`endpointSliceTracker.ShouldSync` is false for them):
           // only slices changed by someone else bring the Service back.
-          if (this.writing) return [];
+          if (this.reconciling) return [];
           const svc = e.object.metadata.labels?.[SERVICE_NAME_LABEL];
           return svc && e.object.metadata.labels?.[MANAGED_BY] === CONTROLLER_NAME
             ? [objectKey(e.object.metadata.namespace, svc)]
@@ -123,19 +123,7 @@ export class EndpointSliceController extends BaseController {
     return this.ctx.api.list('services').map((s) => objectKey(s.metadata.namespace, s.metadata.name));
   }
 
-  /** True while reconcile writes slices (see the slices watch). */
-  private writing = false;
-
   protected reconcile(key: string): boolean {
-    this.writing = true;
-    try {
-      return this.reconcileService(key);
-    } finally {
-      this.writing = false;
-    }
-  }
-
-  private reconcileService(key: string): boolean {
     const [ns, name] = splitKey(key);
     const { api } = this.ctx;
     const svc = api.get('services', ns, name);
