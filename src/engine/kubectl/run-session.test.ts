@@ -1,11 +1,16 @@
 /**
  * `kubectl run --rm -it … -- sh` opens a session in the new pod; when the session ends, run.go's
  * removeCreatedObjects deletes the pod and prints the deletion on stdout as `kubectl delete` does
- * (`pod "t" deleted from default namespace`, the v1.33+ wording), unless `-q/--quiet`. Other sessions
- * (`kubectl exec -it`) print nothing when they end.
+ * (`pod "t" deleted from default namespace`, the v1.33+ wording), unless `-q/--quiet`. Before it,
+ * attach.go's reattachMessage (kubectl v1.35) for a pod with restartPolicy Always:
+ * `Session ended, resume using 'kubectl attach t -c t -i -t' command when the pod is running`.
+ * Other sessions (`kubectl exec -it`) print nothing when they end.
  */
 import { describe, expect, it } from 'vitest';
 import { createCluster } from '../cluster/cluster.ts';
+
+const resume = (pod: string) =>
+  `Session ended, resume using 'kubectl attach ${pod} -c ${pod} -i -t' command when the pod is running\n`;
 
 const it_ = { interactive: true };
 
@@ -20,7 +25,7 @@ describe('kubectl run --rm -it: the session ends, the pod is deleted', () => {
     });
     expect(c.execSync('hostname', it_).stdout).toBe('t\n');
     const exit = c.execSync('exit', it_);
-    expect(exit.stdout).toBe('pod "t" deleted from default namespace\n');
+    expect(exit.stdout).toBe(`${resume('t')}pod "t" deleted from default namespace\n`);
     expect(exit.exitCode).toBe(0);
     expect(c.execSync('kubectl get pod t', it_).stderr).toBe(
       'Error from server (NotFound): pods "t" not found\n',
@@ -31,18 +36,26 @@ describe('kubectl run --rm -it: the session ends, the pod is deleted', () => {
     const c = createCluster(undefined, { seed: 5 });
     expect(c.execSync('kubectl create namespace lab', it_).exitCode).toBe(0);
     c.execSync('kubectl run t -n lab --rm -it --image=busybox:1.36 -- sh', it_);
-    expect(c.execSync('exit', it_).stdout).toBe('pod "t" deleted from lab namespace\n');
+    expect(c.execSync('exit', it_).stdout).toBe(`${resume('t')}pod "t" deleted from lab namespace\n`);
     expect(c.execSync('kubectl run q --rm -it -q --image=busybox:1.36 -- sh', it_).stderr).toBe('');
     expect(c.execSync('exit', it_).stdout).toBe('');
     expect(c.execSync('kubectl get pod q', it_).exitCode).toBe(1);
   });
 
-  it('without --rm, or from kubectl exec -it, leaving prints nothing on stdout and keeps the pod', () => {
+  it('without --rm the pod stays and can be attached again; kubectl exec -it prints nothing', () => {
     const c = createCluster(undefined, { seed: 5 });
     c.execSync('kubectl run k -it --image=busybox:1.36 -- sh', it_);
-    expect(c.execSync('exit', it_).stdout).toBe('');
+    expect(c.execSync('exit', it_).stdout).toBe(resume('k'));
     expect(c.execSync('kubectl exec -it k -- sh', it_).exitCode).toBe(0);
     expect(c.execSync('exit', it_)).toEqual({ stdout: '', stderr: '', exitCode: 0 });
     expect(c.execSync('kubectl get pod k -o name', it_).stdout).toBe('pod/k\n');
+  });
+
+  it('restartPolicy Never or OnFailure: nothing to resume', () => {
+    const c = createCluster(undefined, { seed: 5 });
+    c.execSync('kubectl run n -it --restart=Never --image=busybox:1.36 -- sh', it_);
+    expect(c.execSync('exit', it_).stdout).toBe('');
+    c.execSync('kubectl run o --rm -it --restart=OnFailure --image=busybox:1.36 -- sh', it_);
+    expect(c.execSync('exit', it_).stdout).toBe('pod "o" deleted from default namespace\n');
   });
 });

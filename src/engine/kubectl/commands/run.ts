@@ -151,12 +151,17 @@ function attachToPod(ctx: KubectlContext, created: Pod, command: readonly string
       api.delete('pods', ns, name, { gracePeriodSeconds: 0 });
       return quiet ? '' : `pod "${name}" deleted from ${ns} namespace\n`;
     };
+    // attach.go reattachMessage: a container that restarts (restartPolicy Always) can be attached again.
+    const reattach =
+      !quiet && (created.spec?.restartPolicy ?? 'Always') === 'Always'
+        ? `Session ended, resume using 'kubectl attach ${name} -c ${name} -i -t' command when the pod is running\n`
+        : '';
     ctx.enter = {
       kind: 'pod',
       namespace: ns,
       pod: name,
       container: name,
-      ...(rm ? { onExit: removeAfterSession } : {}),
+      onExit: () => reattach + (rm ? removeAfterSession() : ''),
     };
     return 0;
   }
