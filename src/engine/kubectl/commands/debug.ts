@@ -3,7 +3,9 @@
  * profiles.go): creates `node-debugger-<node>-<5 random>` (container `debugger`, tolerating
  * everything) shaped by the profile: legacy/general/sysadmin share the host namespaces and mount the
  * node's root at /host, netadmin shares them with NET_ADMIN/NET_RAW, baseline/restricted get neither
- * (restricted also runs as non-root, drops ALL). `legacy`, the default, prints its deprecation notice.
+ * (restricted also runs as non-root, drops ALL). `legacy`, the default, prints its deprecation notice:
+ * so in kubectl v1.35 too (debug.go's flag default and wording unchanged since v1.33); v1.36 made
+ * `general` the default and dated the removal (v1.39).
  * Attached (`-i`), a shell at a prompt opens a session (on the node when the pod shares its
  * namespaces, else in the pod); a command runs there and its output is what the attach shows.
  * Debugging a pod through an ephemeral container is not simulated.
