@@ -1,15 +1,18 @@
 /**
  * `kubectl logs` (pkg/cmd/logs): POD [CONTAINER] or TYPE/NAME, `-c`, `-p/--previous`, `--tail`,
- * `--timestamps`, `--all-containers`, `--prefix`, `--since`, `--limit-bytes`. `-f` prints what there is and returns (no
- * streaming). Log text comes from the container runtime as the kubelet would serve it.
+ * `--timestamps`, `--all-containers`, `--all-pods`, `--prefix`, `--since`, `--since-time`,
+ * `--limit-bytes`. `-f` prints what there is and returns (no streaming), with the real checks of
+ * `--max-log-requests` and `--ignore-errors` when several streams are followed. Log text comes from the
+ * container runtime as the kubelet would serve it.
  */
 import type { Pod } from '../../api/objects.ts';
 import { StatusError } from '../../api/errors.ts';
 import { containerLogs as runtimeLogs } from '../../node/container-runtime.ts';
 import type { KubectlContext } from '../context.ts';
-import { cmdError, KubectlError } from '../errors.ts';
+import { cmdError, KubectlError, usageError } from '../errors.ts';
 import { matches } from '../../api/labels.ts';
 import { parseLabelSelector } from '../resource-args.ts';
+import { parseRFC3339 } from './go-time.ts';
 import { byLogging, pickContainer, resolvePodTarget } from './pod-target.ts';
 
 const USAGE = `error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.
@@ -21,7 +24,15 @@ function nano(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z');
 }
 
-function logsOf(ctx: KubectlContext, pod: Pod, container: string): string {
+interface StreamOptions {
+  /** `--since-time`, parsed (ms since the epoch). */
+  readonly sinceTime: number | undefined;
+  /** TailLines: -1 for all (`-l` without `--tail` makes it 10). */
+  readonly tail: number;
+  readonly prefix: boolean;
+}
+
+function logsOf(ctx: KubectlContext, pod: Pod, container: string, opts: StreamOptions): string {
   const f = ctx.flags;
   const previous = f.bool('previous');
   let lines: { time: number; text: string }[];
@@ -46,9 +57,11 @@ function logsOf(ctx: KubectlContext, pod: Pod, container: string): string {
     const from = ctx.now() - Math.round(since / 1000) * 1000;
     lines = lines.filter((l) => l.time >= from);
   }
-  const tail = f.int('tail');
+  // --since-time: the kubelet skips the lines stamped before it.
+  const { sinceTime, tail } = opts;
+  if (sinceTime !== undefined) lines = lines.filter((l) => l.time >= sinceTime);
   if (tail >= 0) lines = tail === 0 ? [] : lines.slice(-tail);
-  const prefix = f.bool('prefix') ? `[pod/${pod.metadata.name}/${container}] ` : '';
+  const prefix = opts.prefix ? `[pod/${pod.metadata.name}/${container}] ` : '';
   const text = lines
     .map((l) => `${prefix}${f.bool('timestamps') ? `${nano(l.time)} ` : ''}${l.text}\n`)
     .join('');
@@ -71,58 +84,108 @@ function truncateBytes(text: string, limit: number): string {
   return text.slice(0, end);
 }
 
+/** One log stream kubectl requests (LogsForObject's map entries): a pod's container. */
+interface LogRequest {
+  readonly pod: Pod;
+  readonly container: string;
+}
+
+/** logs.go `selectorTail`: with `-l` and no `--tail`, the last 10 lines of each container. */
+const SELECTOR_TAIL = 10;
+
 export function runLogs(ctx: KubectlContext): number {
   const f = ctx.flags;
   const args = f.args;
-  if ((args.length === 0 && f.string('selector') === '') || args.length > 2) throw new KubectlError(USAGE);
-  // logs.go Validate.
-  if (f.string('since-time') !== '' && f.duration('since') !== 0)
-    throw cmdError('at most one of `sinceTime` or `sinceSeconds` may be specified');
-  if (f.duration('since') < 0) throw cmdError('--since must be greater than 0');
-  let pod: Pod;
-  if (args.length === 0) {
-    return logsBySelector(ctx);
-  } else {
-    const target = resolvePodTarget(ctx, args[0]!, byLogging);
-    pod = target.pod;
-    if (target.candidates > 1) ctx.err(`Found ${target.candidates} pods, using pod/${pod.metadata.name}\n`);
+  const selector = f.string('selector');
+  if ((args.length === 0 && selector === '') || args.length > 2) throw new KubectlError(USAGE);
+  if (args.length === 1 && selector !== '')
+    throw usageError(ctx.commandPath, 'only a selector (-l) or a POD name is allowed');
+  // Complete → ToLogOptions: util.ParseRFC3339, Go's own parse error as is.
+  let sinceTime: number | undefined;
+  if (f.string('since-time') !== '') {
+    const parsed = parseRFC3339(f.string('since-time'));
+    if (!parsed.ok) throw cmdError(parsed.error);
+    sinceTime = parsed.ms;
   }
-  if (f.bool('all-containers')) {
-    for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])])
-      ctx.out(logsOf(ctx, pod, c.name));
+  // logs.go Validate.
+  if (sinceTime !== undefined && f.duration('since') !== 0)
+    throw cmdError('at most one of `sinceTime` or `sinceSeconds` may be specified');
+  const inline = args[1];
+  const named = inline ?? f.string('container');
+  if (f.bool('all-containers') && named !== '')
+    throw cmdError(`--all-containers=true should not be specified with container name ${named}`);
+  if (f.changed('container') && inline !== undefined)
+    throw cmdError('only one of -c or an inline [CONTAINER] arg is allowed');
+  if (f.int('limit-bytes') < 0) throw cmdError('--limit-bytes must be greater than 0');
+  if (f.duration('since') < 0) throw cmdError('--since must be greater than 0');
+  if (f.int('tail') < -1) throw cmdError('--tail must be greater than or equal to -1');
+  const tail = selector !== '' && !f.changed('tail') ? SELECTOR_TAIL : f.int('tail');
+
+  const requests = args.length === 0 ? selectorRequests(ctx, selector) : targetRequests(ctx, args[0]!, named);
+  const opts = { sinceTime, tail, prefix: f.bool('prefix') || f.bool('all-pods') };
+  // RunLogs: several streams followed at once go in parallel, within --max-log-requests.
+  if (f.bool('follow') && requests.length > 1) {
+    const max = f.int('max-log-requests');
+    if (requests.length > max)
+      throw cmdError(
+        `you are attempting to follow ${requests.length} log streams, but maximum allowed concurrency is ${max}, use --max-log-requests to increase the limit`,
+      );
+    for (const r of requests) {
+      try {
+        ctx.out(logsOf(ctx, r.pod, r.container, opts));
+      } catch (e) {
+        // parallelConsumeRequest: with --ignore-errors the error goes into the merged stream, unprefixed.
+        if (!f.bool('ignore-errors')) throw e;
+        ctx.out(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+      }
+    }
     return 0;
   }
-  const container = args[1] ?? pickContainer(ctx, pod, f.string('container'));
-  const known = [
-    ...(pod.spec?.containers ?? []),
-    ...(pod.spec?.initContainers ?? []),
-    ...(pod.spec?.ephemeralContainers ?? []),
-  ];
-  if (!known.some((c) => c.name === container))
-    throw cmdError(`container ${container} is not valid for pod ${pod.metadata.name}`);
-  ctx.out(logsOf(ctx, pod, container));
+  // sequentialConsumeRequest: the first failing stream ends the command. No streaming here: -f prints
+  // what the container has logged so far and returns, as `get -w` prints the current list.
+  for (const r of requests) ctx.out(logsOf(ctx, r.pod, r.container, opts));
   return 0;
+}
+
+/** Every container of a pod: init, regular, then ephemeral (LogsForObject with allContainers). */
+function allContainerNames(pod: Pod): string[] {
+  return [
+    ...(pod.spec?.initContainers ?? []),
+    ...(pod.spec?.containers ?? []),
+    ...(pod.spec?.ephemeralContainers ?? []),
+  ].map((c) => c.name);
+}
+
+function podRequests(ctx: KubectlContext, pod: Pod, named: string): LogRequest[] {
+  if (ctx.flags.bool('all-containers'))
+    return allContainerNames(pod).map((container) => ({ pod, container }));
+  const container = named !== '' ? named : pickContainer(ctx, pod, '');
+  if (!allContainerNames(pod).includes(container))
+    throw cmdError(`container ${container} is not valid for pod ${pod.metadata.name}`);
+  return [{ pod, container }];
+}
+
+/**
+ * POD or TYPE/NAME: one pod (the first in ByLogging order, "Found 3 pods, using pod/…"), or with
+ * `--all-pods` every pod the object selects.
+ */
+function targetRequests(ctx: KubectlContext, arg: string, named: string): LogRequest[] {
+  const target = resolvePodTarget(ctx, arg, byLogging);
+  if (ctx.flags.bool('all-pods')) return target.pods.flatMap((p) => podRequests(ctx, p, named));
+  if (target.candidates > 1)
+    ctx.err(`Found ${target.candidates} pods, using pod/${target.pod.metadata.name}\n`);
+  return podRequests(ctx, target.pod, named);
 }
 
 /**
  * `kubectl logs -l SELECTOR` (logs.go Complete + LogsForObject on a PodList): every matching pod's
  * default container, one after the other (the real order is a Go map's; here by pod name).
  */
-function logsBySelector(ctx: KubectlContext): number {
-  const f = ctx.flags;
-  const selector = parseLabelSelector(f.string('selector'));
+function selectorRequests(ctx: KubectlContext, selectorText: string): LogRequest[] {
+  const selector = parseLabelSelector(selectorText);
   const pods = (ctx.host.api.list('pods', ctx.namespace) as Pod[])
     .filter((p) => matches(selector, p.metadata.labels))
     .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
-  if (pods.length === 0) {
-    ctx.err(`No resources found in ${ctx.namespace} namespace.\n`);
-    return 0;
-  }
-  for (const pod of pods) {
-    const containers = f.bool('all-containers')
-      ? [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => c.name)
-      : [pickContainer(ctx, pod, f.string('container'))];
-    for (const c of containers) ctx.out(logsOf(ctx, pod, c));
-  }
-  return 0;
+  if (pods.length === 0) ctx.err(`No resources found in ${ctx.namespace} namespace.\n`);
+  return pods.flatMap((p) => podRequests(ctx, p, ctx.flags.string('container')));
 }

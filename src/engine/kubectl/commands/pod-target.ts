@@ -90,13 +90,19 @@ export const mostActive: Less = (a, b) => activePods(b, a);
  * order (by name) here, which a stable sort gives.
  */
 export function firstPod(pods: readonly Pod[], less: Less): Pod | undefined {
-  return [...pods].sort((a, b) => (less(a, b) ? -1 : less(b, a) ? 1 : 0))[0];
+  return sortPods(pods, less)[0];
+}
+
+function sortPods(pods: readonly Pod[], less: Less): Pod[] {
+  return [...pods].sort((a, b) => (less(a, b) ? -1 : less(b, a) ? 1 : 0));
 }
 
 export interface PodTarget {
   readonly pod: Pod;
   /** How many pods the selector matched (for "Found 3 pods, using pod/…"). */
   readonly candidates: number;
+  /** Every matching pod in `less` order (`logs --all-pods` reads them all). */
+  readonly pods: readonly Pod[];
 }
 
 /** Resolves `POD` or `TYPE/NAME` to a pod in the context's namespace. */
@@ -107,14 +113,14 @@ export function resolvePodTarget(ctx: KubectlContext, arg: string, less: Less = 
   if (slash < 0) {
     const pod = api.get('pods', ns, arg);
     if (!pod) throw notFound('pods', arg);
-    return { pod, candidates: 1 };
+    return { pod, candidates: 1, pods: [pod] };
   }
   const info = mustResolve(arg.slice(0, slash));
   const name = arg.slice(slash + 1);
   if (info.key === 'pods') {
     const pod = api.get('pods', ns, name);
     if (!pod) throw notFound('pods', name);
-    return { pod, candidates: 1 };
+    return { pod, candidates: 1, pods: [pod] };
   }
   const obj = api.get(info.key, ns, name);
   if (!obj) throw notFound(info.key, name);
@@ -135,9 +141,10 @@ export function resolvePodTarget(ctx: KubectlContext, arg: string, less: Less = 
   } else {
     throw cmdError(`cannot attach to *v1.${info.kind}: selector for *v1.${info.kind} not implemented`);
   }
-  const pod = firstPod(matching, less);
+  const sorted = sortPods(matching, less);
+  const pod = sorted[0];
   if (!pod) throw cmdError(`timed out waiting for the condition`);
-  return { pod, candidates: matching.length };
+  return { pod, candidates: matching.length, pods: sorted };
 }
 
 /** Picks the container (`-c`, annotation, or first with a notice on stderr). */
