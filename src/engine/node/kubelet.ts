@@ -27,7 +27,7 @@ import { parseTimestamp } from '../util/clock.ts';
 import { cniPlugin, sandboxId } from './cni/index.ts';
 import { recordSandboxCreated } from './cni/cni-settings.ts';
 import { allocateIP } from './ipam.ts';
-import { podPrograms } from './container-runtime.ts';
+import { kubeletTools, podPrograms } from './container-runtime.ts';
 import { currentPull, planContainers, type PlannedEvent } from './pod-lifecycle.ts';
 import { podConditions } from './pod-status.ts';
 import { waitingStatus } from './container-lifecycle.ts';
@@ -47,6 +47,13 @@ export class Kubelet implements Controller {
   private readonly ctx: ControllerContext;
   private readonly queue = new WorkQueue();
   private unwatch: (() => void) | undefined;
+  /**
+   * What one sync pass asks about the node's pods again and again (which IPs are held, which images
+   * are being pulled), gathered on first use and kept current by the pass's own writes: only this
+   * kubelet changes the status of its node's pods, so nothing else can move them during a pass. Without
+   * it each of a node's hundred new pods re-read the other ninety-nine.
+   */
+  private pass: PassView | undefined;
 
   constructor(ctx: ControllerContext, nodeName: string) {
     this.ctx = ctx;
@@ -78,17 +85,56 @@ export class Kubelet implements Controller {
 
   sync(): boolean {
     let wrote = false;
+    this.pass = {};
     // Sorted, so the order pods are handled in never depends on the history of the queue (restores).
-    for (const key of this.queue.drain().sort()) {
-      const slash = key.indexOf('/');
-      try {
-        wrote = this.syncPod(key.slice(0, slash), key.slice(slash + 1)) || wrote;
-      } catch {
-        // A write raced with another component (object gone, namespace terminating): retry shortly.
-        this.queue.addAfter(key, this.ctx.clock.now() + 1000);
+    try {
+      for (const key of this.queue.drain().sort()) {
+        const slash = key.indexOf('/');
+        try {
+          wrote = this.syncPod(key.slice(0, slash), key.slice(slash + 1)) || wrote;
+        } catch {
+          // A write raced with another component (object gone, namespace terminating): retry shortly.
+          this.queue.addAfter(key, this.ctx.clock.now() + 1000);
+        }
       }
+    } finally {
+      this.pass = undefined;
     }
     return wrote;
+  }
+
+  /** Pod IPs held on the node (host-local's reserved files): pods with an IP that have not finished. */
+  private usedIPs(): Set<string> {
+    const pass = this.pass ?? {};
+    return (pass.usedIPs ??= new Set(
+      this.podsHere()
+        .filter(holdsPodIP)
+        .map((p) => p.status!.podIP!),
+    ));
+  }
+
+  /** Image pulls in progress or done per pod uid (currentPull), for pods not being deleted. */
+  private pulls(): Map<string, { image: string; start: number } | undefined> {
+    const pass = this.pass ?? {};
+    return (pass.pulls ??= new Map(
+      this.podsHere()
+        .filter((p) => !p.metadata.deletionTimestamp)
+        .map((p) => [p.metadata.uid, cachedPull(p)]),
+    ));
+  }
+
+  /** Keeps the pass's view in step with a pod this kubelet just wrote (undefined: deleted). */
+  private noteWritten(before: Pod, after: Pod | undefined): void {
+    const pass = this.pass;
+    if (!pass) return;
+    if (pass.usedIPs) {
+      if (holdsPodIP(before)) pass.usedIPs.delete(before.status!.podIP!);
+      if (after && holdsPodIP(after)) pass.usedIPs.add(after.status!.podIP!);
+    }
+    if (pass.pulls) {
+      if (after && !after.metadata.deletionTimestamp) pass.pulls.set(after.metadata.uid, cachedPull(after));
+      else pass.pulls.delete(before.metadata.uid);
+    }
   }
 
   private podsHere(): Pod[] {
@@ -170,19 +216,13 @@ export class Kubelet implements Controller {
       const range = plugin.ipamRange(node.spec?.podCIDR ?? '');
       if (!range) error = 'failed to find plugin "' + plugin.pluginType + '" in path [/opt/cni/bin]';
       else {
-        const used = new Set(
-          this.podsHere()
-            .filter(
-              (p) =>
-                !p.spec?.hostNetwork &&
-                p.status?.podIP &&
-                p.status.phase !== 'Succeeded' &&
-                p.status.phase !== 'Failed',
-            )
-            .map((p) => p.status!.podIP!),
-        );
         const last = this.ctx.nodeState.get(this.nodeName, LAST_RESERVED_KEY);
-        const alloc = allocateIP(range, used, typeof last === 'string' ? last : undefined, this.ctx.rng);
+        const alloc = allocateIP(
+          range,
+          this.usedIPs(),
+          typeof last === 'string' ? last : undefined,
+          this.ctx.rng,
+        );
         if ('ip' in alloc) {
           ip = alloc.ip;
           if (range.strategy === 'sequential') this.ctx.nodeState.set(this.nodeName, LAST_RESERVED_KEY, ip);
@@ -217,7 +257,7 @@ export class Kubelet implements Controller {
       { api, nodeState: this.ctx.nodeState, cni: config.cni, nodeMtu: config.nodeMTU },
       this.nodeName,
       pod,
-      new Set(this.podsHere().map((p) => p.metadata.uid)),
+      () => new Set(this.podsHere().map((p) => p.metadata.uid)),
     );
     const status = this.initialStatus(pod, { ...base, podIP: ip, podIPs: [{ ip: ip! }] }, true, nowText);
     this.writeStatus(pod, status);
@@ -255,25 +295,20 @@ export class Kubelet implements Controller {
     const now = clock.now();
     const present = new Set((node.status?.images ?? []).flatMap((i) => i.names ?? []));
     // Other pods' pulls matter only while an image is missing: gathered on the first question.
-    let pulls: { image: string; start: number }[] | undefined;
-    const otherPulls = () =>
-      (pulls ??= this.podsHere()
-        .filter((p) => p.metadata.uid !== pod.metadata.uid && !p.metadata.deletionTimestamp)
-        .map(cachedPull)
-        .filter((p): p is { image: string; start: number } => p !== undefined));
+    const otherPulls = (image: string) => {
+      const starts: number[] = [];
+      for (const [uid, pull] of this.pulls())
+        if (uid !== pod.metadata.uid && pull?.image === image) starts.push(pull.start);
+      return starts;
+    };
     const plan = planContainers({
       pod,
       now,
       rfc3339: (ms) => clock.rfc3339(ms),
-      programs: programsOf(pod),
+      programs: programsOf(pod, this.ctx),
       imagePresent: (image) => present.has(image),
       pullDoneAt: (image, start, pullMs) => {
-        const first = Math.min(
-          start,
-          ...otherPulls()
-            .filter((p) => p.image === image)
-            .map((p) => p.start),
-        );
+        const first = Math.min(start, ...otherPulls(image));
         return Math.max(start, first + pullMs);
       },
     });
@@ -293,7 +328,7 @@ export class Kubelet implements Controller {
     const grace = (pod.metadata.deletionGracePeriodSeconds ?? 30) * 1000;
     const requested = parseTimestamp(pod.metadata.deletionTimestamp!) - grace;
     const running = (pod.status?.containerStatuses ?? []).filter((s) => s.state?.running);
-    const programs = programsOf(pod);
+    const programs = programsOf(pod, this.ctx);
     let doneAt = requested;
     let wrote = false;
     for (const s of running) {
@@ -325,6 +360,7 @@ export class Kubelet implements Controller {
       return wrote;
     }
     api.delete('pods', pod.metadata.namespace, pod.metadata.name, { gracePeriodSeconds: 0 });
+    this.noteWritten(pod, undefined);
     return true;
   }
 
@@ -347,7 +383,8 @@ export class Kubelet implements Controller {
 
   private writeStatus(pod: Pod, status: PodStatus): boolean {
     if (jsonEqual(pod.status, status)) return false;
-    this.ctx.api.updateStatus({ ...pod, status } as unknown as AnyObject);
+    const written = this.ctx.api.updateStatus({ ...pod, status } as unknown as AnyObject) as unknown as Pod;
+    this.noteWritten(pod, written);
     return true;
   }
 
@@ -380,13 +417,13 @@ const programCache = new WeakMap<
   { ip: string; name: string; programs: ReturnType<typeof podPrograms> }
 >();
 
-function programsOf(pod: Pod): ReturnType<typeof podPrograms> {
+function programsOf(pod: Pod, ctx: ControllerContext): ReturnType<typeof podPrograms> {
   const spec = pod.spec;
-  if (!spec) return podPrograms(pod);
+  if (!spec) return podPrograms(pod, kubeletTools(ctx));
   const ip = pod.status?.podIP ?? '';
   const hit = programCache.get(spec);
   if (hit && hit.ip === ip && hit.name === pod.metadata.name) return hit.programs;
-  const programs = podPrograms(pod);
+  const programs = podPrograms(pod, kubeletTools(ctx));
   programCache.set(spec, { ip, name: pod.metadata.name, programs });
   return programs;
 }
@@ -399,6 +436,17 @@ function cachedPull(pod: Pod): { image: string; start: number } | undefined {
   const pull = currentPull(pod);
   pullCache.set(pod, pull);
   return pull;
+}
+
+interface PassView {
+  usedIPs?: Set<string>;
+  pulls?: Map<string, { image: string; start: number } | undefined>;
+}
+
+function holdsPodIP(p: Pod): boolean {
+  return (
+    !p.spec?.hostNetwork && !!p.status?.podIP && p.status.phase !== 'Succeeded' && p.status.phase !== 'Failed'
+  );
 }
 
 type PodHandler = (e: WatchEvent) => void;

@@ -3,7 +3,7 @@
  * last-reserved address in /var/lib/cni/networks/…, for instance). It is plain JSON so a cluster
  * snapshot carries it, and it never shows up in API objects, as on a real node.
  */
-import { deepClone, type Json } from '../util/json.ts';
+import { deepClone, isPlainObject, type Json } from '../util/json.ts';
 
 export type NodeLocalSnapshot = Record<string, Record<string, Json>>;
 
@@ -16,6 +16,17 @@ export class NodeLocalState {
 
   set(node: string, key: string, value: Json): void {
     (this.data[node] ??= {})[key] = deepClone(value);
+  }
+
+  /**
+   * Changes one record-valued key in place (created empty when missing or not a record), for keys that
+   * grow one entry at a time: `set` would copy the whole record per entry.
+   */
+  updateRecord(node: string, key: string, change: (record: Record<string, Json>) => void): void {
+    const entries = (this.data[node] ??= {});
+    const current = entries[key];
+    const record = isPlainObject(current) ? current : (entries[key] = {});
+    change(record);
   }
 
   snapshot(): NodeLocalSnapshot {

@@ -193,6 +193,8 @@ export function isCniAgentPod(pod: Pod, cni: CniName): boolean {
 const AGENT_SETTINGS_KEY = 'cni/agent-settings';
 /** uid → eth0 MTU of the node's pods, pruned of pods that are gone at every write. */
 const POD_MTU_KEY = 'cni/pod-mtu';
+/** Above the kubelet's default maxPods (110), so a record this big must hold departed pods. */
+const POD_MTU_PRUNE_AT = 128;
 
 function stringRecord(v: unknown): Record<string, string> | undefined {
   if (!isPlainObject(v)) return undefined;
@@ -250,8 +252,8 @@ export function recordSandboxCreated(
   },
   node: string,
   pod: Pod,
-  /** uids of the pods still on the node (entries of the others are dropped). */
-  livePodUids: ReadonlySet<string> = new Set(),
+  /** uids of the pods still on the node: entries of the others are dropped when the record is pruned. */
+  livePodUids: () => ReadonlySet<string> = () => new Set(),
 ): void {
   if (isCniAgentPod(pod, ctx.cni)) {
     ctx.nodeState.set(node, AGENT_SETTINGS_KEY, currentCniSettings(ctx.api, ctx.cni));
@@ -259,11 +261,15 @@ export function recordSandboxCreated(
   }
   if (pod.spec?.hostNetwork) return;
   const settings = nodeCniSettings(ctx.api, ctx.nodeState, ctx.cni, node);
-  const prev = ctx.nodeState.get(node, POD_MTU_KEY);
-  const next: Record<string, number> = {};
-  if (isPlainObject(prev))
-    for (const [uid, mtu] of Object.entries(prev))
-      if (typeof mtu === 'number' && livePodUids.has(uid)) next[uid] = mtu;
-  next[pod.metadata.uid] = dataplaneFor(ctx.cni, settings, ctx.nodeMtu).podMtu;
-  ctx.nodeState.set(node, POD_MTU_KEY, next);
+  const mtu = dataplaneFor(ctx.cni, settings, ctx.nodeMtu).podMtu;
+  // Entries of pods gone from the node are harmless (uids never come back), so they are pruned in
+  // batches once the record outgrows a node's pod capacity, not on every sandbox: rebuilding it per
+  // sandbox made a node's hundred pods cost ten thousand entry copies.
+  ctx.nodeState.updateRecord(node, POD_MTU_KEY, (record) => {
+    record[pod.metadata.uid] = mtu;
+    const uids = Object.keys(record);
+    if (uids.length <= POD_MTU_PRUNE_AT) return;
+    const live = livePodUids();
+    for (const uid of uids) if (uid !== pod.metadata.uid && !live.has(uid)) delete record[uid];
+  });
 }
