@@ -3,7 +3,14 @@
  * to `out`/`err` as the real one writes to stdout/stderr, and throw KubectlError or the API's
  * StatusError for fatal errors (printed by `cmdutil.CheckErr`'s rules in index.ts).
  */
-import type { CommandIO, SessionContext } from '../shell/types.ts';
+import {
+  outputOf,
+  Transcript,
+  type CommandIO,
+  type ExecResult,
+  type OutputChunk,
+  type SessionContext,
+} from '../shell/types.ts';
 import type { ParsedFlags } from './flags.ts';
 import type { KubectlHooks, KubectlHost } from './host.ts';
 
@@ -16,6 +23,8 @@ export class KubectlContext {
   readonly flags: ParsedFlags;
   stdout = '';
   stderr = '';
+  /** Both streams in write order: a warning printed before a table shows before it. */
+  private readonly transcript = new Transcript();
   /** A session the shell should open when the command ends (`exec -it`, `debug node -it`). */
   enter: (SessionContext & { readonly onExit?: () => string | void }) | undefined;
 
@@ -29,10 +38,25 @@ export class KubectlContext {
 
   out(text: string): void {
     this.stdout += text;
+    this.transcript.write('stdout', text);
   }
 
   err(text: string): void {
     this.stderr += text;
+    this.transcript.write('stderr', text);
+  }
+
+  /** Passes on another program's output as it wrote it (the container's streams under `kubectl exec`). */
+  relay(r: ExecResult): void {
+    for (const chunk of outputOf(r)) {
+      if (chunk.stream === 'stdout') this.out(chunk.text);
+      else this.err(chunk.text);
+    }
+  }
+
+  /** What was written so far, in order; undefined while that is just stdout then stderr. */
+  get output(): readonly OutputChunk[] | undefined {
+    return this.transcript.order();
   }
 
   /** `-n` if given, else the context's namespace (`default`). */

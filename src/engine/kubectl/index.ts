@@ -106,7 +106,14 @@ function resolveCommand(args: readonly string[]): Resolved | KubectlError | unde
 }
 
 function result(ctx: KubectlContext, exitCode: number): CommandResult {
-  return { stdout: ctx.stdout, stderr: ctx.stderr, exitCode, ...(ctx.enter ? { enter: ctx.enter } : {}) };
+  const output = ctx.output;
+  return {
+    stdout: ctx.stdout,
+    stderr: ctx.stderr,
+    exitCode,
+    ...(output ? { output } : {}),
+    ...(ctx.enter ? { enter: ctx.enter } : {}),
+  };
 }
 
 function runCommand(

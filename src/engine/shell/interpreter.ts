@@ -4,11 +4,17 @@
  * `( … )` and every `$( … )` runs in a subshell (a copy of the frame), as bash does without lastpipe.
  */
 import type { AndOr, Command, List, Pipeline, Redirect, SimpleCommand, Word } from './syntax.ts';
-import type { CommandHandler, CommandIO, CommandResult, ExecResult } from './types.ts';
+import {
+  outputOf,
+  type CommandHandler,
+  type CommandIO,
+  type CommandResult,
+  type ExecResult,
+} from './types.ts';
 import { expandWord, expandWordFields, ExpansionError, type ExpandContext } from './expand.ts';
 import { parseProgram, ShellSyntaxError } from './parser.ts';
 import { LimitError, MAX_COMMANDS, MAX_LOOP_ITERATIONS, MAX_PIPE_BYTES, MAX_SCRIPT_DEPTH } from './limits.ts';
-import { OutputBuffer, Stdin, writeTo, type StdIo, type Target } from './streams.ts';
+import { OutputBuffer, OutputPair, Stdin, writeTo, type StdIo, type Target } from './streams.ts';
 import { shellError, shellName, subshellOf, type Frame } from './session.ts';
 import { bindFiles, fileErrorText } from './vfs.ts';
 import { syntaxErrorText } from './syntax-errors.ts';
@@ -68,9 +74,9 @@ export interface InterpreterHost {
   lookup(name: string, frame: Frame): CommandHandler | undefined;
   /** A command asked to open a session (`kubectl exec -it`). */
   enter(enter: NonNullable<CommandResult['enter']>, from: Frame): void;
-  /** `clear` ran at the top level. */
+  /** `clear` ran at the top level: the terminal drops what the line printed before it. */
   clear(): void;
-  /** The terminal's stdout buffer (so `clear` can drop what was printed before it). */
+  /** The terminal's stdout buffer (a command writing to it runs on a tty). */
   readonly terminalOut: OutputBuffer | undefined;
 }
 
@@ -301,12 +307,9 @@ export class Interpreter {
     const handler = this.host.lookup(name, rt.frame);
     if (!handler) return this.notFound(name, rt, io);
     const result = this.callHandler(handler, argv, rt, io, extraEnv);
-    if (result.clear && !rt.subshell && io.out.kind === 'buffer' && io.out.buffer === this.host.terminalOut) {
-      io.out.buffer.clear();
+    if (result.clear && !rt.subshell && io.out.kind === 'buffer' && io.out.buffer === this.host.terminalOut)
       this.host.clear();
-    }
-    writeTo(io.out, result.stdout);
-    writeTo(io.err, result.stderr);
+    for (const chunk of outputOf(result)) writeTo(chunk.stream === 'stdout' ? io.out : io.err, chunk.text);
     if (result.enter && !rt.subshell) this.host.enter(result.enter, rt.frame);
     return result.exitCode;
   }
@@ -401,19 +404,18 @@ export class Interpreter {
     return this.inSubshell(rt, (sub) => this.runSource(read.content, sub, io));
   }
 
-  /** Runs something with fresh output buffers and returns what it printed (xargs, `io.run`). */
+  /** Runs something with fresh output buffers and returns what it printed, in order (xargs, `io.run`). */
   runCaptured(rt: Runtime, stdin: string, fn: (sub: Runtime, io: StdIo) => number): ExecResult {
-    const out = new OutputBuffer(false);
-    const err = new OutputBuffer(false);
+    const captured = new OutputPair(false);
     const io: StdIo = {
       stdin: new Stdin(stdin),
-      out: { kind: 'buffer', buffer: out },
-      err: { kind: 'buffer', buffer: err },
+      out: { kind: 'buffer', buffer: captured.out },
+      err: { kind: 'buffer', buffer: captured.err },
     };
     if (rt.depth >= MAX_SCRIPT_DEPTH)
       throw new LimitError(`stopped: commands nested more than ${MAX_SCRIPT_DEPTH} deep`);
     const exitCode = this.inSubshell({ ...rt, depth: rt.depth + 1 }, (sub) => fn(sub, io));
-    return { stdout: out.text(), stderr: err.text(), exitCode };
+    return { ...captured.result(), exitCode };
   }
 
   // ---- expansion and variables ----------------------------------------------------------------

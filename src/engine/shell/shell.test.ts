@@ -3,7 +3,26 @@ import fc from 'fast-check';
 import goldens from './testdata/bash-goldens.json' with { type: 'json' };
 import { Shell, needsMoreInput } from './shell.ts';
 import { LabFiles } from '../cluster/files.ts';
-import type { CommandHandler, CommandResolver, SessionContext, SessionEnvironment } from './types.ts';
+import type {
+  CommandHandler,
+  CommandResolver,
+  ExecResult,
+  OutputChunk,
+  SessionContext,
+  SessionEnvironment,
+} from './types.ts';
+
+/** A result without its write order, once that order is checked to add up to the two streams. */
+function streams(r: ExecResult): Omit<ExecResult, 'output'> {
+  const { output, ...rest } = r;
+  const joined = (stream: OutputChunk['stream']) =>
+    (output ?? [])
+      .filter((c) => c.stream === stream)
+      .map((c) => c.text)
+      .join('');
+  if (output) expect([joined('stdout'), joined('stderr')]).toEqual([r.stdout, r.stderr]);
+  return rest;
+}
 
 interface Fixture {
   shell: Shell;
@@ -68,7 +87,7 @@ function makeShell(
 describe('lines replayed against bash 5.2 + GNU coreutils goldens', () => {
   it.each(goldens.cases)('$line', ({ line, stdout, stderr, exitCode }) => {
     const { shell } = makeShell();
-    expect(shell.run(line, { interactive: true })).toEqual({ stdout, stderr, exitCode });
+    expect(streams(shell.run(line, { interactive: true }))).toEqual({ stdout, stderr, exitCode });
   });
 });
 
@@ -154,14 +173,19 @@ describe('what only an interactive bash shows (captured with `bash -i`)', () => 
       exitCode: 0,
     },
   ])('$name', ({ line, stdout = '', stderr, exitCode }) => {
-    expect(makeShell().shell.run(line, { interactive: true })).toEqual({ stdout, stderr, exitCode });
+    expect(streams(makeShell().shell.run(line, { interactive: true }))).toEqual({ stdout, stderr, exitCode });
   });
 
   it('warns about a here-document cut by the end of input and still runs it', () => {
     const r = makeShell().shell.run('cat <<EOF\nabc', { interactive: true });
+    const warning = "bash: warning: here-document at line 1 delimited by end-of-file (wanted `EOF')\n";
     expect(r).toEqual({
       stdout: 'abc\n',
-      stderr: "bash: warning: here-document at line 1 delimited by end-of-file (wanted `EOF')\n",
+      stderr: warning,
+      output: [
+        { stream: 'stderr', text: warning },
+        { stream: 'stdout', text: 'abc\n' },
+      ],
       exitCode: 0,
     });
   });
@@ -360,6 +384,10 @@ describe('sessions', () => {
     expect(r).toEqual({
       stdout: 'packetpath\n',
       stderr: 'command terminated with exit code 137\n',
+      output: [
+        { stream: 'stderr', text: 'command terminated with exit code 137\n' },
+        { stream: 'stdout', text: 'packetpath\n' },
+      ],
       exitCode: 0,
     });
     expect(f.shell.context()).toEqual({ kind: 'host' });

@@ -27,7 +27,7 @@ import { TEXT_UTILITIES } from './utilities/index.ts';
 import { parseProgram, ShellSyntaxError } from './parser.ts';
 import { syntaxErrorText } from './syntax-errors.ts';
 import { LimitError, MAX_HISTORY, MAX_INPUT_CHARS } from './limits.ts';
-import { OutputBuffer, Stdin, type StdIo } from './streams.ts';
+import { OutputBuffer, OutputPair, Stdin, type StdIo } from './streams.ts';
 import {
   applyFrameState,
   frameState,
@@ -72,7 +72,7 @@ export class Shell {
   private historyList: string[] = [];
   private status = 0;
   private interactive = false;
-  private terminalOut: OutputBuffer | undefined;
+  private terminal: OutputPair | undefined;
   private clearRequested = false;
   private readonly interp: Interpreter;
   private readonly builtins: ReadonlyMap<string, Builtin>;
@@ -89,12 +89,13 @@ export class Shell {
         return self.interactive;
       },
       get terminalOut() {
-        return self.terminalOut;
+        return self.terminal?.out;
       },
       builtin: (name) => this.builtins.get(name),
       lookup: (name, frame) => this.lookup(name, frame),
       enter: (enter, from) => this.enter(enter, from),
       clear: () => {
+        this.terminal?.clear();
         this.clearRequested = true;
       },
     };
@@ -130,9 +131,9 @@ export class Shell {
       };
     }
     this.record(line);
-    const out = new OutputBuffer(true);
-    const err = new OutputBuffer(true);
-    this.terminalOut = out;
+    const terminal = new OutputPair(true);
+    const { out, err } = terminal;
+    this.terminal = terminal;
     this.interp.reset();
     const io: StdIo = {
       stdin: new Stdin(''),
@@ -182,11 +183,10 @@ export class Shell {
         this.status = 1;
       }
     } finally {
-      this.terminalOut = undefined;
+      this.terminal = undefined;
     }
     return {
-      stdout: out.text(),
-      stderr: err.text(),
+      ...terminal.result(),
       exitCode: this.status,
       ...(this.clearRequested ? { clear: true } : {}),
       ...(logout ? { logout: true } : {}),
@@ -208,8 +208,8 @@ export class Shell {
       frame = sessionFrame(context, env);
     }
     if (!this.builtins.has(name) && !this.lookup(name, frame)) return undefined;
-    const saved = this.terminalOut;
-    this.terminalOut = undefined;
+    const saved = this.terminal;
+    this.terminal = undefined;
     try {
       const rt: Runtime = { frame, subshell: true, status: 0, depth: 0, loops: 0 };
       return this.interp.runCaptured(rt, stdin, (sub, io) => this.interp.execArgv(argv, sub, io));
@@ -221,7 +221,7 @@ export class Shell {
         exitCode: 1,
       };
     } finally {
-      this.terminalOut = saved;
+      this.terminal = saved;
     }
   }
 

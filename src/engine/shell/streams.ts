@@ -4,6 +4,7 @@
  * terminal, a pipe, a command substitution) or files opened by a redirection.
  */
 import { LimitError, MAX_PIPE_BYTES, MAX_TERMINAL_OUTPUT, OUTPUT_TRUNCATED_NOTICE } from './limits.ts';
+import { Transcript, type OutputChunk } from './types.ts';
 
 export class Stdin {
   private readonly text: string;
@@ -38,10 +39,15 @@ export class OutputBuffer {
   private size = 0;
   truncated = false;
   private readonly terminal: boolean;
+  private readonly tap: ((text: string) => void) | undefined;
 
-  /** A terminal buffer truncates; a pipe buffer stops the line when it overflows. */
-  constructor(terminal: boolean) {
+  /**
+   * A terminal buffer truncates; a pipe buffer stops the line when it overflows. `tap` sees every
+   * write the buffer keeps, so two buffers can share one ordered transcript.
+   */
+  constructor(terminal: boolean, tap?: (text: string) => void) {
     this.terminal = terminal;
+    this.tap = tap;
   }
 
   write(text: string): void {
@@ -50,12 +56,15 @@ export class OutputBuffer {
     if (this.size + text.length > limit) {
       if (!this.terminal)
         throw new LimitError(`stopped: a pipe carried more than ${MAX_PIPE_BYTES / 1024 / 1024} MiB`);
-      this.chunks.push(text.slice(0, limit - this.size));
+      const kept = text.slice(0, limit - this.size);
+      this.chunks.push(kept);
+      this.tap?.(kept);
       this.size = limit;
       this.truncated = true;
       return;
     }
     this.chunks.push(text);
+    this.tap?.(text);
     this.size += text.length;
   }
 
@@ -69,6 +78,37 @@ export class OutputBuffer {
     const joined = this.chunks.join('');
     this.chunks = [joined];
     return joined + (this.truncated ? OUTPUT_TRUNCATED_NOTICE : '');
+  }
+}
+
+/**
+ * A pair of stdout/stderr buffers that also keep the order of their writes: the terminal of one
+ * line, or what `runCaptured` hands back. `clear` empties both (a cleared screen shows neither).
+ */
+export class OutputPair {
+  readonly out: OutputBuffer;
+  readonly err: OutputBuffer;
+  private readonly transcript = new Transcript();
+
+  constructor(terminal: boolean) {
+    this.out = new OutputBuffer(terminal, (t) => this.transcript.write('stdout', t));
+    this.err = new OutputBuffer(terminal, (t) => this.transcript.write('stderr', t));
+  }
+
+  clear(): void {
+    this.out.clear();
+    this.err.clear();
+    this.transcript.clear();
+  }
+
+  /** Both texts and the ordered chunks (once, at the end): a truncation notice comes last. */
+  result(): { stdout: string; stderr: string; output?: OutputChunk[] } {
+    const stdout = this.out.text();
+    const stderr = this.err.text();
+    if (this.out.truncated) this.transcript.write('stdout', OUTPUT_TRUNCATED_NOTICE);
+    if (this.err.truncated) this.transcript.write('stderr', OUTPUT_TRUNCATED_NOTICE);
+    const output = this.transcript.order();
+    return { stdout, stderr, ...(output ? { output } : {}) };
   }
 }
 

@@ -4,9 +4,21 @@
  * all CommandHandlers; the shell does quoting, pipes, redirections, variables and sessions.
  */
 
+/** One write to stdout or stderr. */
+export interface OutputChunk {
+  readonly stream: 'stdout' | 'stderr';
+  readonly text: string;
+}
+
 export interface ExecResult {
   readonly stdout: string;
   readonly stderr: string;
+  /**
+   * Both streams in the order they were written, as a terminal shows them (kubectl's `Warning:` line
+   * before its table). Each stream's chunks join to exactly `stdout` / `stderr`. A result without it
+   * wrote all of its stdout, then all of its stderr.
+   */
+  readonly output?: readonly OutputChunk[];
   readonly exitCode: number;
   /** `clear` ran: the terminal should clear its screen before printing stdout. */
   readonly clear?: boolean;
@@ -138,4 +150,49 @@ export function ok(stdout = ''): CommandResult {
 
 export function fail(stderr: string, exitCode = 1, stdout = ''): CommandResult {
   return { stdout, stderr, exitCode };
+}
+
+/**
+ * A result's writes in order: its `output`, or its stdout then its stderr when it has none. An
+ * `output` that no longer joins to stdout/stderr (a result copied with `{ ...r, stdout }`) is stale
+ * and ignored.
+ */
+export function outputOf(r: ExecResult): readonly OutputChunk[] {
+  if (r.output && joins(r.output, 'stdout', r.stdout) && joins(r.output, 'stderr', r.stderr)) return r.output;
+  const chunks: OutputChunk[] = [];
+  if (r.stdout !== '') chunks.push({ stream: 'stdout', text: r.stdout });
+  if (r.stderr !== '') chunks.push({ stream: 'stderr', text: r.stderr });
+  return chunks;
+}
+
+function joins(chunks: readonly OutputChunk[], stream: OutputChunk['stream'], text: string): boolean {
+  let joined = '';
+  for (const c of chunks) if (c.stream === stream) joined += c.text;
+  return joined === text;
+}
+
+/** Writes to both streams, kept in order; consecutive writes to one stream make one chunk. */
+export class Transcript {
+  private list: OutputChunk[] = [];
+
+  write(stream: OutputChunk['stream'], text: string): void {
+    if (text === '') return;
+    const last = this.list[this.list.length - 1];
+    if (last?.stream === stream) this.list[this.list.length - 1] = { stream, text: last.text + text };
+    else this.list.push({ stream, text });
+  }
+
+  clear(): void {
+    this.list = [];
+  }
+
+  /**
+   * The chunks for a result's `output`: undefined when the order adds nothing (one stream, or all of
+   * stdout before all of stderr), so plain results stay plain.
+   */
+  order(): OutputChunk[] | undefined {
+    const [first, second, third] = this.list;
+    if (third === undefined && (second === undefined || first?.stream === 'stdout')) return undefined;
+    return [...this.list];
+  }
 }

@@ -160,7 +160,6 @@ export function runDebug(ctx: KubectlContext): number {
   const r = handler
     ? handler(command, { stdin: ctx.io.stdin, env: ctx.io.env, context: session, interactive: false })
     : { stdout: '', stderr: `exec: "${command[0]!}": executable file not found in $PATH\n`, exitCode: 127 };
-  ctx.out(r.stdout);
-  ctx.err(r.stderr);
+  ctx.relay(r);
   return 0;
 }

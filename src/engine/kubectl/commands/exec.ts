@@ -105,8 +105,7 @@ export function runExec(ctx: KubectlContext): number {
     return 0;
   }
   const r = runInContainer(ctx, pod, container, command, stdin ? ctx.io.stdin : '');
-  ctx.out(r.stdout);
-  ctx.err(r.stderr);
+  ctx.relay(r);
   if (r.exitCode !== 0) {
     ctx.err(`command terminated with exit code ${r.exitCode}\n`);
     return r.exitCode;

@@ -57,6 +57,10 @@ describe('help and validation flags', () => {
     expect(k.run('apply -f p.yaml --validate=warn')).toEqual({
       stdout: 'configmap/c created\n',
       stderr: 'Warning: unknown field "foo"\n',
+      output: [
+        { stream: 'stderr', text: 'Warning: unknown field "foo"\n' },
+        { stream: 'stdout', text: 'configmap/c created\n' },
+      ],
       exitCode: 0,
     });
     expect(k.run('apply -f p.yaml --validate=bogus').stderr).toBe(

@@ -120,6 +120,10 @@ describe('podutils ordering', () => {
     expect(k.run('logs deploy/web')).toEqual({
       stdout: 'hello\n',
       stderr: 'Found 3 pods, using pod/web-2\n',
+      output: [
+        { stream: 'stderr', text: 'Found 3 pods, using pod/web-2\n' },
+        { stream: 'stdout', text: 'hello\n' },
+      ],
       exitCode: 0,
     });
     expect(k.run('exec deploy/web -- true')).toEqual({ stdout: 'ok\n', stderr: '', exitCode: 0 });

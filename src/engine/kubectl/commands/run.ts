@@ -227,8 +227,7 @@ function runNetworkTool(
   } as const;
   if (!ctx.hooks.resolveCommand?.(argv[0]!, context)) return undefined;
   const r = runInContainer(ctx, pod, container, argv, ctx.flags.bool('stdin') ? ctx.io.stdin : '');
-  ctx.out(r.stdout);
-  ctx.err(r.stderr);
+  ctx.relay(r);
   if (r.exitCode !== 0) {
     ctx.err(`pod ${context.namespace}/${context.pod} terminated (Error)\n`);
     return 1;

@@ -81,10 +81,15 @@ describe('kubectl delete', () => {
   it('--force --grace-period=0 warns and deletes at once', () => {
     const k = makeKubectl();
     runningPod(k, 'web');
+    const warning =
+      'Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n';
     expect(k.run('delete pod web --force --grace-period=0')).toEqual({
       stdout: 'pod "web" force deleted from default namespace\n',
-      stderr:
-        'Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n',
+      stderr: warning,
+      output: [
+        { stream: 'stderr', text: warning },
+        { stream: 'stdout', text: 'pod "web" force deleted from default namespace\n' },
+      ],
       exitCode: 0,
     });
     expect(k.host.store.get('pods', 'default', 'web')).toBeUndefined();
