@@ -22,7 +22,7 @@ import type {
 import { completeKubectl } from '../shell/kubectl-completion.ts';
 import { imageVersion, resolveImage, type ImageProfile } from '../node/images.ts';
 import { containerArgv } from '../node/process-model.ts';
-import { containerLogs } from '../node/container-runtime.ts';
+import { containerLogs, setToolRunner, type ToolRunner } from '../node/container-runtime.ts';
 import {
   containerEnvFor,
   hostsFileFor,
@@ -36,6 +36,7 @@ import { TOP_LEVEL_ORDER } from '../kubectl/commands/registry.ts';
 import type { Cluster } from './cluster.ts';
 import { registerDataplaneTools } from '../dataplane/tools/register.ts';
 import { nodeFiles } from '../dataplane/tools/node-tools.ts';
+import { runDetached } from '../dataplane/tools/tool-context.ts';
 import { coreDnsContainerLog } from '../dataplane/network/dns-client.ts';
 import { klogLine, kubeProxyStartupLog } from '../dataplane/proxy/ipvs/deprecation.ts';
 import { coreDnsStartupBanner } from '../dataplane/dns/log-plugin.ts';
@@ -150,9 +151,32 @@ export function createCommandResolver(cluster: Cluster): CommandResolver {
     return { cluster, pod, container, profile: image.profile, context: ctx };
   };
 
+  // A network tool as a container's process: the kubelet runs it as the container starts, and a
+  // running script's later rounds run as its log is read; their waits add up without moving the clock.
+  const runTool: ToolRunner = (pod, container, argv) => {
+    const spec = pod.spec?.containers?.find((c) => c.name === container);
+    const image = resolveImage(spec?.image ?? '');
+    const name = (argv[0] ?? '').slice((argv[0] ?? '').lastIndexOf('/') + 1);
+    const factory = POD_COMMANDS.get(name);
+    if (!spec || image.kind !== 'ok' || !factory || !hasTool(image.profile, name)) return undefined;
+    const context = {
+      kind: 'pod',
+      namespace: pod.metadata.namespace ?? 'default',
+      pod: pod.metadata.name,
+      container,
+    } as const;
+    const handler = factory({ cluster, pod, container: spec, profile: image.profile, context });
+    const { value, elapsedMs } = runDetached(cluster, () =>
+      handler(argv, { stdin: '', env: {}, context, interactive: false }),
+    );
+    return { stdout: value.stdout, stderr: value.stderr, exitCode: value.exitCode, elapsedMs };
+  };
+  setToolRunner(cluster.api, runTool);
+
   /** What the kubelet serves for a container, with the system components' own lines merged in. */
   const logLines = (pod: Pod, container: string, previous: boolean): LogLine[] | undefined => {
-    const r = containerLogs(pod, container, { previous, now: cluster.clock.now() });
+    const tools = { state: cluster.nodeState, run: runTool };
+    const r = containerLogs(pod, container, { previous, now: cluster.clock.now(), tools });
     if (!r.ok) return undefined;
     // System components whose log depends on cluster state, not only on their image's program:
     // kube-proxy's start-up (mode, IPVS deprecation) and CoreDNS's banner plus `log` plugin lines.

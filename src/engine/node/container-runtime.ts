@@ -11,8 +11,17 @@ import type { Container, ContainerStatus } from 'kubernetes-types/core/v1';
 import type { Pod } from '../api/objects.ts';
 import { parseTimestamp } from '../util/clock.ts';
 import { imageVersion, resolveImage, type ImageProfile } from './images.ts';
-import { buildProgram, type Listener, type Program, type Step } from './process-model.ts';
+import {
+  buildProgram,
+  type Listener,
+  type Program,
+  type Step,
+  type ToolOutcome,
+  type ToolOutcomes,
+} from './process-model.ts';
+import type { NodeLocalState } from './node-local-state.ts';
 import type { Responder } from './responders.ts';
+import type { Json } from '../util/json.ts';
 
 export interface LogLine {
   /** Simulated time the line was written (ms). */
@@ -39,12 +48,101 @@ export interface ContainerProgram {
   readonly program: Program;
 }
 
+/** Runs a network tool in a pod's container against the dataplane as it is now. */
+export type ToolRunner = (pod: Pod, container: string, argv: readonly string[]) => ToolOutcome | undefined;
+
+const runners = new WeakMap<object, ToolRunner>();
+
+/** The cluster's way of running tools in containers (it owns the dataplane), keyed by its API server. */
+export function setToolRunner(api: object, runner: ToolRunner): void {
+  runners.set(api, runner);
+}
+
+export function toolRunnerOf(api: object): ToolRunner | undefined {
+  return runners.get(api);
+}
+
+const kubeletToolsCache = new WeakMap<object, ContainerTools>();
+
+/** The kubelet's tools: it starts containers, so it runs their tools (once per instance) and records them. */
+export function kubeletTools(ctx: {
+  readonly api: object;
+  readonly nodeState: NodeLocalState;
+}): ContainerTools {
+  let tools = kubeletToolsCache.get(ctx);
+  if (!tools) {
+    // Looked up on each run: the cluster registers its runner after creating its controllers.
+    tools = { state: ctx.nodeState, run: (...a) => runners.get(ctx.api)?.(...a) };
+    kubeletToolsCache.set(ctx, tools);
+  }
+  return tools;
+}
+
+/**
+ * Where the network tools of containers get their outcomes: the node's copy of what each instance
+ * printed (its container log, in the node-local state so snapshots keep it) and, to run a tool not run
+ * yet, the cluster's runner.
+ */
+export interface ContainerTools {
+  readonly state: NodeLocalState;
+  readonly run?: ToolRunner;
+}
+
+/** Instances kept per container (the kubelet keeps the current and the last exited one). */
+const KEPT_INSTANCES = 2;
+/** Tool outcomes kept per instance; a looping script's later rounds repeat the newest one. */
+const KEPT_OUTCOMES = 40;
+/** Tools run afresh per instance and reader: a long loop read for the first time costs a bounded number of runs. */
+const FRESH_RUNS = 20;
+
+/** Outcomes by instance start, then by offset into the instance; `cmd` is the tool's command line. */
+type Recorded = Record<string, Record<string, ToolOutcome & { readonly cmd: string }>>;
+
+function toolOutcomes(pod: Pod, container: string, tools: ContainerTools): ToolOutcomes {
+  const node = pod.spec?.nodeName ?? '';
+  const key = `container-tools/${pod.metadata.uid ?? pod.metadata.name}/${container}`;
+  const runs = new Map<number, number>();
+  return (argv, startMs, offsetMs) => {
+    const cmd = argv.join(' ');
+    const recorded = (tools.state.get(node, key) ?? {}) as unknown as Recorded;
+    const instance = recorded[startMs] ?? {};
+    const hit = instance[offsetMs];
+    if (hit?.cmd === cmd) return hit;
+    const used = runs.get(startMs) ?? 0;
+    const run = used < FRESH_RUNS ? tools.run?.(pod, container, argv) : undefined;
+    if (!run) {
+      // Past the budget, a loop's later rounds print what the newest run of the same command printed.
+      const same = Object.keys(instance)
+        .map(Number)
+        .sort((a, b) => b - a)
+        .find((o) => o < offsetMs && instance[o]!.cmd === cmd);
+      return same === undefined ? undefined : instance[same];
+    }
+    runs.set(startMs, used + 1);
+    const offsets = Object.keys(instance)
+      .map(Number)
+      .sort((a, b) => a - b)
+      .slice(-(KEPT_OUTCOMES - 1));
+    const kept: Recorded[string] = { [offsetMs]: { ...run, cmd } };
+    for (const o of offsets) kept[o] = instance[o]!;
+    const starts = Object.keys(recorded)
+      .map(Number)
+      .filter((t) => t !== startMs)
+      .sort((a, b) => a - b)
+      .slice(-(KEPT_INSTANCES - 1));
+    const next: Recorded = { [startMs]: kept };
+    for (const t of starts) next[t] = recorded[t]!;
+    tools.state.set(node, key, next as unknown as Json);
+    return run;
+  };
+}
+
 /**
  * The programs of a pod's containers, in start order. Init containers come first; each regular
  * container sees the ports the lower-indexed ones hold (one network namespace per pod). Containers
  * whose image cannot be resolved have no program.
  */
-export function podPrograms(pod: Pod): Map<string, ContainerProgram> {
+export function podPrograms(pod: Pod, tools?: ContainerTools): Map<string, ContainerProgram> {
   const out = new Map<string, ContainerProgram>();
   const bound = new Set<string>();
   const podIP = pod.status?.podIP ?? '';
@@ -71,7 +169,11 @@ export function podPrograms(pod: Pod): Map<string, ContainerProgram> {
     if (i >= initCount)
       for (const s of program.steps)
         if (s.op === 'listen') bound.add(`${s.listener.protocol}/${s.listener.port}`);
-    out.set(container.name, { container, profile: resolved.profile, program });
+    out.set(container.name, {
+      container,
+      profile: resolved.profile,
+      program: tools ? { ...program, tools: toolOutcomes(pod, container.name, tools) } : program,
+    });
   });
   return out;
 }
@@ -124,6 +226,25 @@ export function runProgram(program: Program, startMs: number, untilMs: number): 
         case 'loop':
           playLoop(s.body);
           break;
+        case 'tool': {
+          const r = program.tools?.(s.argv, startMs, t - startMs);
+          if (!r) {
+            status = 0;
+            break;
+          }
+          // What the tool printed is written as it ends (an answer, or an error after its timeout).
+          t += r.elapsedMs;
+          status = r.exitCode;
+          if (t > untilMs) {
+            done = true;
+            break;
+          }
+          for (const text of [r.stdout, r.stderr]) {
+            if (!text) continue;
+            for (const line of text.replace(/\n$/, '').split('\n')) push({ time: t, text: line });
+          }
+          break;
+        }
       }
     }
   };
@@ -170,10 +291,13 @@ export function programSettleMs(program: Program): number {
   return Infinity;
 }
 
-/** When and how a program ends by itself, or undefined if it runs until stopped. */
-export function programExit(program: Program): { afterMs: number; code: number } | undefined {
-  const run = runProgram(program, 0, Number.MAX_SAFE_INTEGER);
-  return run.exit ? { afterMs: run.exit.at, code: run.exit.code } : undefined;
+/**
+ * When and how a program started at `startMs` ends by itself, or undefined if it runs until stopped.
+ * The start matters to network tools: they run against the dataplane of that moment.
+ */
+export function programExit(program: Program, startMs = 0): { afterMs: number; code: number } | undefined {
+  const run = runProgram(program, startMs, Number.MAX_SAFE_INTEGER);
+  return run.exit ? { afterMs: run.exit.at - startMs, code: run.exit.code } : undefined;
 }
 
 export type LogsResult =
@@ -188,13 +312,15 @@ export type LogsResult =
 export function containerLogs(
   pod: Pod,
   containerName: string,
-  opts: { previous?: boolean; now: number },
+  opts: { previous?: boolean; now: number; tools?: ContainerTools },
 ): LogsResult {
   const status = [
     ...(pod.status?.initContainerStatuses ?? []),
     ...(pod.status?.containerStatuses ?? []),
   ].find((s) => s.name === containerName);
-  const prog = podPrograms(pod).get(containerName);
+  // An instance that has ended keeps what it printed; only a running one may still run its tools.
+  const recordedOnly = opts.tools ? { state: opts.tools.state } : undefined;
+  const prog = podPrograms(pod, recordedOnly).get(containerName);
   const podRef = `pod "${pod.metadata.name}"`;
   if (opts.previous) {
     const last = status?.lastState?.terminated;
@@ -220,7 +346,8 @@ export function containerLogs(
   if (!prog) return { ok: true, lines: [] };
   const running = status.state.running;
   if (running?.startedAt) {
-    return { ok: true, lines: runProgram(prog.program, parseTimestamp(running.startedAt), opts.now).logs };
+    const live = opts.tools?.run ? podPrograms(pod, opts.tools).get(containerName)! : prog;
+    return { ok: true, lines: runProgram(live.program, parseTimestamp(running.startedAt), opts.now).logs };
   }
   const term = status.state.terminated;
   return {

@@ -297,7 +297,7 @@ export function planContainers(env: PlanEnv): PodPlan {
   ): { at: number; code: number } | undefined => {
     const prog = env.programs.get(e.c.name);
     if (!prog) return undefined;
-    const natural = programExit(prog.program);
+    const natural = programExit(prog.program, startedMs);
     let end = natural ? { at: sec(startedMs + natural.afterMs), code: natural.code } : undefined;
     const probe = e.c.livenessProbe;
     if (probe) {

@@ -37,7 +37,24 @@ export type Step =
   | { readonly op: 'listen'; readonly listener: Listener }
   | { readonly op: 'trap' }
   | { readonly op: 'block' }
-  | { readonly op: 'loop'; readonly body: readonly Step[] };
+  | { readonly op: 'loop'; readonly body: readonly Step[] }
+  /** A network client (wget, curl, nslookup…): what it prints and returns comes from the dataplane. */
+  | { readonly op: 'tool'; readonly argv: readonly string[] };
+
+/** What a network tool printed and returned when it ran in a container, and how long it took. */
+export interface ToolOutcome {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number;
+  readonly elapsedMs: number;
+}
+
+/** The outcome of the tool step reached `offsetMs` after the container instance started at `startMs`. */
+export type ToolOutcomes = (
+  argv: readonly string[],
+  startMs: number,
+  offsetMs: number,
+) => ToolOutcome | undefined;
 
 export interface Program {
   /** The main process's name, as `ps` would show it. */
@@ -49,6 +66,8 @@ export interface Program {
   readonly handlesStopSignal: boolean;
   /** Lines the program prints while stopping gracefully. */
   readonly stopLogs: readonly LogText[];
+  /** Where its network tools' outcomes come from; without it they print nothing and succeed. */
+  readonly tools?: ToolOutcomes;
 }
 
 export interface ProcessContext {
@@ -275,7 +294,7 @@ function commandSteps(argv: string[], state: BuildState, main: boolean): Step[] 
       if (ctx.profile.repository.endsWith('library/httpd')) return apacheSteps(state);
       return busyboxHttpd(args, state);
     case 'nc': {
-      if (!args.some((a) => /^-\w*l/.test(a))) return [{ op: 'status', code: 0 }];
+      if (!args.some((a) => /^-\w*l/.test(a))) return [{ op: 'tool', argv }];
       const udp = args.some((a) => /^-\w*u/.test(a));
       const port = portOf(flagValue(args, ['-p']) ?? args.find((a) => /^\d+$/.test(a)), 0);
       if (!port)
@@ -356,9 +375,14 @@ function commandSteps(argv: string[], state: BuildState, main: boolean): Step[] 
     case 'curl':
     case 'nslookup':
     case 'dig':
-      // A network request takes a moment, and as a pod's main process the container is Running
-      // meanwhile: an attached `kubectl run … -- nslookup web` runs the tool against the dataplane then.
-      return main ? [{ op: 'sleep', ms: 1000 }, { op: 'status', code: 0 }] : [{ op: 'status', code: 0 }];
+    case 'host':
+    case 'getent':
+      if (!main && !ctx.profile.tools.includes(bin))
+        return [
+          { op: 'log', text: `sh: ${bin}: not found` },
+          { op: 'status', code: 127 },
+        ];
+      return [{ op: 'tool', argv }];
     case 'cat':
     case 'mkdir':
     case 'ls':
@@ -367,7 +391,8 @@ function commandSteps(argv: string[], state: BuildState, main: boolean): Step[] 
     case '[':
       return [{ op: 'status', code: 0 }];
     case 'ping':
-      return [{ op: 'block' }];
+      // Without -c it pings until stopped; its replies are not modelled.
+      return args.some((a) => /^-c/.test(a)) ? [{ op: 'tool', argv }] : [{ op: 'block' }];
     default: {
       const system = systemListeners(bin, args, ctx);
       if (system) return [...system.flatMap((l) => listen(state, l, [])), { op: 'block' }];

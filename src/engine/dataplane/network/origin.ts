@@ -9,7 +9,7 @@ import { hostsFileFor, nodeHostsFile, nodeResolvConf, resolvConfFor } from '../.
 import type { Libc } from '../dns/resolv-conf.ts';
 import type { Origin } from './transport.ts';
 import type { Source } from './types.ts';
-import { externalClientIP, isRunning, type NetworkView } from './view.ts';
+import { externalClientIP, type NetworkView } from './view.ts';
 
 export interface ResolvedSource {
   readonly origin: Origin;
@@ -53,7 +53,10 @@ export function resolveSource(view: NetworkView, from: Source): ResolvedSource |
   }
   const pod = view.cluster.store.get('pods', from.namespace, from.name);
   if (!pod) return { error: `pods "${from.name}" not found` };
-  if (!isRunning(pod) || !pod.status?.podIP)
+  // The sandbox's network exists from the pod IP on: a container starting (or an init container, or
+  // one restarting) sends packets whatever the pod's phase says, until the pod has finished.
+  const phase = pod.status?.phase;
+  if (!pod.status?.podIP || phase === 'Succeeded' || phase === 'Failed')
     return { error: `pod ${from.name} is not running (phase ${pod.status?.phase ?? 'Pending'})` };
   const node = view.nodeByName(pod.spec?.nodeName ?? '');
   if (!node) return { error: `pod ${from.name} is not bound to a node` };

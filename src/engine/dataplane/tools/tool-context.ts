@@ -55,9 +55,31 @@ export function isBusybox(ctx: ToolContext): boolean {
   return ctx.profile?.tools.includes('ash') === true && !ctx.profile.tools.includes('dig');
 }
 
+/** Time waited by tools running as a container's process, which the kubelet starts inside a sync. */
+const detached = new WeakMap<Cluster, { ms: number }>();
+
+/**
+ * Runs `fn` with its tools' waits added up instead of passed on the clock: a container's main process
+ * starts inside the kubelet's sync, where the clock cannot move; the container ends that much later.
+ */
+export function runDetached<T>(cluster: Cluster, fn: () => T): { value: T; elapsedMs: number } {
+  const outer = detached.get(cluster);
+  const mine = { ms: 0 };
+  detached.set(cluster, mine);
+  try {
+    return { value: fn(), elapsedMs: mine.ms };
+  } finally {
+    if (outer) detached.set(cluster, outer);
+    else detached.delete(cluster);
+  }
+}
+
 /** Lets simulated time pass while a tool waits (timeouts, retries). */
 export function wait(ctx: ToolContext, ms: number): void {
-  if (ms > 0) ctx.cluster.tick(Math.round(ms));
+  if (ms <= 0) return;
+  const d = detached.get(ctx.cluster);
+  if (d) d.ms += Math.round(ms);
+  else ctx.cluster.tick(Math.round(ms));
 }
 
 export function repositoryOf(ctx: ToolContext): string {

@@ -14,7 +14,7 @@ import { DELETE_WAIT_CAP_MS } from './delete.ts';
 
 /** Simulated time an attached `kubectl run` follows a container that keeps running. */
 export const ATTACH_WAIT_CAP_MS = 5 * 60 * 1000;
-import { isInteractiveShell, runInContainer } from './exec.ts';
+import { isInteractiveShell } from './exec.ts';
 import { containerLogs as runtimeLogs } from '../../node/container-runtime.ts';
 import { StatusError } from '../../api/errors.ts';
 import { createObject, dryRunMode, printOutcome } from './write.ts';
@@ -165,23 +165,18 @@ function attachToPod(ctx: KubectlContext, created: Pod, command: readonly string
     };
     return 0;
   }
-  const networkTool =
-    argv.length > 0 && isNetworkTool(argv) ? runNetworkTool(ctx, pod, name, argv) : undefined;
-  if (networkTool !== undefined) {
-    if (f.bool('rm')) removePod(ctx, current() ?? pod);
-    return networkTool;
-  }
-  // Attached without a terminal session, kubectl streams the container's stdout: its log. Wait (on the
-  // simulated clock, capped) for the main process to end, as the real one waits until it exits.
+  // Attached without a terminal session, kubectl streams the container's stdout: its log (a network
+  // tool's answer included: the runtime ran it against the dataplane as the container started). Wait
+  // (on the simulated clock, capped) for the main process to end, as the real one waits until it exits;
+  // with restartPolicy Always the first exit ends the attachment, even if the kubelet restarts it.
+  const firstExit = (p: Pod | undefined) => {
+    const s = p?.status?.containerStatuses?.[0];
+    return s?.state?.terminated ?? s?.lastState?.terminated;
+  };
   const finished = (): boolean => {
     const p = current();
     const phase = p?.status?.phase;
-    return (
-      !p ||
-      phase === 'Succeeded' ||
-      phase === 'Failed' ||
-      Boolean(p.status?.containerStatuses?.[0]?.state?.terminated)
-    );
+    return !p || phase === 'Succeeded' || phase === 'Failed' || Boolean(firstExit(p));
   };
   ctx.host.waitFor(finished, ATTACH_WAIT_CAP_MS, 1000);
   const done = current() ?? pod;
@@ -190,46 +185,10 @@ function attachToPod(ctx: KubectlContext, created: Pod, command: readonly string
   } catch (e) {
     ctx.err(`${errorText(e)}\n`);
   }
-  const exitCode = done.status?.containerStatuses?.[0]?.state?.terminated?.exitCode ?? 0;
+  const exitCode = firstExit(done)?.exitCode ?? 0;
   if (f.bool('rm')) removePod(ctx, done);
   if (exitCode !== 0) {
     ctx.err(`pod ${ns}/${name} terminated (Error)\n`);
-    return 1;
-  }
-  return 0;
-}
-
-/**
- * Programs whose output is made by the network: DNS answers, HTTP bodies, connection errors. The
- * container runtime's process model knows only that they exit; the shell's pod commands run them
- * against the dataplane, so `kubectl run t --rm -it --image=busybox -- nslookup web` shows what the
- * program printed in that pod, as an attached client does. `ping` without `-c` never ends on its own.
- */
-const NETWORK_TOOLS = new Set(['curl', 'wget', 'nslookup', 'dig', 'host', 'getent', 'nc']);
-
-function isNetworkTool(argv: readonly string[]): boolean {
-  const bin = argv[0]!.slice(argv[0]!.lastIndexOf('/') + 1);
-  return NETWORK_TOOLS.has(bin) || (bin === 'ping' && argv.includes('-c'));
-}
-
-/** Runs the tool in the pod's context; undefined when the image lacks it (the runtime then decides). */
-function runNetworkTool(
-  ctx: KubectlContext,
-  pod: Pod,
-  container: string,
-  argv: readonly string[],
-): number | undefined {
-  const context = {
-    kind: 'pod',
-    namespace: pod.metadata.namespace ?? 'default',
-    pod: pod.metadata.name,
-    container,
-  } as const;
-  if (!ctx.hooks.resolveCommand?.(argv[0]!, context)) return undefined;
-  const r = runInContainer(ctx, pod, container, argv, ctx.flags.bool('stdin') ? ctx.io.stdin : '');
-  ctx.relay(r);
-  if (r.exitCode !== 0) {
-    ctx.err(`pod ${context.namespace}/${context.pod} terminated (Error)\n`);
     return 1;
   }
   return 0;
