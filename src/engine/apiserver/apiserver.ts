@@ -37,7 +37,12 @@ export interface DeleteOptions {
   /** Pods only: 0 deletes at once; otherwise the pod is Terminating until the kubelet finishes. */
   readonly gracePeriodSeconds?: number;
   readonly dryRun?: boolean;
+  /** `kubectl delete --cascade`: Orphan and Foreground leave the object to the garbage collector. */
+  readonly propagationPolicy?: 'Background' | 'Orphan' | 'Foreground';
 }
+
+/** The finalizer the garbage collector honours for each non-default propagation policy. */
+const GC_FINALIZERS = { Orphan: 'orphan', Foreground: 'foregroundDeletion' } as const;
 
 export interface ApiServerContext {
   readonly clock: SimClock;
@@ -213,6 +218,9 @@ export class ApiServer {
         return this.store.update('namespaces', marked);
       }
     }
+    const policy = opts.propagationPolicy;
+    if (policy === 'Orphan' || policy === 'Foreground')
+      return this.markForCollection(resource, existing, policy, opts);
     if (resource === 'pods') {
       const pod = existing as ResourceTypes['pods'];
       const grace = opts.gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
@@ -228,6 +236,34 @@ export class ApiServer {
     const removed = this.store.delete(resource, namespace, name) as AnyObject;
     this.allocators.release(resourceInfo(resource), removed);
     return removed;
+  }
+
+  /**
+   * registry Store.Delete with an orphan or foreground policy (`deletionFinalizersForGarbageCollection`):
+   * the object gets the GC's finalizer and a deletionTimestamp and stays until the garbage collector has
+   * dealt with its dependents and removed the finalizer. A pod on a node keeps its grace period.
+   */
+  private markForCollection(
+    resource: ResourceKey,
+    existing: AnyObject,
+    policy: 'Orphan' | 'Foreground',
+    opts: DeleteOptions,
+  ): AnyObject {
+    const marked = deepClone(existing);
+    const meta = marked.metadata as unknown as Record<string, unknown>;
+    const kept = (existing.metadata.finalizers ?? []).filter(
+      (f) => f !== 'orphan' && f !== 'foregroundDeletion',
+    );
+    meta.finalizers = [...kept, GC_FINALIZERS[policy]];
+    if (!existing.metadata.deletionTimestamp) {
+      const pod = resource === 'pods' ? (existing as ResourceTypes['pods']) : undefined;
+      const grace = pod?.spec?.nodeName
+        ? (opts.gracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30)
+        : 0;
+      meta.deletionTimestamp = this.ctx.clock.rfc3339(this.ctx.clock.now() + grace * 1000);
+      meta.deletionGracePeriodSeconds = grace;
+    }
+    return this.store.update(resource, marked);
   }
 
   /** The resource key of a stored object, from its apiVersion and kind. */

@@ -89,22 +89,38 @@ export class GarbageCollector implements Controller {
     if (finalizers.includes('orphan')) {
       for (const d of dependents) {
         const next = deepClone(d.obj);
-        next.metadata.ownerReferences = (next.metadata.ownerReferences ?? []).filter(
-          (r) => r.uid !== owner.metadata.uid,
-        );
+        const kept = (next.metadata.ownerReferences ?? []).filter((r) => r.uid !== owner.metadata.uid);
+        // An empty list is omitted (omitempty), as the GC's delete-patch leaves it.
+        if (kept.length > 0) next.metadata.ownerReferences = kept;
+        else delete next.metadata.ownerReferences;
         api.updateMetadata(next);
       }
     } else if (finalizers.includes('foregroundDeletion')) {
-      for (const d of dependents)
-        if (!d.obj.metadata.deletionTimestamp)
-          api.delete(d.key, d.obj.metadata.namespace, d.obj.metadata.name);
-      if (dependents.length > 0) return true;
+      // Waiting on dependents writes nothing; their DELETED events bring the collector back.
+      let wrote = false;
+      for (const d of dependents) {
+        if (d.obj.metadata.deletionTimestamp) continue;
+        // attemptToDeleteItem: a dependent that owns objects itself is deleted in the foreground too,
+        // so a Deployment waits for its ReplicaSets, which wait for their pods.
+        const owns = all.some((o) =>
+          o.obj.metadata.ownerReferences?.some((r) => r.uid === d.obj.metadata.uid),
+        );
+        api.delete(
+          d.key,
+          d.obj.metadata.namespace,
+          d.obj.metadata.name,
+          owns ? { propagationPolicy: 'Foreground' } : {},
+        );
+        wrote = true;
+      }
+      if (dependents.length > 0) return wrote;
     } else return false;
     const next = deepClone(owner);
     next.metadata.finalizers = finalizers.filter((f) => f !== 'orphan' && f !== 'foregroundDeletion');
-    if (next.metadata.finalizers.length === 0)
-      api.store.delete(key, owner.metadata.namespace, owner.metadata.name);
-    else api.updateMetadata(next);
+    api.updateMetadata(next);
+    // The last finalizer gone, the delete completes as an ordinary one: a pod on a node still goes
+    // through the kubelet's graceful termination, a Service gives its cluster IP back.
+    if (next.metadata.finalizers.length === 0) api.delete(key, owner.metadata.namespace, owner.metadata.name);
     return true;
   }
 }
