@@ -257,7 +257,7 @@ export class Kubelet implements Controller {
       { api, nodeState: this.ctx.nodeState, cni: config.cni, nodeMtu: config.nodeMTU },
       this.nodeName,
       pod,
-      () => new Set(this.podsHere().map((p) => p.metadata.uid)),
+      () => this.podsHere(),
     );
     const status = this.initialStatus(pod, { ...base, podIP: ip, podIPs: [{ ip: ip! }] }, true, nowText);
     this.writeStatus(pod, status);

@@ -191,10 +191,8 @@ export function isCniAgentPod(pod: Pod, cni: CniName): boolean {
 }
 
 const AGENT_SETTINGS_KEY = 'cni/agent-settings';
-/** uid → eth0 MTU of the node's pods, pruned of pods that are gone at every write. */
+/** uid → eth0 MTU of the node's pods whose MTU its current settings no longer give (see recordSandboxCreated). */
 const POD_MTU_KEY = 'cni/pod-mtu';
-/** Above the kubelet's default maxPods (110), so a record this big must hold departed pods. */
-const POD_MTU_PRUNE_AT = 128;
 
 function stringRecord(v: unknown): Record<string, string> | undefined {
   if (!isPlainObject(v)) return undefined;
@@ -240,8 +238,12 @@ export function nodeCniSettings(
 }
 
 /**
- * Called by the kubelet once a pod's sandbox exists: an agent pod makes its node read the settings
- * anew; any other pod records the MTU its eth0 got from the node's settings.
+ * Called by the kubelet once a pod's sandbox exists. A pod's eth0 keeps the MTU its CNI ADD gave it,
+ * which is what the node's settings give a new pod (`podMtuOf`'s fallback) until the node's agent
+ * restarts with other settings. So a pod needs a record only when that fallback no longer tells its
+ * MTU: an agent pod's start records the old MTU of every pod the new settings would misdescribe
+ * (and drops the records of departed pods), and a pod created before any agent started records its
+ * own. Recording every pod instead cost a node's hundred pods a hundred record updates each.
  */
 export function recordSandboxCreated(
   ctx: {
@@ -252,24 +254,27 @@ export function recordSandboxCreated(
   },
   node: string,
   pod: Pod,
-  /** uids of the pods still on the node: entries of the others are dropped when the record is pruned. */
-  livePodUids: () => ReadonlySet<string> = () => new Set(),
+  /** The pods on the node; asked only when an agent pod starts. */
+  podsOnNode: () => readonly Pod[],
 ): void {
+  const mtuUnder = (settings: CniSettings) => dataplaneFor(ctx.cni, settings, ctx.nodeMtu).podMtu;
   if (isCniAgentPod(pod, ctx.cni)) {
-    ctx.nodeState.set(node, AGENT_SETTINGS_KEY, currentCniSettings(ctx.api, ctx.cni));
+    const before = mtuUnder(nodeCniSettings(ctx.api, ctx.nodeState, ctx.cni, node));
+    const settings = currentCniSettings(ctx.api, ctx.cni);
+    const after = mtuUnder(settings);
+    const kept: Record<string, Json> = {};
+    for (const p of podsOnNode()) {
+      if (p.spec?.hostNetwork || !p.status?.podIP || p.metadata.uid === pod.metadata.uid) continue;
+      const mtu = recordedPodMtu(ctx.nodeState, node, p.metadata.uid) ?? before;
+      if (mtu !== after) kept[p.metadata.uid] = mtu;
+    }
+    ctx.nodeState.set(node, POD_MTU_KEY, kept);
+    ctx.nodeState.set(node, AGENT_SETTINGS_KEY, settings);
     return;
   }
-  if (pod.spec?.hostNetwork) return;
-  const settings = nodeCniSettings(ctx.api, ctx.nodeState, ctx.cni, node);
-  const mtu = dataplaneFor(ctx.cni, settings, ctx.nodeMtu).podMtu;
-  // Entries of pods gone from the node are harmless (uids never come back), so they are pruned in
-  // batches once the record outgrows a node's pod capacity, not on every sandbox: rebuilding it per
-  // sandbox made a node's hundred pods cost ten thousand entry copies.
+  if (pod.spec?.hostNetwork || recordedCniSettings(ctx.nodeState, node)) return;
+  const mtu = mtuUnder(currentCniSettings(ctx.api, ctx.cni));
   ctx.nodeState.updateRecord(node, POD_MTU_KEY, (record) => {
     record[pod.metadata.uid] = mtu;
-    const uids = Object.keys(record);
-    if (uids.length <= POD_MTU_PRUNE_AT) return;
-    const live = livePodUids();
-    for (const uid of uids) if (uid !== pod.metadata.uid && !live.has(uid)) delete record[uid];
   });
 }
