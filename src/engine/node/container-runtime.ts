@@ -191,14 +191,20 @@ export function runProgram(program: Program, startMs: number, untilMs: number): 
     logs.push(line);
     if (logs.length > MAX_LINES * 2) logs.splice(0, logs.length - MAX_LINES);
   };
+  // Output without a final newline (a server's bare `hostname` body) continues on the next write.
+  let partial = '';
+  const write = (text: string) => {
+    const lines = (partial + text).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) push({ time: t, text: line });
+  };
   const play = (steps: readonly Step[]): void => {
     for (const s of steps) {
       if (done) return;
       switch (s.op) {
         case 'log':
           if (t <= untilMs) {
-            const text = typeof s.text === 'string' ? s.text : s.text(t);
-            for (const line of text.split('\n')) push({ time: t, text: line });
+            write(`${typeof s.text === 'string' ? s.text : s.text(t)}\n`);
           }
           break;
         case 'sleep':
@@ -239,10 +245,8 @@ export function runProgram(program: Program, startMs: number, untilMs: number): 
             done = true;
             break;
           }
-          for (const text of [r.stdout, r.stderr]) {
-            if (!text) continue;
-            for (const line of text.replace(/\n$/, '').split('\n')) push({ time: t, text: line });
-          }
+          write(r.stdout);
+          if (r.stderr) write(r.stderr.endsWith('\n') ? r.stderr : `${r.stderr}\n`);
           break;
         }
       }
@@ -272,6 +276,7 @@ export function runProgram(program: Program, startMs: number, untilMs: number): 
     while (!done) play(body);
   };
   play(program.steps);
+  if (partial) push({ time: t, text: partial });
   if (!done && exit === undefined) exit = { at: t, code: status };
   if (logs.length > MAX_LINES) logs.splice(0, logs.length - MAX_LINES);
   return { logs, listeners, files, ...(exit && exit.at <= untilMs ? { exit } : {}) };

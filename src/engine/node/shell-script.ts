@@ -4,9 +4,9 @@
  * `for x in …; do …; done`, `trap … TERM`, and servers started from a script (`httpd -f -p 8080`,
  * `nc -lk -p 5000`). The script is compiled into timed steps (see process-model.ts) rather than run.
  *
- * Simplified: no `if`/`case`/functions (an `if … fi` block is skipped), pipes keep the first command's
- * output, network clients (wget, nslookup, curl) succeed silently — their real answers depend on the
- * dataplane, which a container's start-up does not consult.
+ * Simplified: no `if`/`case`/functions (an `if … fi` block is skipped), `&&`/`||` run both sides,
+ * pipes keep the first command's output. Network clients (wget, nslookup, curl) become `tool` steps:
+ * the runtime gets their answers from the dataplane as the script reaches them.
  */
 import type { Step } from './process-model.ts';
 
