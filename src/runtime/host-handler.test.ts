@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { workerHarness } from './test-host.ts';
-import { PROTOCOL_VERSION, type HostState, type Params, type RequestType } from './protocol.ts';
+import {
+  PROTOCOL_VERSION,
+  outputChunks,
+  type ExecOutput,
+  type HostState,
+  type Params,
+  type RequestType,
+} from './protocol.ts';
 
 /** The shared harness, its answers untyped: these tests pick the fields they look at. */
 function harness() {
@@ -202,5 +209,39 @@ describe('worker host handler', () => {
     h.handler.receive({ v: 99, kind: 'request', id: 7, type: 'hello', params: {} });
     await h.handler.idle();
     expect(h.sent[0]).toMatchObject({ id: 7, ok: false, error: { code: 'version' } });
+  });
+});
+
+describe('exec output order through the protocol', () => {
+  const LS_NOPE = "ls: cannot access '/nope': No such file or directory\n";
+
+  it('carries both streams in write order, and the chunks survive structured cloning', async () => {
+    const h = workerHarness();
+    await h.request('load', { labId: '00-sandbox', start: { kind: 'fresh' } });
+    const r = await h.request('exec', { line: 'echo a; ls /nope; echo b' });
+    expect(structuredClone(r)).toEqual(r);
+    expect(outputChunks(r)).toEqual([
+      { stream: 'stdout', text: 'a\n' },
+      { stream: 'stderr', text: LS_NOPE },
+      { stream: 'stdout', text: 'b\n' },
+    ]);
+    expect([r.stdout, r.stderr]).toEqual(['a\nb\n', LS_NOPE]);
+  });
+
+  it("puts kubectl's API warning before its table", async () => {
+    const h = workerHarness();
+    await h.request('load', { labId: '00-sandbox', start: { kind: 'fresh' } });
+    const r = await h.request('exec', { line: 'kubectl get endpoints' });
+    expect(outputChunks(r).map((c) => c.stream)).toEqual(['stderr', 'stdout']);
+    expect(outputChunks(r)[0]?.text).toMatch(/^Warning: v1 Endpoints is deprecated/);
+  });
+
+  it('reads an answer without chunks as stdout, then stderr', () => {
+    const plain: ExecOutput = { stdout: 'out\n', stderr: 'err\n', exitCode: 1, prompt: '$ ' };
+    expect(outputChunks(plain)).toEqual([
+      { stream: 'stdout', text: 'out\n' },
+      { stream: 'stderr', text: 'err\n' },
+    ]);
+    expect(outputChunks({ ...plain, stdout: '', stderr: '' })).toEqual([]);
   });
 });

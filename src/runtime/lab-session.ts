@@ -200,6 +200,7 @@ export class LabSession {
     return {
       stdout: r.stdout,
       stderr: r.stderr,
+      ...(r.output ? { output: r.output } : {}),
       exitCode: r.exitCode,
       ...(r.clear ? { clear: true } : {}),
       ...(r.logout ? { logout: true } : {}),

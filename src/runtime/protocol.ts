@@ -81,9 +81,20 @@ export interface LoadResult {
   readonly history: readonly string[];
 }
 
+/** One write to the terminal's stdout or stderr. */
+export interface OutputChunk {
+  readonly stream: 'stdout' | 'stderr';
+  readonly text: string;
+}
+
 export interface ExecOutput {
   readonly stdout: string;
   readonly stderr: string;
+  /**
+   * Both streams in the order the line wrote them (kubectl's `Warning:` before its table); each
+   * stream's chunks join to `stdout` / `stderr`. Absent when that order is all stdout, then stderr.
+   */
+  readonly output?: readonly OutputChunk[];
   readonly exitCode: number;
   readonly clear?: boolean;
   readonly logout?: boolean;
@@ -245,6 +256,15 @@ export class HostError extends Error {
     this.name = info.name === 'AbortError' ? 'AbortError' : 'HostError';
     this.code = info.code;
   }
+}
+
+/** What a line printed, in the order a terminal shows it. */
+export function outputChunks(r: ExecOutput): readonly OutputChunk[] {
+  if (r.output) return r.output;
+  const chunks: OutputChunk[] = [];
+  if (r.stdout !== '') chunks.push({ stream: 'stdout', text: r.stdout });
+  if (r.stderr !== '') chunks.push({ stream: 'stderr', text: r.stderr });
+  return chunks;
 }
 
 /** The grade report's limit on `learner` (its schema's `max(200)`), also the name field's `maxlength`. */

@@ -4,7 +4,15 @@
  */
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -23,6 +31,24 @@ function cli(args: string[], opts: { cwd?: string; input?: string } = {}) {
     timeout: 60_000,
   });
   return { stdout: r.stdout, stderr: r.stderr, code: r.status };
+}
+
+/** Runs the CLI with stdout and stderr on one file, as a terminal gets them: the bytes in write order. */
+function cliMerged(args: string[], opts: { cwd?: string; input?: string } = {}): string {
+  const cwd = opts.cwd ?? scratch();
+  const path = join(mkdtempSync(join(tmpdir(), 'packetpath-out-')), 'out.txt');
+  const fd = openSync(path, 'w');
+  try {
+    spawnSync(NODE, [BIN, ...args], {
+      cwd,
+      input: opts.input ?? '',
+      stdio: ['pipe', fd, fd],
+      timeout: 60_000,
+    });
+  } finally {
+    closeSync(fd);
+  }
+  return readFileSync(path, 'utf8');
 }
 
 function scratch(): string {
@@ -229,5 +255,24 @@ describe('packetpath shell driven through stdin', { timeout: 60_000 }, () => {
     // no pod has (app=api-server), which is the fault the lab starts with.
     expect(r).toEqual({ stdout: 'api-service.yaml  shop.yaml\napi-server', stderr: '', code: 0 });
     expect(readdirSync(cwd)).toEqual([]);
+  });
+});
+
+describe('stdout and stderr in the order they were written', { timeout: 60_000 }, () => {
+  const LS_NOPE = "ls: cannot access '/nope': No such file or directory\n";
+
+  // bash 5.2.15: `bash -c 'echo a; ls /nope; echo b' 2>&1` prints a, the ls error, then b.
+  it('exec interleaves the two streams as bash does', () => {
+    const cwd = scratch();
+    expect(cliMerged(['exec', '--state', 'st.json', '--', 'echo a; ls /nope; echo b'], { cwd })).toBe(
+      `a\n${LS_NOPE}b\n`,
+    );
+  });
+
+  it("shell prints kubectl's warning before its table, and each line's output before the next", () => {
+    const out = cliMerged(['shell'], { input: 'ls /nope; echo after\nkubectl get endpoints\n' });
+    const warning = 'Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice\n';
+    const head = `${LS_NOPE}after\n${warning}NAME `;
+    expect(out.slice(0, head.length)).toBe(head);
   });
 });

@@ -26,6 +26,7 @@ import { redrawSeed } from '../../grader/draw';
 import type { LabEditor } from './monaco/editor';
 import {
   HostError,
+  outputChunks,
   type CheckSummary,
   type HostKind,
   type HostState,
@@ -448,8 +449,7 @@ export class LabApp {
       throw e;
     }
     if (r.clear) this.terminal.term.write('\x1b[H\x1b[2J\x1b[3J');
-    this.readline.print(r.stdout);
-    this.readline.print(r.stderr);
+    for (const chunk of outputChunks(r)) this.readline.print(chunk.text);
     this.readline.setPrompt(r.prompt);
     this.checkRuns.schedule();
     if (/^\s*trace\s/.test(text) && r.exitCode !== 2) this.pendingTrace = text;

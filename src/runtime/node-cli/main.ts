@@ -22,6 +22,7 @@ import {
   type Cluster,
   type ClusterConfig,
 } from '../../engine/index.ts';
+import { outputOf, type ExecResult } from '../../engine/shell/types.ts';
 import { DiskLabFiles } from './disk-files.ts';
 import { parseArgs, parseSeed, UsageError, type ParsedArgs } from './args.ts';
 import { runGrade } from './grade.ts';
@@ -153,9 +154,13 @@ async function runExec(args: ParsedArgs, io: CliIO): Promise<number> {
   } catch (e) {
     throw new CliFailure(`cannot write state file ${stateFile}: ${reason(e)}`);
   }
-  io.stdout.write(result.stdout);
-  io.stderr.write(result.stderr);
+  print(io, result);
   return result.exitCode;
+}
+
+/** A line's output on the real streams, in the order it was written (a terminal interleaves them). */
+function print(io: CliIO, r: ExecResult): void {
+  for (const chunk of outputOf(r)) (chunk.stream === 'stdout' ? io.stdout : io.stderr).write(chunk.text);
 }
 
 function runShell(args: ParsedArgs, io: CliIO): Promise<number> {
@@ -186,8 +191,7 @@ function runShell(args: ParsedArgs, io: CliIO): Promise<number> {
       pending = '';
       const r = cluster.execSync(text, { interactive: true });
       if (r.clear && io.isTTY) io.stdout.write('\x1b[H\x1b[2J\x1b[3J');
-      io.stdout.write(r.stdout);
-      io.stderr.write(r.stderr);
+      print(io, r);
       status = r.exitCode;
       if (r.logout) return rl.close();
       prompt();
@@ -195,8 +199,7 @@ function runShell(args: ParsedArgs, io: CliIO): Promise<number> {
     rl.on('close', () => {
       if (pending !== '') {
         const r = cluster.execSync(pending, { interactive: true });
-        io.stdout.write(r.stdout);
-        io.stderr.write(r.stderr);
+        print(io, r);
         status = r.exitCode;
       }
       if (io.isTTY) io.stdout.write('\n');

@@ -27,18 +27,16 @@ const { pathToFileURL } = require('node:url');
 
 (async () => {
   await import(pathToFileURL(path.resolve(__dirname, '../lib/program.mjs')).href);
-  const out = [];
-  const err = [];
+  const writes = [];
   const code = await globalThis.__packetpathProgram.main({
     tool: ${JSON.stringify(tool)},
     argv: process.argv.slice(2),
     fs,
     root: path.resolve(__dirname, '../..'),
-    stdout: (s) => out.push(s),
-    stderr: (s) => err.push(s),
+    stdout: (s) => writes.push([process.stdout, s]),
+    stderr: (s) => writes.push([process.stderr, s]),
   });
-  process.stdout.write(out.join(''));
-  process.stderr.write(err.join(''));
+  for (const [stream, s] of writes) stream.write(s);
   process.exitCode = code;
 })().catch((e) => {
   process.stderr.write(\`${tool}: \${e && e.message ? e.message : e}\\n\`);

@@ -12,7 +12,7 @@
 import type { VariantFiles } from '../../grader/lab-schema.ts';
 import { bundleLab } from './bundle-lab.ts';
 import { LabSession, shellQuote } from '../lab-session.ts';
-import type { HostState, RequestType, Params } from '../protocol.ts';
+import { outputChunks, type HostState, type RequestType, type Params } from '../protocol.ts';
 
 /** The subset of `node:fs` the program uses. */
 export interface ProgramFs {
@@ -167,8 +167,7 @@ export async function main(ctx: ProgramContext): Promise<number> {
     }
   } else {
     const r = session.exec([ctx.tool, ...ctx.argv].map(shellQuote).join(' '));
-    ctx.stdout(r.stdout);
-    ctx.stderr(r.stderr);
+    for (const chunk of outputChunks(r)) (chunk.stream === 'stdout' ? ctx.stdout : ctx.stderr)(chunk.text);
     code = r.exitCode;
   }
   writeTree(ctx.fs, ctx.root, disk, session.files());
