@@ -6,7 +6,7 @@
  * ports by containerPort, Service ports by port, env by name…); other lists, and every list of a
  * custom resource (JSON merge patch), are replaced whole.
  */
-import { deepClone, isPlainObject } from '../util/json.ts';
+import { deepClone, isPlainObject, jsonEqual } from '../util/json.ts';
 import { setOwn } from '../apiserver/json-values.ts';
 
 export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -146,7 +146,7 @@ export function withLastApplied(manifest: Record<string, unknown>): Record<strin
   const annotations: Record<string, unknown> = isPlainObject(meta.annotations) ? { ...meta.annotations } : {};
   delete annotations[LAST_APPLIED];
   const recorded = { ...manifest, metadata: { ...meta, annotations } };
-  const json = `${JSON.stringify(sortKeysDeep(recorded))}\n`;
+  const json = `${goJSON(recorded)}\n`;
   return { ...manifest, metadata: { ...meta, annotations: { ...annotations, [LAST_APPLIED]: json } } };
 }
 
@@ -162,4 +162,70 @@ export function lastAppliedOf(obj: {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * strategicpatch `CreateTwoWayMergePatch` (or a JSON merge patch when `strategic` is false), as
+ * `kubectl edit` sends it: changed and added fields, removed ones as null; a list with a patchMergeKey
+ * lists its changed or added items (with the key) then `{"$patch":"delete", key}` for removed ones,
+ * under `$setElementOrder/<field>` giving the new order; other lists are sent whole.
+ */
+export function twoWayMergePatch(
+  original: Record<string, unknown>,
+  modified: Record<string, unknown>,
+  strategic: boolean,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(modified)) {
+    const o = original[k];
+    if (!Object.hasOwn(original, k)) setOwn(out, k, deepClone(v));
+    else if (isPlainObject(o) && isPlainObject(v)) {
+      const sub = twoWayMergePatch(o, v, strategic);
+      if (Object.keys(sub).length > 0) setOwn(out, k, sub);
+    } else if (strategic && Array.isArray(o) && Array.isArray(v)) {
+      const key = mergeKeyFor(k, [...o, ...v]);
+      const keyed = key && [...o, ...v].every((x) => keyOf(x, key) !== undefined);
+      if (key && keyed) {
+        const items = listPatch(key, o, v, strategic);
+        if (items.length > 0) {
+          setOwn(
+            out,
+            `$setElementOrder/${k}`,
+            v.map((x) => ({ [key]: (x as Record<string, unknown>)[key] })),
+          );
+          setOwn(out, k, items);
+        }
+      } else if (!jsonEqual(o, v)) setOwn(out, k, deepClone(v));
+    } else if (!jsonEqual(o, v)) setOwn(out, k, deepClone(v));
+  }
+  for (const k of Object.keys(original)) if (!Object.hasOwn(modified, k)) setOwn(out, k, null);
+  return out;
+}
+
+function listPatch(
+  key: string,
+  original: readonly unknown[],
+  modified: readonly unknown[],
+  strategic: boolean,
+): unknown[] {
+  const orig = new Map(original.map((o) => [keyOf(o, key), o]));
+  const inModified = new Set(modified.map((m) => keyOf(m, key)));
+  const changed: unknown[] = [];
+  for (const m of modified) {
+    const o = orig.get(keyOf(m, key));
+    if (o === undefined) changed.push(deepClone(m));
+    else if (isPlainObject(o) && isPlainObject(m)) {
+      const sub = twoWayMergePatch(o, m, strategic);
+      if (Object.keys(sub).length > 0) changed.push({ ...sub, [key]: m[key] });
+    }
+  }
+  const deleted = original
+    .filter((o) => !inModified.has(keyOf(o, key)))
+    .map((o) => ({ $patch: 'delete', [key]: (o as Record<string, unknown>)[key] }));
+  return [...changed, ...deleted];
+}
+
+/** Go's `json.Marshal` of a map: compact, keys sorted. */
+export function goJSON(v: unknown): string {
+  return JSON.stringify(sortKeysDeep(v));
 }

@@ -7,7 +7,7 @@
 import { parseDocument } from 'yaml';
 import type { Manifest } from '../api/objects.ts';
 import { isPlainObject } from '../util/json.ts';
-import { cmdError } from './errors.ts';
+import { cmdError, KubectlError } from './errors.ts';
 import { normalisePath, type LabFiles } from '../cluster/files.ts';
 import { YAML_LIMITS } from '../util/yaml-limits.ts';
 import { goYamlDepthError, goYamlToJsError } from './go-yaml-limits.ts';
@@ -64,7 +64,8 @@ function splitDocuments(text: string): string[] {
   let cur: string[] = [];
   for (const line of text.split('\n')) {
     if (/^---(\s|$)/.test(line)) {
-      docs.push(cur.join('\n'));
+      // The line break before the separator belongs to the document, as in the YAML reader.
+      docs.push(cur.length > 0 ? `${cur.join('\n')}\n` : '');
       cur = [];
       const rest = line.slice(3).trim();
       if (rest !== '' && !rest.startsWith('#')) cur.push(rest);
@@ -84,6 +85,9 @@ export function goYamlError(code: string, message: string, line: number): string
     case 'MULTILINE_IMPLICIT_KEY':
       return `yaml: line ${line + 1}: could not find expected ':'`;
     case 'BAD_INDENT':
+      // An unclosed `[` or `{`: go-yaml reaches the end of the document looking for the next item.
+      if (/^Flow (sequence|map) in block collection/.test(message))
+        return `yaml: line ${line - 1}: did not find expected node content`;
       return `yaml: line ${line - 1}: did not find expected key`;
     case 'MISSING_CHAR':
       if (/quote/.test(message)) return `yaml: line ${line}: found unexpected end of stream`;
@@ -97,40 +101,65 @@ export function goYamlError(code: string, message: string, line: number): string
   }
 }
 
-/** Decodes one source's text into manifests; `kind: List` documents contribute their items. */
-export function decodeSource(source: string, text: string): SourcedManifest[] {
-  const out: SourcedManifest[] = [];
+/**
+ * Decodes one source's text document by document, as cli-runtime's `StreamVisitor` does: the
+ * documents before a decode error are kept, and the error ends that source (later documents are not
+ * read). `kind: List` documents contribute their items.
+ */
+export function decodeStream(
+  source: string,
+  text: string,
+): { manifests: SourcedManifest[]; error: KubectlError | undefined } {
+  const manifests: SourcedManifest[] = [];
   for (const docText of splitDocuments(text)) {
     if (docText.trim() === '') continue;
-    const tooDeep = goYamlDepthError(docText);
-    if (tooDeep) throw cmdError(`error parsing ${source}: error converting YAML to JSON: ${tooDeep}`);
-    const doc = parseDocument(docText, { version: '1.1', uniqueKeys: false, prettyErrors: true });
-    const first = doc.errors[0];
-    if (first) {
-      const line = first.linePos?.[0]?.line ?? 1;
-      throw cmdError(
-        `error parsing ${source}: error converting YAML to JSON: ${goYamlError(first.code, first.message, line)}`,
-      );
-    }
     let value: unknown;
     try {
-      value = doc.toJS(YAML_LIMITS);
+      value = decodeDocument(source, docText);
     } catch (e) {
-      throw cmdError(`error parsing ${source}: error converting YAML to JSON: ${goYamlToJsError(e)}`);
+      if (e instanceof KubectlError) return { manifests, error: e };
+      throw e;
     }
     if (value === null || value === undefined) continue;
-    if (!isPlainObject(value)) {
-      throw cmdError(
-        `error parsing ${source}: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value === 'string' ? 'string' : 'number'} into Go value of type map[string]interface {}`,
-      );
-    }
-    if (value.kind === 'List' && Array.isArray(value.items)) {
-      for (const item of value.items) if (isPlainObject(item)) out.push({ source, manifest: item });
+    if (isPlainObject(value) && value.kind === 'List' && Array.isArray(value.items)) {
+      for (const item of value.items) if (isPlainObject(item)) manifests.push({ source, manifest: item });
       continue;
     }
-    out.push({ source, manifest: value });
+    manifests.push({ source, manifest: value as Manifest });
   }
-  return out;
+  return { manifests, error: undefined };
+}
+
+function decodeDocument(source: string, docText: string): unknown {
+  const tooDeep = goYamlDepthError(docText);
+  if (tooDeep) throw cmdError(`error parsing ${source}: error converting YAML to JSON: ${tooDeep}`);
+  const doc = parseDocument(docText, { version: '1.1', uniqueKeys: false, prettyErrors: true });
+  const first = doc.errors[0];
+  if (first) {
+    const line = first.linePos?.[0]?.line ?? 1;
+    throw cmdError(
+      `error parsing ${source}: error converting YAML to JSON: ${goYamlError(first.code, first.message, line)}`,
+    );
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS(YAML_LIMITS);
+  } catch (e) {
+    throw cmdError(`error parsing ${source}: error converting YAML to JSON: ${goYamlToJsError(e)}`);
+  }
+  if (value !== null && value !== undefined && !isPlainObject(value)) {
+    throw cmdError(
+      `error parsing ${source}: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value === 'string' ? 'string' : 'number'} into Go value of type map[string]interface {}`,
+    );
+  }
+  return value;
+}
+
+/** Decodes one source's text into manifests; throws the first decode error. */
+export function decodeSource(source: string, text: string): SourcedManifest[] {
+  const { manifests, error } = decodeStream(source, text);
+  if (error) throw error;
+  return manifests;
 }
 
 /** Reads and decodes every `-f` source. `error: no objects passed to apply` is the caller's to raise. */
@@ -144,4 +173,14 @@ export function readManifests(
   for (const { source, text } of readSources(files, paths, stdin, recursive))
     out.push(...decodeSource(source, text));
   return out;
+}
+
+/** Reads every `-f` source and decodes each as a stream (see decodeStream); path errors throw. */
+export function readStreams(
+  files: LabFiles,
+  paths: readonly string[],
+  stdin: string,
+  recursive: boolean,
+): { manifests: SourcedManifest[]; error: KubectlError | undefined }[] {
+  return readSources(files, paths, stdin, recursive).map(({ source, text }) => decodeStream(source, text));
 }

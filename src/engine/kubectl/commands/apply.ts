@@ -2,7 +2,8 @@
  * `kubectl apply -f` (client-side apply, pkg/cmd/apply): objects that do not exist are created with
  * the last-applied-configuration annotation; existing ones get the three-way merge of last applied,
  * manifest and live object, and print `configured`, or `unchanged` when the merge changes nothing.
- * Errors are per object (`error when creating "web.yaml": …`); the rest still apply.
+ * Errors are per object (`error when creating "web.yaml": …`); the rest still apply. A document that
+ * cannot be decoded ends its file, but the documents before it are still applied.
  */
 import type { AnyObject, Manifest } from '../../api/objects.ts';
 import { StatusError } from '../../api/errors.ts';
@@ -11,9 +12,8 @@ import { isPlainObject, jsonEqual } from '../../util/json.ts';
 import { lastAppliedOf, threeWayMerge, withLastApplied } from '../apply-merge.ts';
 import type { KubectlContext } from '../context.ts';
 import { cmdError, usageError } from '../errors.ts';
-import { readManifests } from '../manifests.ts';
-import { reportErrors } from './create.ts';
-import { resolveFileObject, type FileObject } from './file-refs.ts';
+import { readStreams } from '../manifests.ts';
+import { checkErrors, visitFileObjects, type FileObject } from './file-refs.ts';
 import {
   createObject,
   dryRunMode,
@@ -37,18 +37,21 @@ export function runApply(ctx: KubectlContext): number {
     );
   const mode = dryRunMode(ctx);
   const validation = fieldValidation(ctx);
-  const manifests = readManifests(ctx.host.files, filenames, ctx.io.stdin, f.bool('recursive'));
-  if (manifests.length === 0) throw cmdError('no objects passed to apply');
-  const errors: unknown[] = [];
-  for (const sm of manifests) {
+  const streams = readStreams(ctx.host.files, filenames, ctx.io.stdin, f.bool('recursive'));
+  // apply.go `GetObjects` collects every object it could read (`Result.Infos` keeps them next to the
+  // error), then applies those before reporting the read errors with its own.
+  const objects: FileObject[] = [];
+  const readError = visitFileObjects(ctx, streams, validation !== 'Ignore', (fo) => objects.push(fo));
+  const errors: unknown[] = readError === undefined ? [] : [readError];
+  if (objects.length === 0 && errors.length === 0) throw cmdError('no objects passed to apply');
+  for (const fo of objects) {
     try {
-      const fo = resolveFileObject(ctx, sm, validation !== 'Ignore');
       applyOne(ctx, fo, mode);
     } catch (e) {
       errors.push(e);
     }
   }
-  return reportErrors(ctx, errors);
+  return checkErrors(ctx, errors);
 }
 
 function withNamespace(fo: FileObject): Record<string, unknown> {

@@ -368,7 +368,7 @@ describe('kubectl edit', () => {
     const r = run(c, `KUBE_EDITOR="sed -i s/ClusterIP$/Bogus/" kubectl edit svc web`);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(
-      /^The Service "web" is invalid: spec\.type: Unsupported value: "Bogus": .*\nA copy of your changes has been stored to "\/tmp\/kubectl-edit-\d+\.yaml"\nerror: Edit cancelled, no valid changes were saved\.\n$/,
+      /^error: services "web" is invalid\nA copy of your changes has been stored to "\/tmp\/kubectl-edit-\d+\.yaml"\nerror: Edit cancelled, no valid changes were saved\.\n$/,
     );
   });
 });

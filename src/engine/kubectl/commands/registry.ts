@@ -37,6 +37,7 @@ import { runDebug } from './debug.ts';
 import { runPatch } from './patch.ts';
 import { runSetEnv, runSetImage, runSetResources, runSetSelector } from './set.ts';
 import { runEdit } from './edit.ts';
+import { runReplace } from './replace.ts';
 
 export type CommandRun = (ctx: KubectlContext) => number;
 
@@ -83,6 +84,7 @@ export const COMMANDS: Readonly<Record<string, CommandRun>> = {
   'set selector': runSetSelector,
   'set resources': runSetResources,
   edit: runEdit,
+  replace: runReplace,
   'auth can-i': runAuthCanI,
   cordon: (ctx) => runCordon(ctx, true),
   uncordon: (ctx) => runCordon(ctx, false),
