@@ -16,8 +16,10 @@ import {
   parseResourceArgs,
   type Fetched,
 } from '../resource-args.ts';
+import { conflict } from '../../api/errors.ts';
 import { reportErrors } from './create.ts';
 import { refsFromManifests } from './file-refs.ts';
+import { localTargets } from './targets.ts';
 import { dryRunMode, dryRunSuffix, printOutcome, updateObject } from './write.ts';
 
 const KEY =
@@ -29,11 +31,24 @@ interface Changes {
   readonly remove: string[];
 }
 
-function splitArgs(args: readonly string[]): { resources: string[]; changes: string[] } {
-  const first = args.findIndex((a) => a.includes('=') || (a.endsWith('-') && a.length > 1));
+/** `parseLabels`/`parseAnnotations` argument split: resources first, then the changes. */
+function splitArgs(
+  args: readonly string[],
+  what: 'label' | 'annotation',
+): { resources: string[]; changes: string[] } {
+  const isChange = (a: string): boolean => a.includes('=') || (a.endsWith('-') && a.length > 1);
+  const first = args.findIndex(isChange);
   if (first < 0) return { resources: [...args], changes: [] };
+  const late = args.slice(first).find((a) => !isChange(a));
+  if (late !== undefined) throw cmdError(`all resources must be specified before ${what} changes: ${late}`);
   return { resources: args.slice(0, first), changes: args.slice(first) };
 }
+
+/** The file names label.go / annotate.go give as examples in their `--local` errors. */
+const LOCAL_EXAMPLE = {
+  label: '-f pod.yaml or --filename=pod.json',
+  annotation: '-f rsrc.yaml or --filename=rsrc.json',
+} as const;
 
 function parseChanges(items: readonly string[], what: 'label' | 'annotation'): Changes {
   const set: Record<string, string> = {};
@@ -60,17 +75,29 @@ function parseChanges(items: readonly string[], what: 'label' | 'annotation'): C
 
 function run(ctx: KubectlContext, what: 'label' | 'annotation'): number {
   const f = ctx.flags;
-  const { resources, changes } = splitArgs(f.args);
+  const { resources, changes } = splitArgs(f.args, what);
   const filenames = f.array('filename');
+  const local = f.bool('local');
+  const mode = dryRunMode(ctx);
+  // Validate: --local works on the -f files alone and never talks to the server.
+  if (local) {
+    if (mode === 'server')
+      throw cmdError('cannot specify --local and --dry-run=server - did you mean --dry-run=client?');
+    if (resources.length > 0)
+      throw cmdError(`can only use local files by ${LOCAL_EXAMPLE[what]} when --local=true is set`);
+    if (filenames.length === 0)
+      throw cmdError(`one or more files must be specified as ${LOCAL_EXAMPLE[what]}`);
+  }
   if (resources.length === 0 && filenames.length === 0) {
     throw cmdError('one or more resources must be specified as <resource> <name> or <resource>/<name>');
   }
   if (changes.length === 0 && !f.bool('list')) throw cmdError(`at least one ${what} update is required`);
   const parsed = parseChanges(changes, what);
-  const mode = dryRunMode(ctx);
   let found: Fetched[] = [];
   let errors: Error[] = [];
-  if (filenames.length > 0) {
+  if (local) {
+    ({ found, errors } = localTargets(ctx, ''));
+  } else if (filenames.length > 0) {
     const manifests = readManifests(ctx.host.files, filenames, ctx.io.stdin, f.bool('recursive'));
     for (const { ref, namespace } of refsFromManifests(ctx, manifests)) {
       const r = fetchRefs(ctx.host.api, [ref], { namespace, allNamespaces: false, selector: [] });
@@ -125,19 +152,31 @@ function apply(
     if (!overwrite && Object.hasOwn(current, k) && current[k] !== v)
       throw cmdError(`'${k}' already has a value (${current[k]}), and --overwrite is false`);
   }
+  // Only a request to the server reports a missing key (label.go's non-local, non-client-dry-run path).
+  const sends = mode !== 'client' && !ctx.flags.bool('local');
   const next = { ...current, ...changes.set };
   for (const k of changes.remove) {
-    if (!Object.hasOwn(next, k) && what === 'label') ctx.out(`label "${k}" not found.\n`);
+    if (!Object.hasOwn(next, k) && what === 'label' && sends) ctx.out(`label "${k}" not found.\n`);
     delete next[k];
   }
   const changed = !jsonEqual(next, current);
   const verb = what === 'label' ? 'labeled' : 'annotated';
   const operation = !changed ? `not ${verb}` : Object.keys(changes.set).length === 0 ? `un${verb}` : verb;
-  let result: AnyObject = x.object;
-  if (changed && mode !== 'client') {
-    const obj = deepClone(x.object);
-    obj.metadata = { ...obj.metadata, [field]: next };
-    if (Object.keys(next).length === 0) delete (obj.metadata as unknown as Record<string, unknown>)[field];
+  const obj = deepClone(x.object);
+  obj.metadata = { ...obj.metadata, [field]: next };
+  if (Object.keys(next).length === 0) delete (obj.metadata as unknown as Record<string, unknown>)[field];
+  // --resource-version goes into the patch, so the server refuses it when the object has moved on.
+  const rv = ctx.flags.string('resource-version');
+  if (rv !== '') obj.metadata.resourceVersion = rv;
+  let result: AnyObject = changed || !sends ? obj : x.object;
+  if (sends && rv !== '' && rv !== x.object.metadata.resourceVersion) {
+    throw conflict(
+      x.info.group ? `${x.info.plural}.${x.info.group}` : x.info.plural,
+      x.object.metadata.name,
+      'the object has been modified; please apply your changes to the latest version and try again',
+    );
+  }
+  if (changed && sends) {
     // kubectl sends a merge patch of metadata only; the spec is never re-validated.
     result =
       mode === 'none' && ctx.host.api.updateMetadata
