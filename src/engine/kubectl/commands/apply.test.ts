@@ -182,6 +182,76 @@ describe('kubectl apply', () => {
   });
 });
 
+describe('kubectl apply -f with a bad document among good ones', () => {
+  // cli-runtime's StreamVisitor decodes one document at a time: a decode (or, when validating, a
+  // missing kind) error ends that file, a kind without a mapping is recorded and the file goes on.
+  // apply.go collects what it could read (Result.Infos keeps it beside the error), applies it, then
+  // prints the read errors before its own, one line each (MultipleErrors). The real v1.33 binary,
+  // which cannot map anything without a cluster, prints the same shape for a ConfigMap then `kind: [`:
+  // `unable to recognize "…": …` then `error parsing …: … yaml: line 1: did not find expected node content`.
+  const CM = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n`;
+
+  it('applies the documents before a syntax error and those after an unknown kind', () => {
+    const k = makeKubectl({
+      files: {
+        'multi.yaml': [
+          CM('a'),
+          'apiVersion: v1\nkind: Foo\nmetadata:\n  name: f\n',
+          CM('b'),
+          'kind: [\n',
+          CM('d'),
+        ].join('---\n'),
+      },
+    });
+    expect(k.run('apply -f multi.yaml')).toEqual({
+      stdout: 'configmap/a created\nconfigmap/b created\n',
+      stderr:
+        'resource mapping not found for name: "f" namespace: "" from "multi.yaml": no matches for kind "Foo" in version "v1"\nensure CRDs are installed first\nerror parsing multi.yaml: error converting YAML to JSON: yaml: line 1: did not find expected node content\n',
+      exitCode: 1,
+    });
+    expect(k.host.store.get('configmaps', 'default', 'd')).toBeUndefined();
+  });
+
+  it('one bad document alone prints as a single error; other files still apply', () => {
+    const k = makeKubectl({ files: { 'a.yaml': `${CM('a')}---\nkind: [\n`, 'b.yaml': CM('b') } });
+    expect(k.run('apply -f a.yaml -f b.yaml')).toEqual({
+      stdout: 'configmap/a created\nconfigmap/b created\n',
+      stderr:
+        'error: error parsing a.yaml: error converting YAML to JSON: yaml: line 1: did not find expected node content\n',
+      exitCode: 1,
+    });
+  });
+
+  it('a document without kind stops its file when validating, not with --validate=false', () => {
+    const files = { 'k.yaml': [CM('a'), 'apiVersion: v1\nmetadata:\n  name: x\n', CM('b')].join('---\n') };
+    const k = makeKubectl({ files });
+    expect(k.run('apply -f k.yaml')).toEqual({
+      stdout: 'configmap/a created\n',
+      stderr:
+        'error: error validating "k.yaml": error validating data: kind not set; if you choose to ignore these errors, turn validation off with --validate=false\n',
+      exitCode: 1,
+    });
+    const k2 = makeKubectl({ files });
+    const r = k2.run('apply -f k.yaml --validate=false');
+    expect(r.stdout).toBe('configmap/a created\nconfigmap/b created\n');
+    expect(r.stderr).toMatch(/^error: unable to decode "k\.yaml": Object 'Kind' is missing in /);
+  });
+
+  it('read errors come before the errors of applying', () => {
+    const k = makeKubectl({
+      files: { 'm.yaml': `${CM('a')}---\n${CM('Bad_Name')}---\nkind: [\n` },
+    });
+    const r = k.run('apply -f m.yaml');
+    expect(r.stdout).toBe('configmap/a created\n');
+    expect(r.stderr.split('\n')[0]).toBe(
+      'error parsing m.yaml: error converting YAML to JSON: yaml: line 1: did not find expected node content',
+    );
+    expect(r.stderr.split('\n')[1]).toMatch(
+      /^Error from server \(Invalid\): error when creating "m\.yaml": ConfigMap "Bad_Name" is invalid: /,
+    );
+  });
+});
+
 describe('kubectl create -f', () => {
   it('creates, then fails with AlreadyExists wrapped with the source', () => {
     const k = makeKubectl({ files: { 'd.yaml': SIMPLE } });
