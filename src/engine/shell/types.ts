@@ -186,6 +186,14 @@ export class Transcript {
     this.list = [];
   }
 
+  /** Each stream's text, with `output` when the order matters: the streams part of a result. */
+  streams(): { stdout: string; stderr: string; output?: OutputChunk[] } {
+    const text = { stdout: '', stderr: '' };
+    for (const c of this.list) text[c.stream] += c.text;
+    const output = this.order();
+    return { ...text, ...(output ? { output } : {}) };
+  }
+
   /**
    * The chunks for a result's `output`: undefined when the order adds nothing (one stream, or all of
    * stdout before all of stderr), so plain results stay plain.

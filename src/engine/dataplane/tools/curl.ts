@@ -16,7 +16,7 @@
  * A server that never answers and no -m: curl would wait forever; here it stops after
  * MAX_SILENT_WAIT_S of simulated time with a `packetpath:` note.
  */
-import type { CommandHandler, CommandIO, CommandResult } from '../../shell/types.ts';
+import { Transcript, type CommandHandler, type CommandIO, type CommandResult } from '../../shell/types.ts';
 import { connect } from '../network/connect.ts';
 import type { AppResponse, ConnectResult } from '../network/types.ts';
 import {
@@ -71,6 +71,8 @@ interface Outcome {
   url: ParsedUrl;
   /** The `curl: (N) …` text of a failure. */
   message?: string;
+  /** -v's stderr once the body is out (`* Connection #0 … left intact`): a terminal shows it after the body. */
+  trailer?: string;
 }
 
 function writeOut(fmt: string, o: Outcome): string {
@@ -280,8 +282,16 @@ function runOne(
   let stdout = '';
   if (opts.head) stdout = headerBlock(response);
   else stdout = (opts.include ? headerBlock(response) : '') + response.body;
-  if (opts.verbose) err += verboseLeftIntact(v);
-  return { ...base, stdout, stderr: err, code: 0, httpCode: status, elapsedMs: CONNECT_MS + 1, response };
+  return {
+    ...base,
+    stdout,
+    stderr: err,
+    ...(opts.verbose ? { trailer: verboseLeftIntact(v) } : {}),
+    code: 0,
+    httpCode: status,
+    elapsedMs: CONNECT_MS + 1,
+    response,
+  };
 }
 
 function isTlsListener(r: ConnectResult): boolean {
@@ -332,13 +342,15 @@ export function curlCommand(ctx: ToolContext): CommandHandler {
         exitCode: 2,
       };
     const version = curlVersion(curlVersionFor(ctx));
-    let stdout = '';
-    let stderr = '';
+    // Both streams in write order: on a terminal -v's request and response headers come before the body.
+    const log = new Transcript();
+    const out = (text: string) => log.write('stdout', text);
+    const err = (text: string) => log.write('stderr', text);
     let exitCode = 0;
     for (const raw of opts.urls) {
       const url = parseUrl(raw);
       if ('error' in url) {
-        if (!opts.silent || opts.showError) stderr += `curl: (${url.code}) ${url.error}\n`;
+        if (!opts.silent || opts.showError) err(`curl: (${url.code}) ${url.error}\n`);
         exitCode = url.code;
         continue;
       }
@@ -348,34 +360,36 @@ export function curlCommand(ctx: ToolContext): CommandHandler {
         return r && 'content' in r ? r.content : undefined;
       });
       if ('error' in body) {
-        if (!opts.silent || opts.showError) stderr += body.error;
+        if (!opts.silent || opts.showError) err(body.error);
         exitCode = body.code;
         continue;
       }
-      if (!opts.silent) stderr += body.warnings.join('');
+      if (!opts.silent) err(body.warnings.join(''));
       const o = runOne(ctx, opts, { ...url, path: body.path }, io, version, body);
       wait(ctx, o.elapsedMs);
       const toFile = opts.output !== undefined;
       const meter = !opts.silent && (toFile || !io.tty);
-      if (meter) stderr += progressStart();
-      stderr += o.stderr;
+      if (meter) err(progressStart());
+      err(o.stderr);
+      if (!toFile || opts.output === '-') out(o.stdout);
+      if (o.trailer) err(o.trailer);
       if (meter) {
         const total = o.response ? o.response.body.length : 0;
-        stderr += progressEnd(total, o.code === 0 ? total : 0, o.elapsedMs, o.code === 0);
+        err(progressEnd(total, o.code === 0 ? total : 0, o.elapsedMs, o.code === 0));
       }
       if (o.code !== 0 && o.message && (!opts.silent || opts.showError))
-        stderr += `curl: (${o.code}) ${o.message}\n`;
+        err(`curl: (${o.code}) ${o.message}\n`);
       if (toFile && opts.output !== '/dev/null' && opts.output !== '-') {
         const error = io.files?.write(opts.output!, o.stdout);
         if (error) {
-          stderr += `curl: (23) Failure writing output to destination\n`;
+          err(`curl: (23) Failure writing output to destination\n`);
           exitCode = 23;
           continue;
         }
-      } else if (!toFile || opts.output === '-') stdout += o.stdout;
-      if (opts.writeOut !== undefined) stdout += writeOut(opts.writeOut, o);
+      }
+      if (opts.writeOut !== undefined) out(writeOut(opts.writeOut, o));
       if (o.code !== 0) exitCode = o.code;
     }
-    return { stdout, stderr, exitCode };
+    return { ...log.streams(), exitCode };
   };
 }
