@@ -1,7 +1,8 @@
 /**
  * `kubectl scale` (pkg/cmd/scale): sets spec.replicas through the scale subresource of Deployments,
  * ReplicaSets (and StatefulSets, ReplicationControllers upstream), with `--current-replicas` and
- * `--resource-version` preconditions; prints `deployment.apps/web scaled`.
+ * `--resource-version` preconditions; prints `deployment.apps/web scaled` (or the object with `-o`).
+ * `--timeout` then waits, on the simulated clock, until the controller reports the new replica count.
  */
 import type { AnyObject } from '../../api/objects.ts';
 import type { ResourceInfo } from '../../api/resources.ts';
@@ -9,16 +10,10 @@ import { deepClone } from '../../util/json.ts';
 import type { KubectlContext } from '../context.ts';
 import { cmdError, KubectlError } from '../errors.ts';
 import { readManifests } from '../manifests.ts';
-import {
-  fetchRefs,
-  kindPrefix,
-  parseLabelSelector,
-  parseResourceArgs,
-  type Fetched,
-} from '../resource-args.ts';
+import { fetchRefs, parseLabelSelector, parseResourceArgs, type Fetched } from '../resource-args.ts';
 import { reportErrors, requireFlags } from './create.ts';
 import { refsFromManifests } from './file-refs.ts';
-import { dryRunMode, dryRunSuffix, updateObject } from './write.ts';
+import { dryRunMode, printOutcome, updateObject, type DryRun } from './write.ts';
 import { NO_RESOURCES } from './targets.ts';
 
 const SCALABLE = new Set([
@@ -34,6 +29,8 @@ export function runScale(ctx: KubectlContext): number {
   const replicas = f.int('replicas');
   if (replicas < 0)
     throw cmdError('The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0');
+  if (f.int('current-replicas') < -1)
+    throw cmdError('The --current-replicas must specify an integer of -1 or greater');
   const mode = dryRunMode(ctx);
   let found: Fetched[];
   let errors: Error[];
@@ -60,6 +57,8 @@ export function runScale(ctx: KubectlContext): number {
       selector: parseLabelSelector(f.string('selector')),
     }));
   }
+  if (f.string('resource-version') !== '' && found.length > 1)
+    throw cmdError('cannot use --resource-version with multiple resources');
   const all: unknown[] = [...errors];
   for (const x of found) {
     try {
@@ -71,12 +70,30 @@ export function runScale(ctx: KubectlContext): number {
   return reportErrors(ctx, all);
 }
 
+/**
+ * scale.go `WaitForScaleHasDesiredReplicas` (`--timeout`, real requests only): poll every second until
+ * the scale's status.replicas reaches spec.replicas, or someone else changed spec.replicas meanwhile.
+ */
+function waitForReplicas(ctx: KubectlContext, info: ResourceInfo, obj: AnyObject, replicas: number): void {
+  const synced = (): boolean => {
+    const now = ctx.host.api.get(info.key, obj.metadata.namespace, obj.metadata.name) as
+      | AnyObject
+      | undefined;
+    if (!now) return false;
+    const spec = (now.spec as { replicas?: number } | undefined)?.replicas ?? 1;
+    const status = (now.status as { replicas?: number } | undefined)?.replicas ?? 0;
+    return spec !== replicas || status === replicas;
+  };
+  if (!ctx.host.waitFor(synced, ctx.flags.duration('timeout'), 1000))
+    throw cmdError(`timed out waiting for ${JSON.stringify(obj.metadata.name)} to be synced`);
+}
+
 function scaleOne(
   ctx: KubectlContext,
   info: ResourceInfo,
   obj: AnyObject,
   replicas: number,
-  mode: string,
+  mode: DryRun,
 ): void {
   if (!SCALABLE.has(info.key)) throw cmdError(`the server could not find the requested resource`);
   const spec = (obj.spec ?? {}) as { replicas?: number };
@@ -87,10 +104,12 @@ function scaleOne(
   if (rv && rv !== obj.metadata.resourceVersion) {
     throw cmdError(`Expected resource version to be ${rv}, was ${obj.metadata.resourceVersion}`);
   }
+  const next = deepClone(obj);
+  (next.spec as { replicas?: number }).replicas = replicas;
+  let result: AnyObject = next;
   if (mode !== 'client') {
-    const next = deepClone(obj);
-    (next.spec as { replicas?: number }).replicas = replicas;
-    updateObject(ctx, next, mode === 'server' ? 'server' : 'none');
+    result = updateObject(ctx, next, mode === 'server' ? 'server' : 'none');
+    if (mode === 'none' && ctx.flags.duration('timeout') > 0) waitForReplicas(ctx, info, obj, replicas);
   }
-  ctx.out(`${kindPrefix(info)}/${obj.metadata.name} scaled${dryRunSuffix(mode as 'none')}\n`);
+  printOutcome(ctx, result, 'scaled', mode);
 }
