@@ -41,7 +41,7 @@ function joined(r: ExecResult, stream: OutputChunk['stream']): string {
 const LS_NOPE = "ls: cannot access '/nope': No such file or directory\n";
 
 describe('stdout and stderr reach the terminal in write order', () => {
-  // Each `screen` is what bash 5.2.15 prints for `bash -c LINE 2>&1` (coreutils 9.1 ls).
+  // Each `screen` is what bash 5.2.15 prints for `bash -c LINE 2>&1` (coreutils 9.1 ls) unless noted.
   it.each([
     { line: 'echo a; ls /nope; echo b', screen: `a\n${LS_NOPE}b\n` },
     { line: 'x=$(ls /nope; echo in); echo $x', screen: `${LS_NOPE}in\n` },
@@ -51,6 +51,9 @@ describe('stdout and stderr reach the terminal in write order', () => {
     { line: '(echo a; ls /nope) 2>/dev/null; echo b', screen: 'a\nb\n' },
     { line: 'ls /nope >/dev/null 2>&1; echo b', screen: 'b\n' },
     { line: 'echo a; ls /nope 2>&1 >/dev/null; echo b', screen: `a\n${LS_NOPE}b\n` },
+    // GNU findutils 4.9 xargs on a tty (`script -qc`): -t's trace, then that command's output.
+    { line: 'echo a b | xargs -n1 -t echo', screen: 'echo a\na\necho b\nb\n' },
+    { line: "printf 'a.txt\\n/nope\\na.txt\\n' | xargs -n1 ls", screen: `a.txt\n${LS_NOPE}a.txt\n` },
   ])('$line', ({ line, screen: want }) => {
     const r = makeShell().run(line, { interactive: true });
     expect(screen(r)).toBe(want);

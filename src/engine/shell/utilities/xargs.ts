@@ -3,7 +3,7 @@
  * with -I, one item per line) and runs them through the shell (`io.run`). -n N, -I R, -r, -0, -d, -t.
  * Exit status: 123 if any run failed, 127 if the command was not found (as findutils documents).
  */
-import type { CommandHandler } from '../types.ts';
+import { outputOf, Transcript, type CommandHandler } from '../types.ts';
 import { parseOptions, result, withUsage } from './common.ts';
 
 function splitItems(text: string): string[] | string {
@@ -75,25 +75,29 @@ export const xargs: CommandHandler = (argv, io) =>
     for (let i = 0; i < items.length; i += perRun === Infinity ? Math.max(items.length, 1) : perRun)
       batches.push(items.slice(i, i + perRun));
     if (batches.length === 0 && !opts.has('r') && replace === undefined) batches.push([]);
-    let stdout = '';
-    let stderr = '';
+    // `-t` echoes each command line on stderr just before that command's own output.
+    const log = new Transcript();
+    const done = (exitCode: number) => ({ ...log.streams(), exitCode });
     let code = 0;
     for (const batch of batches) {
       const args =
         replace !== undefined
           ? command.map((a) => a.split(replace).join(batch[0] ?? ''))
           : [...command, ...batch];
-      if (opts.has('t')) stderr += `${args.join(' ')}\n`;
+      if (opts.has('t')) log.write('stderr', `${args.join(' ')}\n`);
       const r = io.run(args, '');
-      stdout += r.stdout;
       if (r.exitCode === 127 && /not found\n$/.test(r.stderr)) {
-        return result(stdout, `${stderr}xargs: ${args[0]}: No such file or directory\n`, 127);
+        log.write('stdout', r.stdout);
+        log.write('stderr', `xargs: ${args[0]}: No such file or directory\n`);
+        return done(127);
       }
-      stderr += r.stderr;
-      if (r.exitCode === 127) return result(stdout, stderr, 127);
-      if (r.exitCode === 255)
-        return result(stdout, `${stderr}xargs: ${args[0]}: exited with status 255; aborting\n`, 124);
+      for (const chunk of outputOf(r)) log.write(chunk.stream, chunk.text);
+      if (r.exitCode === 127) return done(127);
+      if (r.exitCode === 255) {
+        log.write('stderr', `xargs: ${args[0]}: exited with status 255; aborting\n`);
+        return done(124);
+      }
       if (r.exitCode !== 0) code = 123;
     }
-    return result(stdout, stderr, code);
+    return done(code);
   });
