@@ -1,6 +1,6 @@
 /**
- * `kubectl create` (-f) and the generators `create deployment|service <type>|configmap|namespace`
- * (pkg/cmd/create). Generated objects are built in their Go struct field order, so
+ * `kubectl create` (-f) and the generators `create deployment|service <type>|configmap|secret
+ * generic|namespace` (pkg/cmd/create). Generated objects are built in their Go struct field order, so
  * `--dry-run=client -o json` prints keys as the real one does; YAML output sorts keys anyway. Since
  * v1.34 (kubernetes#130989) a zero `creationTimestamp` is omitted rather than printed as `null`.
  */
@@ -19,6 +19,7 @@ import { resolveFileObject } from './file-refs.ts';
 import { createObject, dryRunMode, printOutcome } from './write.ts';
 import { withLastApplied } from '../apply-merge.ts';
 import { setOwn } from '../../apiserver/json-values.ts';
+import { base64, configMapHash, secretHash } from './object-hash.ts';
 
 export function requireFlags(ctx: KubectlContext, names: readonly string[]): void {
   const missing = names.filter((n) => !ctx.flags.changed(n));
@@ -49,8 +50,8 @@ function baseMeta(
 
 /**
  * Submits a generated object (or prints it for a client dry run) and reports as create does. `failedTo`
- * is the generator's `fmt.Errorf("failed to create …: %v", err)` wrapping of the API error (deployment,
- * service, configmap do it; namespace returns the error as is): the `%v` flattens the StatusError to
+ * is the prefix of the generator's `fmt.Errorf("failed to create …: %v", err)` wrapping of the API error
+ * (deployment, service, configmap, secret do it; namespace returns the error as is): the `%v` flattens the StatusError to
  * its message, so checkErr prints `error: failed to create deployment: Deployment.apps "A" is invalid: …`
  * instead of the Invalid details form.
  */
@@ -65,8 +66,7 @@ function submitGenerated(ctx: KubectlContext, obj: Manifest, failedTo?: string, 
   try {
     created = createObject(ctx, obj, mode);
   } catch (e) {
-    if (failedTo !== undefined && e instanceof StatusError)
-      throw cmdError(`failed to create ${failedTo}: ${e.message}`);
+    if (failedTo !== undefined && e instanceof StatusError) throw cmdError(`${failedTo}${e.message}`);
     throw e;
   }
   printOutcome(ctx, created, 'created', mode);
@@ -117,7 +117,7 @@ export function runCreateDeployment(ctx: KubectlContext): number {
     },
     status: {},
   };
-  return submitGenerated(ctx, deployment, 'deployment');
+  return submitGenerated(ctx, deployment, 'failed to create deployment: ');
 }
 
 /** Go's `strconv.ParseUint(s, 10, 16)` as `utilsnet.ParsePort` calls it, with its error text. */
@@ -195,16 +195,54 @@ export function runCreateService(ctx: KubectlContext, type: GeneratedServiceType
   };
   // ServiceOptions.Complete never reads --save-config (the flag is registered but CreateAnnotation stays
   // false), so `create service … --save-config` records no last-applied annotation; kubectl v1.33 shows it.
-  return submitGenerated(ctx, svc, `${type} service`, false);
+  return submitGenerated(ctx, svc, `failed to create ${type} service: `, false);
 }
 
-/** `kubectl create configmap NAME --from-literal=k=v --from-file=[key=]path`. */
+/**
+ * The `--from-literal`, `--from-file` and `--from-env-file` sources of `create configmap` and `create
+ * secret generic`, in the order kubectl reads them; `add` validates and stores each key. A literal's
+ * value is taken as written (util.ParseLiteralSource trims no quotes).
+ */
+function readSources(ctx: KubectlContext, add: (key: string, value: string) => void): void {
+  const f = ctx.flags;
+  if (
+    f.array('from-env-file').length > 0 &&
+    (f.array('from-file').length > 0 || f.array('from-literal').length > 0)
+  )
+    throw cmdError('from-env-file cannot be combined with from-file or from-literal');
+  for (const lit of f.array('from-literal')) {
+    const eq = lit.indexOf('=');
+    if (eq <= 0) throw cmdError(`invalid literal source ${lit}, expected key=value`);
+    add(lit.slice(0, eq), lit.slice(eq + 1));
+  }
+  for (const spec of f.array('from-file')) {
+    const eq = spec.indexOf('=');
+    const key = eq > 0 ? spec.slice(0, eq) : (spec.split('/').pop() ?? spec);
+    const path = eq > 0 ? spec.slice(eq + 1) : spec;
+    const text = ctx.host.files.read(path);
+    if (text === undefined) throw cmdError(`error reading ${path}: no such file or directory`);
+    add(key, text);
+  }
+  for (const path of f.array('from-env-file')) {
+    const text = ctx.host.files.read(path);
+    if (text === undefined) throw cmdError(`error reading ${path}: no such file or directory`);
+    for (const line of text.split('\n')) {
+      const l = line.trim();
+      if (l === '' || l.startsWith('#')) continue;
+      const eq = l.indexOf('=');
+      if (eq < 0) add(l, '');
+      else add(l.slice(0, eq), l.slice(eq + 1));
+    }
+  }
+}
+
+/** `kubectl create configmap NAME --from-literal=k=v --from-file=[key=]path [--append-hash]`. */
 export function runCreateConfigMap(ctx: KubectlContext): number {
   const name = nameFromArgs(ctx);
   dryRunMode(ctx);
   const data: Record<string, string> = {};
   // create_configmap.go `validateNewConfigMap`: the key rule (`IsConfigMapKey`), then duplicates.
-  const add = (key: string, value: string): void => {
+  readSources(ctx, (key, value) => {
     const keyErrs = configMapKeyErrors(key);
     if (keyErrs.length > 0)
       throw cmdError(`${goQuote(key)} is not a valid key name for a ConfigMap: ${keyErrs.join(',')}`);
@@ -214,38 +252,43 @@ export function runCreateConfigMap(ctx: KubectlContext): number {
       );
     }
     setOwn(data, key, value); // a `__proto__` key is data too
-  };
-  for (const lit of ctx.flags.array('from-literal')) {
-    const eq = lit.indexOf('=');
-    if (eq <= 0) throw cmdError(`invalid literal source ${lit}, expected key=value`);
-    add(lit.slice(0, eq), lit.slice(eq + 1).replace(/^"(.*)"$/, '$1'));
-  }
-  for (const spec of ctx.flags.array('from-file')) {
-    const eq = spec.indexOf('=');
-    const key = eq > 0 ? spec.slice(0, eq) : (spec.split('/').pop() ?? spec);
-    const path = eq > 0 ? spec.slice(eq + 1) : spec;
-    const text = ctx.host.files.read(path);
-    if (text === undefined) throw cmdError(`error reading ${path}: no such file or directory`);
-    add(key, text);
-  }
-  for (const path of ctx.flags.array('from-env-file')) {
-    const text = ctx.host.files.read(path);
-    if (text === undefined) throw cmdError(`open ${path}: no such file or directory`);
-    for (const line of text.split('\n')) {
-      const l = line.trim();
-      if (l === '' || l.startsWith('#')) continue;
-      const eq = l.indexOf('=');
-      if (eq < 0) add(l, '');
-      else add(l.slice(0, eq), l.slice(eq + 1));
-    }
-  }
+  });
   const cm: Manifest = {
     kind: 'ConfigMap',
     apiVersion: 'v1',
-    metadata: baseMeta(ctx, name),
+    metadata: baseMeta(ctx, ctx.flags.bool('append-hash') ? `${name}-${configMapHash(name, data)}` : name),
     ...(Object.keys(data).length > 0 ? { data } : {}),
   };
-  return submitGenerated(ctx, cm, 'configmap');
+  return submitGenerated(ctx, cm, 'failed to create configmap: ');
+}
+
+/**
+ * `kubectl create secret generic NAME` (create_secret.go): the sources base64-encoded into data,
+ * `--type` only when given, `--append-hash` (hash.SecretHash over the data and type).
+ */
+export function runCreateSecretGeneric(ctx: KubectlContext): number {
+  const name = nameFromArgs(ctx);
+  dryRunMode(ctx);
+  const data: Record<string, string> = {};
+  readSources(ctx, (key, value) => {
+    const keyErrs = configMapKeyErrors(key);
+    if (keyErrs.length > 0)
+      throw cmdError(`${goQuote(key)} is not valid key name for a Secret ${keyErrs.join(';')}`);
+    if (Object.prototype.hasOwnProperty.call(data, key))
+      throw cmdError(`cannot add key ${key}, another key by that name already exists`);
+    setOwn(data, key, base64(value));
+  });
+  const type = ctx.flags.string('type');
+  // corev1.Secret field order: kind, apiVersion, metadata, immutable, data, stringData, type.
+  const secret: Manifest = {
+    kind: 'Secret',
+    apiVersion: 'v1',
+    metadata: baseMeta(ctx, ctx.flags.bool('append-hash') ? `${name}-${secretHash(name, type, data)}` : name),
+    ...(Object.keys(data).length > 0 ? { data } : {}),
+    ...(type !== '' ? { type } : {}),
+  };
+  // create_secret.go wraps the API error without a colon: `failed to create secret %v`.
+  return submitGenerated(ctx, secret, 'failed to create secret ');
 }
 
 export function runCreateNamespace(ctx: KubectlContext): number {

@@ -9,6 +9,7 @@ import {
   runCreateConfigMap,
   runCreateDeployment,
   runCreateNamespace,
+  runCreateSecretGeneric,
   runCreateService,
 } from './create.ts';
 import { runDelete } from './delete.ts';
@@ -53,6 +54,7 @@ export const COMMANDS: Readonly<Record<string, CommandRun>> = {
   'create service externalname': (ctx) => runCreateService(ctx, 'ExternalName'),
   'create configmap': runCreateConfigMap,
   'create namespace': runCreateNamespace,
+  'create secret generic': runCreateSecretGeneric,
   delete: runDelete,
   run: runRun,
   exec: runExec,
