@@ -40,6 +40,7 @@ import { runDetached } from '../dataplane/tools/tool-context.ts';
 import { coreDnsContainerLog } from '../dataplane/network/dns-client.ts';
 import { klogLine, kubeProxyStartupLog } from '../dataplane/proxy/ipvs/deprecation.ts';
 import { coreDnsStartupBanner } from '../dataplane/dns/log-plugin.ts';
+import { corefileAt, corefileHistory, reloadLog, trackCorefile } from '../dataplane/dns/reload-log.ts';
 import { defaultCorefileText, validateCorefile } from '../dataplane/dns/corefile.ts';
 import { corednsFileMap, corefileFiles } from '../dataplane/dns/coredns-files.ts';
 import { parseTimestamp } from '../util/clock.ts';
@@ -172,6 +173,7 @@ export function createCommandResolver(cluster: Cluster): CommandResolver {
     return { stdout: value.stdout, stderr: value.stderr, exitCode: value.exitCode, elapsedMs };
   };
   setToolRunner(cluster.api, runTool);
+  trackCorefile(cluster);
 
   /** What the kubelet serves for a container, with the system components' own lines merged in. */
   const logLines = (pod: Pod, container: string, previous: boolean): LogLine[] | undefined => {
@@ -434,12 +436,19 @@ function componentLog(cluster: Cluster, pod: Pod, container: string): LogLine[] 
     return lines.map((l, i) => ({ time: at + i, text: klogLine(l, at + i) }));
   }
   if (container === 'coredns') {
-    const text =
+    const current =
       cluster.store.get('configmaps', 'kube-system', 'coredns')?.data?.Corefile ??
       defaultCorefileText(cluster.config.clusterDomain);
-    const parsed = validateCorefile(text, corefileFiles(corednsFileMap(cluster)));
+    // The banner is the Corefile this instance started with; edits since show as the reload plugin's.
+    const history = corefileHistory(cluster, current);
+    const text = corefileAt(history, at) ?? current;
+    const files = corefileFiles(corednsFileMap(cluster));
+    const parsed = validateCorefile(text, files);
     if (!parsed.ok) return [];
-    return coreDnsStartupBanner(text, parsed.corefile, version).map((t) => ({ time: at, text: t }));
+    return [
+      ...coreDnsStartupBanner(text, parsed.corefile, version, files).map((t) => ({ time: at, text: t })),
+      ...reloadLog(history, at, cluster.clock.now(), pod.metadata.uid ?? pod.metadata.name, files),
+    ];
   }
   return [];
 }

@@ -7,10 +7,9 @@
  * Sizes are uncompressed wire lengths; `{>bufsize}` is the EDNS0 size or 512 without EDNS (65535 over TCP);
  * `{duration}` is seconds as `strconv.AppendFloat(secs, 'f', -1)` + "s".
  */
-import { sha512 } from '@noble/hashes/sha2.js';
 import type { LogClass, LogConfig } from './corefile-plugins.ts';
-import type { Corefile } from './corefile.ts';
-import { utf8 } from '../proxy/hash.ts';
+import type { Corefile, CorefileFiles } from './corefile.ts';
+import { corefileSha512 } from './reload-log.ts';
 import type { DnsQuery } from './coredns.ts';
 import { isSubdomain, queryWireLength, responseWireLength, type DnsResponse } from './message.ts';
 
@@ -81,20 +80,22 @@ const BUILDS: Readonly<Record<string, string>> = {
 
 /**
  * What CoreDNS prints when it starts serving: each server's `zone:port` (`.:53`, from dnsserver's
- * startup message), the `reload` plugin's SHA512 of the Corefile as read (`plugin/reload/setup.go`,
- * hex of `sha512.Sum512(corefile.Body())`) when the Corefile enables `reload`, then `coremain`'s
+ * startup message), the `reload` plugin's SHA512 of the Corefile's server blocks (reload-log.ts) when
+ * the Corefile enables `reload`, then `coremain`'s
  * version banner (`CoreDNS-1.13.1` / `linux/amd64, go1.25.2, 1db4568`). caddy's warnings while reading
  * the Corefile (an import glob matching no file: k3s's optional `coredns-custom`) come first.
  */
-export function coreDnsStartupBanner(text: string, corefile: Corefile, version: string): string[] {
+export function coreDnsStartupBanner(
+  text: string,
+  corefile: Corefile,
+  version: string,
+  files?: CorefileFiles,
+): string[] {
   const out: string[] = [];
   out.push(...(corefile.warnings ?? []));
   for (const server of corefile.servers) for (const zone of server.zones) out.push(`${zone}:${server.port}`);
-  if (corefile.servers.some((s) => s.reload)) {
-    const bytes = sha512(utf8(text));
-    const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-    out.push(`[INFO] plugin/reload: Running configuration SHA512 = ${hex}`);
-  }
+  const sha = corefile.servers.some((s) => s.reload) ? corefileSha512(text, files) : undefined;
+  if (sha?.ok) out.push(`[INFO] plugin/reload: Running configuration SHA512 = ${sha.hex}`);
   const v = version.replace(/^v/, '');
   out.push(`CoreDNS-${v}`, `linux/amd64, ${BUILDS[v] ?? BUILDS['1.13.1']!}`);
   return out;
