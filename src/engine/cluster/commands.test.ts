@@ -159,6 +159,31 @@ describe('system component logs', () => {
     expect(out).not.toContain('route_localnet');
   });
 
+  it('each kube-proxy pod logs its own start-up: an old one keeps it after a successor starts', () => {
+    const c = createCluster(undefined, { seed: 6 });
+    const old = c.store
+      .list('pods', 'kube-system')
+      .find((p) => p.metadata.labels?.['k8s-app'] === 'kube-proxy')!;
+    const logs = (name: string) => run(c, `kubectl -n kube-system logs pod/${name}`).stdout;
+    const before = logs(old.metadata.name);
+    expect(before).toContain('"Using iptables Proxier"');
+    // A successor starts on the same node in ipvs mode while the old pod is still there (as while
+    // it terminates): the node's kube-proxy is now the new process.
+    const cm = run(c, 'kubectl -n kube-system get configmap kube-proxy -o yaml').stdout;
+    c.files.write('kp.yaml', cm.replace(/mode: "?[a-z]*"?/, 'mode: "ipvs"'));
+    expect(run(c, 'kubectl apply -f kp.yaml').exitCode).toBe(0);
+    c.api.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'kube-proxy-0next', namespace: 'kube-system', labels: { 'k8s-app': 'kube-proxy' } },
+      spec: old.spec,
+    } as never);
+    c.tick(60_000);
+    expect(c.kubeProxy.nodeMode(old.spec!.nodeName!)).toBe('ipvs');
+    expect(logs('kube-proxy-0next')).toContain('"Using ipvs Proxier"');
+    expect(logs(old.metadata.name)).toBe(before);
+  });
+
   it('on k3s CoreDNS first warns about the optional coredns-custom import globs caddy found empty', () => {
     const c = createCluster(
       parseClusterConfig(

@@ -422,7 +422,9 @@ function componentLog(cluster: Cluster, pod: Pod, container: string): LogLine[] 
     const node = pod.spec?.nodeName ?? '';
     const st = cluster.kubeProxy.rulesetFor(node);
     if (!st) return [];
-    const settings = st.running?.settings;
+    // The start-up this pod's process logged, kept per instance; the node's latest as a fallback.
+    const own = st.starts.get(`${pod.metadata.uid}/${status?.restartCount ?? 0}`);
+    const settings = own ? own.settings : st.running?.settings;
     const lines = kubeProxyStartupLog(
       {
         mode: settings?.mode ?? 'iptables',
@@ -430,7 +432,7 @@ function componentLog(cluster: Cluster, pod: Pod, container: string): LogLine[] 
         nodeIP: cluster.config.nodes.find((n) => n.name === node)?.internalIP ?? '',
         version: `v${version}`,
       },
-      st.log,
+      own?.log ?? st.log,
     );
     // klog stamps microseconds; a start-up takes a few hundred of them per line.
     return lines.map((l, i) => ({ time: at + i, text: klogLine(l, at + i) }));

@@ -85,7 +85,20 @@ export interface NodeProxyState {
   readonly recent: RecentTable;
   readonly nftSets: NftSetState;
   log: KubeProxyLogLine[];
+  /**
+   * What each process that started here logged, by instance (pod uid/restart count): a pod's log is
+   * its own, so an old pod still Terminating shows what it logged, not its successor's start-up.
+   */
+  readonly starts: Map<string, ProcessStart>;
 }
+
+export interface ProcessStart {
+  readonly settings?: KubeProxySettings;
+  readonly log: readonly KubeProxyLogLine[];
+}
+
+/** Processes whose start-up is kept per node: the running one and those still shutting down. */
+const KEPT_STARTS = 4;
 
 export type NodeMode = ProxyMode | 'none' | 'not-running';
 
@@ -329,6 +342,8 @@ export class KubeProxy implements Controller {
       if (instance && instance !== st.attempted) {
         st.attempted = instance;
         this.startOn(node.name, st, instance, desired);
+        st.starts.set(instance, { ...(st.running ? { settings: st.running.settings } : {}), log: st.log });
+        for (const old of [...st.starts.keys()].slice(0, -KEPT_STARTS)) st.starts.delete(old);
       }
       // Only a live process that started cleanly writes rules. A node whose kube-proxy pod is gone, or
       // whose new process exited on a bad configuration, keeps the last rules in its kernel: Services
@@ -405,6 +420,7 @@ export class KubeProxy implements Controller {
         recent: new Map(),
         nftSets: new Map(),
         log: [],
+        starts: new Map(),
       };
       this.nodes.set(node, st);
     }
