@@ -36,7 +36,14 @@ import {
 import { runWait } from './wait.ts';
 import { runDebug } from './debug.ts';
 import { runPatch } from './patch.ts';
-import { runSetEnv, runSetImage, runSetResources, runSetSelector } from './set.ts';
+import {
+  runSetEnv,
+  runSetImage,
+  runSetResources,
+  runSetSelector,
+  runSetServiceAccount,
+  runSetSubject,
+} from './set.ts';
 import { runEdit } from './edit.ts';
 import { runReplace } from './replace.ts';
 
@@ -85,6 +92,8 @@ export const COMMANDS: Readonly<Record<string, CommandRun>> = {
   'set env': runSetEnv,
   'set selector': runSetSelector,
   'set resources': runSetResources,
+  'set serviceaccount': runSetServiceAccount,
+  'set subject': runSetSubject,
   edit: runEdit,
   replace: runReplace,
   'auth can-i': runAuthCanI,
@@ -158,6 +167,7 @@ export const ALIASES: Readonly<Record<string, Readonly<Record<string, string>>>>
     resourcequota: 'quota',
   },
   top: { nodes: 'node', no: 'node', pods: 'pod', po: 'pod' },
+  set: { sa: 'serviceaccount' },
 };
 
 /** Top-level commands in kubectl's registration order (cobra's suggestion order), then `help`. */

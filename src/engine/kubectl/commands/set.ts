@@ -1,7 +1,8 @@
 /**
- * `kubectl set image|env|selector|resources` (pkg/cmd/set): change the pod template (or a Service's
- * selector) of each object, send the change as a patch, print `deployment.apps/web image updated`.
- * As upstream: an object the change leaves as it was prints nothing; resources come before the
+ * `kubectl set image|env|selector|resources|serviceaccount|subject` (pkg/cmd/set): change the pod
+ * template (or a Service's selector) of each object, send the change as a patch, print
+ * `deployment.apps/web image updated`. As upstream: an object the change leaves as it was prints
+ * nothing (set serviceaccount excepted); resources come before the
  * `NAME=VALUE` pairs (`GetResourcesAndPairs`); `-c` takes a glob; `--dry-run=client`/`--local` print
  * the changed object without sending it.
  */
@@ -12,7 +13,7 @@ import { cmdError, KubectlError } from '../errors.ts';
 import type { Fetched } from '../resource-args.ts';
 import { kindPrefix } from '../resource-args.ts';
 import { reportErrors } from './create.ts';
-import { localTargets, visitTargets } from './targets.ts';
+import { localTargets, NO_RESOURCES, visitTargets } from './targets.ts';
 
 const LOCAL_NEEDS_FILES = `error: you must specify resources by --filename when --local is set.
 Example resource specifications include:
@@ -80,17 +81,32 @@ function notPodTemplate(x: Fetched): string {
   return `${kindPrefix(x.info)}/${x.object.metadata.name} the object is not a pod or does not have a pod template: *v1.${x.info.kind}`;
 }
 
+interface ChangeOptions {
+  /** Whether `-l`/`--all` pick the targets (set selector takes neither). */
+  readonly selectors: boolean;
+  /** The command's wrapping of a failed request (`failed to patch image update to pod template: %v`). */
+  readonly failure?: (message: string) => string;
+  /** set serviceaccount prints every object, changed or not (its Run skips no empty patch). */
+  readonly printUnchanged?: boolean;
+  /** The error for `--local` without `-f`, when it is not LOCAL_NEEDS_FILES. */
+  readonly localNeedsFiles?: string;
+}
+
 /** Runs one change over the targets: patch, print `<kind>/<name> <operation>`, collect errors. */
 function runChange(
   ctx: KubectlContext,
   resources: readonly string[],
   operation: string,
   change: Change,
-  opts: { selectors: boolean; failure?: (message: string) => string } = { selectors: true },
+  opts: ChangeOptions = { selectors: true },
 ): number {
   const local = ctx.flags.bool('local');
   const mode: DryRun = dryRunMode(ctx);
-  const { found, errors } = local ? localTargets(ctx, LOCAL_NEEDS_FILES) : visitTargets(ctx, resources, opts);
+  if (local && mode === 'server')
+    throw cmdError('cannot specify --local and --dry-run=server - did you mean --dry-run=client?');
+  const { found, errors } = local
+    ? localTargets(ctx, opts.localNeedsFiles ?? LOCAL_NEEDS_FILES)
+    : visitTargets(ctx, resources, opts);
   const all: unknown[] = [...errors];
   for (const x of found) {
     const next = deepClone(x.object) as unknown as Obj;
@@ -99,7 +115,7 @@ function runChange(
       all.push(new KubectlError(`error: ${problem}`));
       continue;
     }
-    if (jsonEqual(next, x.object)) continue;
+    if (!opts.printUnchanged && jsonEqual(next, x.object)) continue;
     if (local || mode === 'client') {
       printOutcome(ctx, next as Manifest, operation, mode);
       continue;
@@ -313,5 +329,69 @@ export function runSetResources(ctx: KubectlContext): number {
       return undefined;
     },
     { selectors: true, failure },
+  );
+}
+
+/**
+ * `kubectl set serviceaccount (-f FILENAME | TYPE NAME) SERVICE_ACCOUNT` (set_serviceaccount.go): the
+ * last argument is the account, set as the pod template's serviceAccountName.
+ */
+export function runSetServiceAccount(ctx: KubectlContext): number {
+  const args = ctx.flags.args;
+  if (ctx.flags.bool('local') && dryRunMode(ctx) === 'server')
+    throw cmdError('cannot specify --local and --dry-run=server - did you mean --dry-run=client?');
+  if (args.length === 0) throw cmdError('serviceaccount is required');
+  const account = args[args.length - 1]!;
+  return runChange(
+    ctx,
+    args.slice(0, -1),
+    'serviceaccount updated',
+    (obj, x) => {
+      const spec = podSpecOf(obj);
+      if (!spec) return notPodTemplate(x);
+      spec.serviceAccountName = account;
+      return undefined;
+    },
+    {
+      selectors: true,
+      failure: (m) => `failed to patch ServiceAccountName ${m}`,
+      printUnchanged: true,
+      localNeedsFiles: NO_RESOURCES,
+    },
+  );
+}
+
+/**
+ * `kubectl set subject` (set_subject.go): adds users, groups and service accounts to RoleBindings and
+ * ClusterRoleBindings. The simulated cluster serves no RBAC API, so every object it can name is
+ * refused as kubectl refuses a non-binding, after Validate's checks of the flags.
+ */
+export function runSetSubject(ctx: KubectlContext): number {
+  const f = ctx.flags;
+  if (f.bool('local') && f.args.length > 0) throw new KubectlError(LOCAL_NEEDS_FILES);
+  const validate = (): void => {
+    if (f.bool('all') && f.string('selector') !== '')
+      throw cmdError('cannot set --all and --selector at the same time');
+    if (
+      f.array('user').length === 0 &&
+      f.array('group').length === 0 &&
+      f.array('serviceaccount').length === 0
+    )
+      throw cmdError('you must specify at least one value of user, group or serviceaccount');
+    for (const sa of f.array('serviceaccount')) {
+      const tokens = sa.split(':');
+      if (tokens.length !== 2 || tokens[1] === '')
+        throw cmdError('serviceaccount must be <namespace>:<name>');
+    }
+  };
+  return runChange(
+    ctx,
+    f.args,
+    'subjects updated',
+    (_obj, x) => {
+      validate();
+      return `${kindPrefix(x.info)}/${x.object.metadata.name} setting subjects is only supported for RoleBinding/ClusterRoleBinding`;
+    },
+    { selectors: true, localNeedsFiles: NO_RESOURCES },
   );
 }
