@@ -27,6 +27,10 @@ describe('kubectl run --rm -it: the session ends, the pod is deleted', () => {
     const exit = c.execSync('exit', it_);
     expect(exit.stdout).toBe(`${resume('t')}pod "t" deleted from default namespace\n`);
     expect(exit.exitCode).toBe(0);
+    // removeCreatedObjects deletes with the pod's own grace period and does not wait (run.go Complete
+    // sets GracePeriod -1, WaitForDeletion false): the restarted shell ignores SIGTERM for 30 s.
+    expect(c.execSync('kubectl get pod t', it_).stdout).toContain('Terminating');
+    c.tick(30_000);
     expect(c.execSync('kubectl get pod t', it_).stderr).toBe(
       'Error from server (NotFound): pods "t" not found\n',
     );
@@ -39,6 +43,7 @@ describe('kubectl run --rm -it: the session ends, the pod is deleted', () => {
     expect(c.execSync('exit', it_).stdout).toBe(`${resume('t')}pod "t" deleted from lab namespace\n`);
     expect(c.execSync('kubectl run q --rm -it -q --image=busybox:1.36 -- sh', it_).stderr).toBe('');
     expect(c.execSync('exit', it_).stdout).toBe('');
+    c.tick(30_000);
     expect(c.execSync('kubectl get pod q', it_).exitCode).toBe(1);
   });
 

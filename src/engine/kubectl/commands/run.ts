@@ -5,12 +5,11 @@
  * for the pod to run, then opens a shell session (interactive prompt, shell or no command) or shows
  * what an attached client sees, the container's output, until it exits; `--rm` then deletes the pod.
  */
-import type { AnyObject, Manifest, Pod } from '../../api/objects.ts';
-import { resolveResource } from '../../api/resources.ts';
+import type { Manifest, Pod } from '../../api/objects.ts';
 import type { KubectlContext } from '../context.ts';
 import { cmdError, errorText, usageError } from '../errors.ts';
 import { addLastApplied, requireFlags } from './create.ts';
-import { DELETE_WAIT_CAP_MS } from './delete.ts';
+import { cascadeOf, type Propagation } from './delete.ts';
 
 /** Simulated time an attached `kubectl run` follows a container that keeps running. */
 export const ATTACH_WAIT_CAP_MS = 5 * 60 * 1000;
@@ -35,6 +34,8 @@ export function runRun(ctx: KubectlContext): number {
   const dash = f.argsLenAtDash;
   const before = dash >= 0 ? f.args.slice(0, dash) : f.args;
   const command = dash >= 0 ? f.args.slice(dash) : f.args.slice(1);
+  // Complete parses the delete flags --rm uses before anything is checked.
+  const cascade = cascadeOf(ctx);
   requireFlags(ctx, ['image']);
   if (before.length === 0) throw usageError(ctx.commandPath, 'NAME is required for run');
   const name = before[0]!;
@@ -116,10 +117,15 @@ export function runRun(ctx: KubectlContext): number {
     printOutcome(ctx, created, 'created', mode);
     return 0;
   }
-  return attachToPod(ctx, created, command);
+  return attachToPod(ctx, created, command, cascade);
 }
 
-function attachToPod(ctx: KubectlContext, created: Pod, command: readonly string[]): number {
+function attachToPod(
+  ctx: KubectlContext,
+  created: Pod,
+  command: readonly string[],
+  cascade: Propagation,
+): number {
   const f = ctx.flags;
   const api = ctx.host.api;
   const ns = created.metadata.namespace ?? 'default';
@@ -132,7 +138,7 @@ function attachToPod(ctx: KubectlContext, created: Pod, command: readonly string
   };
   const timeout = f.duration('pod-running-timeout');
   if (!ctx.host.waitFor(started, timeout, 500)) {
-    if (f.bool('rm')) removePod(ctx, created);
+    if (f.bool('rm')) ctx.out(removeCreated(ctx, ns, name, cascade));
     throw cmdError('timed out waiting for the condition');
   }
   const pod = current()!;
@@ -144,13 +150,8 @@ function attachToPod(ctx: KubectlContext, created: Pod, command: readonly string
   if (interactive && (argv.length === 0 || isInteractiveShell(argv))) {
     if (!quiet) ctx.err("If you don't see a command prompt, try pressing enter.\n");
     const rm = f.bool('rm');
-    // --rm: once the session ends, run.go's removeCreatedObjects deletes the pod through DeleteOptions
-    // (IgnoreNotFound, Quiet = --quiet), which prints the deletion on stdout.
-    const removeAfterSession = (): string => {
-      if (!api.get('pods', ns, name)) return '';
-      api.delete('pods', ns, name, { gracePeriodSeconds: 0 });
-      return quiet ? '' : `pod "${name}" deleted from ${ns} namespace\n`;
-    };
+    // --rm: once the session ends, run.go's removeCreatedObjects deletes the pod (printed on stdout).
+    const removeAfterSession = (): string => removeCreated(ctx, ns, name, cascade);
     // attach.go reattachMessage: a container that restarts (restartPolicy Always) can be attached again.
     const reattach =
       !quiet && (created.spec?.restartPolicy ?? 'Always') === 'Always'
@@ -186,7 +187,7 @@ function attachToPod(ctx: KubectlContext, created: Pod, command: readonly string
     ctx.err(`${errorText(e)}\n`);
   }
   const exitCode = firstExit(done)?.exitCode ?? 0;
-  if (f.bool('rm')) removePod(ctx, done);
+  if (f.bool('rm')) ctx.out(removeCreated(ctx, ns, name, cascade));
   if (exitCode !== 0) {
     ctx.err(`pod ${ns}/${name} terminated (Error)\n`);
     return 1;
@@ -203,12 +204,15 @@ function containerOutput(ctx: KubectlContext, pod: Pod, container: string): stri
   return r.lines.map((l) => `${l.text}\n`).join('');
 }
 
-function removePod(ctx: KubectlContext, pod: AnyObject | Pod): void {
+/**
+ * run.go `removeCreatedObjects` through the DeleteOptions Complete builds for `--rm`: IgnoreNotFound, the
+ * `--cascade` policy, Quiet = `--quiet`, but GracePeriod -1 and WaitForDeletion false whatever
+ * `--grace-period`, `--force`, `--wait` or `--timeout` say (run accepts those flags and uses none).
+ * Returns what DeleteResult prints.
+ */
+function removeCreated(ctx: KubectlContext, ns: string, name: string, cascade: Propagation): string {
   const api = ctx.host.api;
-  const ns = pod.metadata.namespace ?? 'default';
-  const info = resolveResource('pods')!;
-  if (!api.get('pods', ns, pod.metadata.name)) return;
-  api.delete(info.key, ns, pod.metadata.name, {});
-  if (!ctx.flags.bool('quiet')) ctx.out(`pod "${pod.metadata.name}" deleted from ${ns} namespace\n`);
-  ctx.host.waitFor(() => !api.get('pods', ns, pod.metadata.name), DELETE_WAIT_CAP_MS, 1000);
+  if (!api.get('pods', ns, name)) return '';
+  api.delete('pods', ns, name, { propagationPolicy: cascade });
+  return ctx.flags.bool('quiet') ? '' : `pod "${name}" deleted from ${ns} namespace\n`;
 }
