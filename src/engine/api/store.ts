@@ -10,7 +10,7 @@ import { resourceInfo } from './resources.ts';
 import type { SimClock } from '../util/clock.ts';
 import type { Rng } from '../util/rng.ts';
 import { deepClone, deepCloneReusing, jsonEqual } from '../util/json.ts';
-import { Table, type IndexFn } from './table.ts';
+import { Table, type IndexFn, type IndexInput } from './table.ts';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -104,27 +104,55 @@ export class ApiStore {
   constructor(clock: SimClock, rng: Rng) {
     this.clock = clock;
     this.rng = rng;
-    this.addIndex('pods', POD_NODE_INDEX, (o) => (o.spec as { nodeName?: string } | undefined)?.nodeName);
+    // The third argument names what each index reads (a namespace never changes on update).
+    const spec = (o: AnyObject) => o.spec;
+    const owners = (o: AnyObject) => o.metadata.ownerReferences;
+    const labels = (o: AnyObject) => o.metadata.labels;
+    this.addIndex(
+      'pods',
+      POD_NODE_INDEX,
+      (o) => (o.spec as { nodeName?: string } | undefined)?.nodeName,
+      spec,
+    );
     this.addIndex(
       'events',
       EVENT_OBJECT_INDEX,
       (o) => (o.involvedObject as { uid?: string } | undefined)?.uid,
+      (o) => o.involvedObject,
     );
-    this.addIndex('pods', POD_CONTROLLER_INDEX, (o) => controllerUid(o));
-    this.addIndex('replicasets.apps', POD_CONTROLLER_INDEX, (o) => controllerUid(o));
-    this.addIndex('pods', POD_ORPHAN_INDEX, (o) =>
-      controllerUid(o) === undefined ? (o.metadata.namespace ?? '') : undefined,
+    this.addIndex('pods', POD_CONTROLLER_INDEX, (o) => controllerUid(o), owners);
+    this.addIndex('replicasets.apps', POD_CONTROLLER_INDEX, (o) => controllerUid(o), owners);
+    this.addIndex(
+      'pods',
+      POD_ORPHAN_INDEX,
+      (o) => (controllerUid(o) === undefined ? (o.metadata.namespace ?? '') : undefined),
+      owners,
     );
-    this.addIndex('pods', POD_LABEL_INDEX, (o) => labelIndexKeys(o.metadata.namespace, o.metadata.labels));
-    this.addIndex('services', SERVICE_SELECTOR_INDEX, (o) => {
-      const selector = (o.spec as { selector?: Record<string, string> } | undefined)?.selector;
-      const first = Object.keys(selector ?? {}).sort()[0];
-      return first === undefined ? undefined : `${o.metadata.namespace ?? ''}/${first}=${selector![first]}`;
-    });
-    this.addIndex('endpointslices.discovery.k8s.io', SLICE_SERVICE_INDEX, (o) => {
-      const svc = o.metadata.labels?.['kubernetes.io/service-name'];
-      return svc === undefined ? undefined : `${o.metadata.namespace ?? ''}/${svc}`;
-    });
+    this.addIndex(
+      'pods',
+      POD_LABEL_INDEX,
+      (o) => labelIndexKeys(o.metadata.namespace, o.metadata.labels),
+      labels,
+    );
+    this.addIndex(
+      'services',
+      SERVICE_SELECTOR_INDEX,
+      (o) => {
+        const selector = (o.spec as { selector?: Record<string, string> } | undefined)?.selector;
+        const first = Object.keys(selector ?? {}).sort()[0];
+        return first === undefined ? undefined : `${o.metadata.namespace ?? ''}/${first}=${selector![first]}`;
+      },
+      spec,
+    );
+    this.addIndex(
+      'endpointslices.discovery.k8s.io',
+      SLICE_SERVICE_INDEX,
+      (o) => {
+        const svc = o.metadata.labels?.['kubernetes.io/service-name'];
+        return svc === undefined ? undefined : `${o.metadata.namespace ?? ''}/${svc}`;
+      },
+      labels,
+    );
   }
 
   /**
@@ -133,8 +161,8 @@ export class ApiStore {
    * (`POD_LABEL_INDEX`); Services by selector (`SERVICE_SELECTOR_INDEX`); events by involved object
    * uid (`EVENT_OBJECT_INDEX`), EndpointSlices by `namespace/service` (`SLICE_SERVICE_INDEX`).
    */
-  addIndex(resource: ResourceKey, name: string, fn: IndexFn): void {
-    this.table(resource).addIndex(name, fn);
+  addIndex(resource: ResourceKey, name: string, fn: IndexFn, reads?: IndexInput): void {
+    this.table(resource).addIndex(name, fn, reads);
   }
 
   /** Objects of `resource` whose index `name` has `value`, sorted by namespace then name. */

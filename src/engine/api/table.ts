@@ -9,8 +9,18 @@ import type { AnyObject } from './objects.ts';
 /** An index function gives an object's value(s) under the index; undefined (or []) leaves it out. */
 export type IndexFn = (obj: AnyObject) => string | readonly string[] | undefined;
 
+/**
+ * The part of an object an index function reads (`o => o.metadata.labels`). Stored objects share
+ * the subtrees an update did not touch, so an update whose part is the same instance keeps its index
+ * values and skips the index function: a pod's status write then costs no label-key strings.
+ */
+export type IndexInput = (obj: AnyObject) => unknown;
+
 interface Index {
   readonly fn: IndexFn;
+  readonly reads: IndexInput | undefined;
+  /** Each object's current values, so updates and deletes need not compute the old ones again. */
+  readonly byKey: Map<string, readonly string[]>;
   readonly values: Map<string, Set<string>>;
   /** Sorted object lists per value, built on demand; an update that keeps the value keeps the list. */
   readonly sorted: Map<string, AnyObject[]>;
@@ -91,6 +101,7 @@ export class Table {
     for (const idx of this.indexes.values()) {
       idx.values.clear();
       idx.sorted.clear();
+      idx.byKey.clear();
     }
   }
 
@@ -107,11 +118,15 @@ export class Table {
     return cached;
   }
 
-  addIndex(name: string, fn: IndexFn): void {
+  addIndex(name: string, fn: IndexFn, reads?: IndexInput): void {
     if (this.indexes.has(name)) return;
-    const idx: Index = { fn, values: new Map(), sorted: new Map() };
+    const idx: Index = { fn, reads, byKey: new Map(), values: new Map(), sorted: new Map() };
     this.indexes.set(name, idx);
-    for (const [key, obj] of this.objects) for (const v of valuesOf(fn, obj)) addKey(idx, v, key);
+    for (const [key, obj] of this.objects) {
+      const values = valuesOf(fn, obj);
+      idx.byKey.set(key, values);
+      for (const v of values) addKey(idx, v, key);
+    }
   }
 
   /** Objects whose index value equals `value`, sorted by namespace then name (a fresh array). */
@@ -134,18 +149,26 @@ export class Table {
   }
 
   private index(key: string, obj: AnyObject): void {
-    for (const idx of this.indexes.values()) for (const v of valuesOf(idx.fn, obj)) addKey(idx, v, key, obj);
+    for (const idx of this.indexes.values()) {
+      const values = valuesOf(idx.fn, obj);
+      idx.byKey.set(key, values);
+      for (const v of values) addKey(idx, v, key, obj);
+    }
   }
 
   private unindex(key: string, obj: AnyObject): void {
-    for (const idx of this.indexes.values()) for (const v of valuesOf(idx.fn, obj)) removeKey(idx, v, key);
+    for (const idx of this.indexes.values()) {
+      for (const v of idx.byKey.get(key) ?? valuesOf(idx.fn, obj)) removeKey(idx, v, key);
+      idx.byKey.delete(key);
+    }
   }
 
   /** An update: values the object keeps get the new instance in their cached lists; the rest move. */
   private reindex(key: string, old: AnyObject, obj: AnyObject): void {
     for (const idx of this.indexes.values()) {
-      const before = valuesOf(idx.fn, old);
-      const after = valuesOf(idx.fn, obj);
+      const before = idx.byKey.get(key) ?? valuesOf(idx.fn, old);
+      const after = idx.reads && idx.reads(old) === idx.reads(obj) ? before : valuesOf(idx.fn, obj);
+      idx.byKey.set(key, after);
       for (const v of before) {
         if (!after.includes(v)) removeKey(idx, v, key);
         else {

@@ -38,7 +38,16 @@ export function hasSelector(svc: Service): boolean {
  * Found through SERVICE_SELECTOR_INDEX (a Service is filed under its first selector pair, which a
  * matching pod must carry), not by testing every Service of the namespace.
  */
-export function servicesForPodEvent(api: ApiServer, e: WatchEvent): string[] {
+export function servicesForPodEvent(api: ApiServer, e: WatchEvent): readonly string[] {
+  // The Endpoints and EndpointSlice controllers ask it of the same event, one after the other, inside
+  // the same write: the second gets the first's answer.
+  if (lastPodEvent.event !== e) lastPodEvent = { event: e, keys: computeServicesForPodEvent(api, e) };
+  return lastPodEvent.keys;
+}
+
+let lastPodEvent: { event?: WatchEvent; keys: readonly string[] } = { keys: [] };
+
+function computeServicesForPodEvent(api: ApiServer, e: WatchEvent): readonly string[] {
   // `GetServicesToUpdateOnPodChange`: an update that moves nothing an endpoint shows concerns no Service.
   if (e.type === 'MODIFIED' && e.oldObject && !podEndpointsChanged(e.oldObject as Pod, e.object as Pod))
     return [];

@@ -55,17 +55,15 @@ export function allocateIP(
   lastReserved: string | undefined,
   rng: Rng,
 ): Allocation {
-  const used = new Set<number>();
-  for (const ip of allocated) {
-    const n = parseIPv4(ip);
-    if (n !== undefined) used.add(n);
-  }
-  for (const r of range.reserved) used.add(r);
+  // Candidates are checked as the strings pods carry rather than by parsing every allocated address
+  // on every call: a node's hundredth pod would otherwise parse the other ninety-nine.
+  const reserved = new Set(range.reserved);
+  const isFree = (n: number) => !reserved.has(n) && !allocated.has(formatIPv4(n));
   const size = range.end - range.start + 1;
   if (size <= 0) return { error: `no IP addresses available in range set: ${range.text}` };
   if (range.strategy === 'random') {
     const free: number[] = [];
-    for (let n = range.start; n <= range.end; n++) if (!used.has(n)) free.push(n);
+    for (let n = range.start; n <= range.end; n++) if (isFree(n)) free.push(n);
     if (free.length === 0) return { error: `no IP addresses available in range set: ${range.text}` };
     return { ip: formatIPv4(free[rng.int(free.length)]!) };
   }
@@ -73,7 +71,7 @@ export function allocateIP(
   const from = last !== undefined && last >= range.start && last <= range.end ? last - range.start + 1 : 0;
   for (let i = 0; i < size; i++) {
     const n = range.start + ((from + i) % size);
-    if (!used.has(n)) return { ip: formatIPv4(n) };
+    if (isFree(n)) return { ip: formatIPv4(n) };
   }
   return { error: `no IP addresses available in range set: ${range.text}` };
 }

@@ -97,6 +97,13 @@ export interface ProcessStart {
   readonly log: readonly KubeProxyLogLine[];
 }
 
+/** What a render reads from the API (see KubeProxy.deferred). */
+interface ProxyInputs {
+  readonly services: readonly Service[];
+  readonly slices: readonly EndpointSlice[];
+  readonly nodes: readonly ProxyNode[];
+}
+
 /** Processes whose start-up is kept per node: the running one and those still shutting down. */
 const KEPT_STARTS = 4;
 
@@ -111,11 +118,14 @@ export class KubeProxy implements Controller {
   private readonly serviceChanges = new ServiceChangeTracker();
   private dirty = true;
   /**
-   * Nodes whose iptables or IPVS render waits for the end of the settle loop (or the next read). Their
-   * result depends only on the last input (iptables-save sorts chains; stale chains are deleted), so
-   * the renders of intermediate rounds can be skipped. nftables keeps creation order: it renders at once.
+   * Nodes whose iptables or IPVS render is owed, with the API state it is owed for. A render's result
+   * depends only on its last input (iptables-save sorts chains; stale chains are deleted), so renders
+   * of intermediate rounds are skipped, and the one owed at the end of a settle is done when someone
+   * first reads the node's rules, from the state captured then (undefined: not captured yet, the
+   * current state). The result is the one an eager render would have left; a settle nobody reads
+   * after (a burst of applies) costs no render. nftables keeps creation order: it renders at once.
    */
-  private readonly deferred = new Set<string>();
+  private readonly deferred = new Map<string, ProxyInputs | undefined>();
   private readonly pendingEvents: string[] = [];
   private unsubscribe: (() => void)[] = [];
 
@@ -276,9 +286,11 @@ export class KubeProxy implements Controller {
     return parseKubeProxyConfiguration(`mode: ${mode}\nclusterCIDR: ${c.podSubnet}\n`);
   }
 
-  /** End of a settle: render what sync() left for it. Writes nothing through the API. */
+  /** End of a settle: fix the input of the renders sync() left owed. Writes nothing through the API. */
   settled(): boolean {
-    this.flush();
+    let inputs: ProxyInputs | undefined;
+    for (const [node, captured] of this.deferred)
+      if (captured === undefined) this.deferred.set(node, (inputs ??= this.captureInputs()));
     return false;
   }
 
@@ -287,18 +299,35 @@ export class KubeProxy implements Controller {
     return this.nodes.get(node);
   }
 
-  /** Renders every node whose render was deferred, or only `only`. */
+  /** The API objects a render reads. Stored objects are immutable, so holding the lists fixes them. */
+  private captureInputs(): ProxyInputs {
+    return {
+      services: this.ctx.api.list('services') as Service[],
+      slices: this.ctx.api.list('endpointslices.discovery.k8s.io') as EndpointSlice[],
+      nodes: this.nodeInfo(),
+    };
+  }
+
+  /** Renders every node whose render is owed, or only `only`. */
   private flush(only?: string): void {
-    const names = new Set(only === undefined ? this.deferred : this.deferred.has(only) ? [only] : []);
-    if (names.size === 0) return;
-    for (const n of names) this.deferred.delete(n);
-    const services = buildServicePortMap(this.ctx.api.list('services') as Service[]);
-    const endpoints = endpointsMapsByNode(
-      this.ctx.api.list('endpointslices.discovery.k8s.io') as EndpointSlice[],
-    );
+    const names = only === undefined ? [...this.deferred.keys()] : this.deferred.has(only) ? [only] : [];
+    const byInputs = new Map<ProxyInputs | undefined, Set<string>>();
+    for (const n of names) {
+      const inputs = this.deferred.get(n);
+      this.deferred.delete(n);
+      let group = byInputs.get(inputs);
+      if (!group) byInputs.set(inputs, (group = new Set()));
+      group.add(n);
+    }
+    for (const [inputs, group] of byInputs) this.renderOwed(group, inputs ?? this.captureInputs());
+  }
+
+  private renderOwed(names: ReadonlySet<string>, inputs: ProxyInputs): void {
+    const services = buildServicePortMap(inputs.services);
+    const endpoints = endpointsMapsByNode(inputs.slices);
     const serviceCIDRs = [this.ctx.config.serviceSubnet];
     const memo = new ServiceRulesMemo();
-    for (const node of this.nodeInfo()) {
+    for (const node of inputs.nodes) {
       const st = this.nodes.get(node.name);
       if (!names.has(node.name) || !st?.running || st.running.settings.mode === 'nftables') continue;
       this.render(
@@ -350,7 +379,7 @@ export class KubeProxy implements Controller {
       // that existed keep working, new ones get no rules there, as on a real node.
       if (!st.running || st.running.instance !== instance) continue;
       if (st.running.settings.mode !== 'nftables') {
-        this.deferred.add(node.name);
+        this.deferred.set(node.name, undefined);
         continue;
       }
       services ??= buildServicePortMap(this.ctx.api.list('services') as Service[]);
