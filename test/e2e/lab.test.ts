@@ -142,6 +142,10 @@ describe.each(LAB_PAGES)('the sandbox lab on $path', ({ path, lang }) => {
     await waitForEditor(page, 'replicas: 1');
     await focusTerminal(page);
     expect(await run(page, 'kubectl get deploy')).toContain('No resources found in default namespace.');
+    // stdout and stderr in the order the line wrote them (bash 5.2 prints one, the error, two).
+    expect(await run(page, 'echo one; ls /nope; echo two')).toContain(
+      "$ echo one; ls /nope; echo two\none\nls: cannot access '/nope': No such file or directory\ntwo\n",
+    );
     expect(await lab(page).locator('[data-check="deployment-exists"]').getAttribute('data-state')).toBe(
       'failed',
     );

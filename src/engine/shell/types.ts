@@ -20,7 +20,7 @@ export interface ExecResult {
    */
   readonly output?: readonly OutputChunk[];
   readonly exitCode: number;
-  /** `clear` ran: the terminal should clear its screen before printing stdout. */
+  /** `clear` ran: the terminal should clear its screen before printing the output (what came after it). */
   readonly clear?: boolean;
   /** `exit` ran in the outermost (host) shell: a host that can close its terminal (the CLI) may do so. */
   readonly logout?: boolean;
