@@ -23,7 +23,17 @@ interface Index {
   readonly byKey: Map<string, readonly string[]>;
   readonly values: Map<string, Set<string>>;
   /** Sorted object lists per value, built on demand; an update that keeps the value keeps the list. */
-  readonly sorted: Map<string, AnyObject[]>;
+  readonly sorted: Map<string, SortedList>;
+}
+
+/**
+ * Objects in namespace/name order with their sort keys alongside: searches compare the keys (flat
+ * strings) rather than reading `metadata` off objects of every kind, which cost more than the rest of
+ * a write once thousands of pods sat in the lists.
+ */
+interface SortedList {
+  readonly objects: AnyObject[];
+  readonly keys: string[];
 }
 
 const NO_VALUES: readonly string[] = [];
@@ -33,10 +43,24 @@ function valuesOf(fn: IndexFn, obj: AnyObject): readonly string[] {
   return v === undefined ? NO_VALUES : typeof v === 'string' ? [v] : v;
 }
 
+/**
+ * The key objects sort by: namespace, then name. NUL sorts before every character a namespace may
+ * hold, so comparing the keys compares namespaces first, as compareObjects does.
+ */
+function sortKey(obj: AnyObject): string {
+  return `${obj.metadata.namespace ?? ''}\u0000${obj.metadata.name}`;
+}
+
+function sortedList(objects: Iterable<AnyObject>): SortedList {
+  const entries = [...objects].map((o) => ({ key: sortKey(o), o }));
+  entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { objects: entries.map((e) => e.o), keys: entries.map((e) => e.key) };
+}
+
 export class Table {
   private readonly objects = new Map<string, AnyObject>();
   private readonly byNamespace = new Map<string, Set<string>>();
-  private readonly sorted = new Map<string | undefined, AnyObject[] | undefined>();
+  private readonly sorted = new Map<string | undefined, SortedList | undefined>();
   private readonly indexes = new Map<string, Index>();
 
   private changes = 0;
@@ -74,10 +98,17 @@ export class Table {
       this.sorted.delete(ns);
     }
     this.objects.set(key, obj);
-    if (old) this.reindex(key, old, obj);
-    else this.index(key, obj);
+    if (!old) {
+      this.index(key, obj);
+      return;
+    }
     // An update keeps the object's place; refresh it in the cached lists.
-    if (old) this.replaceInCaches(old, obj, ns);
+    const at = sortKey(obj);
+    this.reindex(key, old, obj, at);
+    for (const cacheKey of [undefined, ns]) {
+      const cached = this.sorted.get(cacheKey);
+      if (cached && !replaceAt(cached, at, old, obj)) this.sorted.delete(cacheKey);
+    }
   }
 
   delete(key: string): AnyObject | undefined {
@@ -110,12 +141,14 @@ export class Table {
     const cacheKey = namespace === undefined ? undefined : namespace;
     let cached = this.sorted.get(cacheKey);
     if (!cached) {
-      if (namespace === undefined) cached = [...this.objects.values()];
-      else cached = [...(this.byNamespace.get(namespace) ?? [])].map((k) => this.objects.get(k)!);
-      cached.sort(compareObjects);
+      cached = sortedList(
+        namespace === undefined
+          ? this.objects.values()
+          : [...(this.byNamespace.get(namespace) ?? [])].map((k) => this.objects.get(k)!),
+      );
       this.sorted.set(cacheKey, cached);
     }
-    return cached;
+    return cached.objects;
   }
 
   addIndex(name: string, fn: IndexFn, reads?: IndexInput): void {
@@ -142,17 +175,18 @@ export class Table {
     if (!cached) {
       const keys = idx.values.get(value);
       if (!keys) return NO_OBJECTS;
-      cached = [...keys].map((k) => this.objects.get(k)!).sort(compareObjects);
+      cached = sortedList([...keys].map((k) => this.objects.get(k)!));
       idx.sorted.set(value, cached);
     }
-    return cached;
+    return cached.objects;
   }
 
   private index(key: string, obj: AnyObject): void {
+    let at: string | undefined;
     for (const idx of this.indexes.values()) {
       const values = valuesOf(idx.fn, obj);
       idx.byKey.set(key, values);
-      for (const v of values) addKey(idx, v, key, obj);
+      for (const v of values) addKey(idx, v, key, obj, (at ??= sortKey(obj)));
     }
   }
 
@@ -164,7 +198,7 @@ export class Table {
   }
 
   /** An update: values the object keeps get the new instance in their cached lists; the rest move. */
-  private reindex(key: string, old: AnyObject, obj: AnyObject): void {
+  private reindex(key: string, old: AnyObject, obj: AnyObject, at: string): void {
     for (const idx of this.indexes.values()) {
       const before = idx.byKey.get(key) ?? valuesOf(idx.fn, old);
       const after = idx.reads && idx.reads(old) === idx.reads(obj) ? before : valuesOf(idx.fn, obj);
@@ -173,51 +207,49 @@ export class Table {
         if (!after.includes(v)) removeKey(idx, v, key);
         else {
           const cached = idx.sorted.get(v);
-          if (!cached) continue;
-          const i = binarySearch(cached, old);
-          if (i >= 0 && cached[i] === old) cached[i] = obj;
-          else idx.sorted.delete(v);
+          if (cached && !replaceAt(cached, at, old, obj)) idx.sorted.delete(v);
         }
       }
-      for (const v of after) if (!before.includes(v)) addKey(idx, v, key, obj);
-    }
-  }
-
-  private replaceInCaches(old: AnyObject, obj: AnyObject, ns: string): void {
-    for (const cacheKey of [undefined, ns]) {
-      const cached = this.sorted.get(cacheKey);
-      if (!cached) continue;
-      const i = binarySearch(cached, old);
-      if (i >= 0 && cached[i] === old) cached[i] = obj;
-      else this.sorted.delete(cacheKey);
+      for (const v of after) if (!before.includes(v)) addKey(idx, v, key, obj, at);
     }
   }
 }
 
 const NO_OBJECTS: readonly AnyObject[] = [];
 
-function addKey(idx: Index, value: string, key: string, obj?: AnyObject): void {
+/** Puts `obj` where `old` is in the list (found by its sort key); false when `old` is not there. */
+function replaceAt(list: SortedList, at: string, old: AnyObject, obj: AnyObject): boolean {
+  const i = lowerBound(list.keys, at);
+  if (list.keys[i] !== at || list.objects[i] !== old) return false;
+  list.objects[i] = obj;
+  return true;
+}
+
+function addKey(idx: Index, value: string, key: string, obj?: AnyObject, at?: string): void {
   let set = idx.values.get(value);
   if (!set) idx.values.set(value, (set = new Set()));
   if (set.has(key)) return;
   set.add(key);
-  // A new object joins a cached list at its place (in a fresh array: callers may still hold the old one)
-  // instead of dropping the list for a re-sort: a ReplicaSet creating thousands of pods records an
-  // event on itself per pod, and re-sorting all of them per event was the cost of `--replicas=10000`.
+  // A new object joins a cached list at its place (in fresh arrays: callers may still hold the old
+  // ones) instead of dropping the list for a re-sort: a ReplicaSet creating thousands of pods records
+  // an event on itself per pod, and re-sorting all of them per event was the cost of `--replicas=10000`.
   const cached = idx.sorted.get(value);
-  if (cached && obj) {
-    const i = lowerBound(cached, obj);
-    idx.sorted.set(value, [...cached.slice(0, i), obj, ...cached.slice(i)]);
+  if (cached && obj && at !== undefined) {
+    const i = lowerBound(cached.keys, at);
+    idx.sorted.set(value, {
+      objects: [...cached.objects.slice(0, i), obj, ...cached.objects.slice(i)],
+      keys: [...cached.keys.slice(0, i), at, ...cached.keys.slice(i)],
+    });
   } else idx.sorted.delete(value);
 }
 
-/** The first position whose object sorts at or after `target`. */
-function lowerBound(list: readonly AnyObject[], target: AnyObject): number {
+/** The first position whose key sorts at or after `target`. */
+function lowerBound(keys: readonly string[], target: string): number {
   let lo = 0;
-  let hi = list.length;
+  let hi = keys.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (compareObjects(list[mid]!, target) < 0) lo = mid + 1;
+    if (keys[mid]! < target) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -228,19 +260,6 @@ function removeKey(idx: Index, value: string, key: string): void {
   if (!set?.delete(key)) return;
   if (set.size === 0) idx.values.delete(value);
   idx.sorted.delete(value);
-}
-
-function binarySearch(list: readonly AnyObject[], target: AnyObject): number {
-  let lo = 0;
-  let hi = list.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const c = compareObjects(list[mid]!, target);
-    if (c === 0) return mid;
-    if (c < 0) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
 }
 
 export function compareObjects(a: AnyObject, b: AnyObject): number {
