@@ -76,18 +76,28 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Structural equality for JSON-shaped values (key order does not matter). */
+/**
+ * Structural equality for JSON-shaped values (key order does not matter; a key holding undefined
+ * counts as absent). Written without temporary arrays or closures: the store compares every write
+ * with the stored version, and the kubelet every status it computes.
+ */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((v, i) => jsonEqual(v, b[i]));
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
   }
-  if (isPlainObject(a) && isPlainObject(b)) {
-    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    if (ka.length !== kb.length) return false;
-    return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual(a[k], b[k]));
+  if (Array.isArray(b)) return false;
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  let defined = 0;
+  for (const k in ra) {
+    if (!Object.prototype.hasOwnProperty.call(ra, k) || ra[k] === undefined) continue;
+    if (!Object.prototype.hasOwnProperty.call(rb, k) || !jsonEqual(ra[k], rb[k])) return false;
+    defined++;
   }
-  return false;
+  for (const k in rb) if (Object.prototype.hasOwnProperty.call(rb, k) && rb[k] !== undefined) defined--;
+  return defined === 0;
 }
