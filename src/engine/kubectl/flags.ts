@@ -6,7 +6,6 @@
  * every unknown one is rejected with the real message.
  */
 import { HELP_TEXTS } from './help-texts.ts';
-import { SET_HELP_TEXTS } from './commands/set-help-texts.ts';
 
 export type FlagKind = 'bool' | 'string' | 'int' | 'duration' | 'array';
 
@@ -76,19 +75,13 @@ export function parseOptionsSection(help: string): FlagSpec[] {
   return out;
 }
 
-/** A command path's real help text: the generated ones, then those kept next to their commands. */
-export function helpTextFor(path: string): string | undefined {
-  if (Object.hasOwn(HELP_TEXTS, path)) return HELP_TEXTS[path];
-  return Object.hasOwn(SET_HELP_TEXTS, path) ? SET_HELP_TEXTS[path] : undefined;
-}
-
 const specCache = new Map<string, FlagSpec[]>();
 
 /** The flags of a command path (`get`, `create deployment`), global flags included. */
 export function flagsFor(path: string): FlagSpec[] {
   let specs = specCache.get(path);
   if (!specs) {
-    const own = parseOptionsSection(helpTextFor(path) ?? '');
+    const own = parseOptionsSection(HELP_TEXTS[path] ?? '');
     const global = parseOptionsSection(HELP_TEXTS['options'] ?? '');
     const seen = new Set(own.map((s) => s.name));
     specs = [...own, ...global.filter((s) => !seen.has(s.name))];

@@ -9,7 +9,7 @@ import type { CommandHandler, CommandIO, CommandResult } from '../shell/types.ts
 import { KubectlContext } from './context.ts';
 import { errorText, KubectlError } from './errors.ts';
 import { StatusError } from '../api/errors.ts';
-import { FlagError, flagsFor, helpTextFor, parseFlags, type FlagSpec } from './flags.ts';
+import { FlagError, flagsFor, parseFlags, type FlagSpec } from './flags.ts';
 import { HELP_TEXTS } from './help-texts.ts';
 import type { KubectlHooks, KubectlHost } from './host.ts';
 import { ALIASES, COMMANDS, PARENTS, TOP_LEVEL_ORDER, type CommandRun } from './commands/registry.ts';
@@ -144,7 +144,7 @@ function runCommand(
   if (resolved.path.startsWith('help')) {
     const target = resolved.path.slice(4).trim();
     // Own keys only: `kubectl help constructor` is an unknown topic, not Object.prototype's.
-    const text = helpTextFor(target);
+    const text = Object.hasOwn(HELP_TEXTS, target) ? HELP_TEXTS[target] : undefined;
     if (text === undefined)
       return {
         stdout: '',
@@ -166,7 +166,7 @@ function runCommand(
       };
     throw e;
   }
-  if (flags.help) return { stdout: helpTextFor(path) ?? '', stderr: '', exitCode: 0 };
+  if (flags.help) return { stdout: HELP_TEXTS[path] ?? '', stderr: '', exitCode: 0 };
   const ctx = new KubectlContext(host, hooks, io, path, flags);
   const run: CommandRun | undefined = COMMANDS[path];
   if (!run) {

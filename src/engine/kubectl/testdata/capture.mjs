@@ -35,6 +35,7 @@ const helpCommands = [
   ['cluster-info', 'dump'], ['auth', 'whoami'], ['create', 'secret'], ['create', 'secret', 'generic'],
   ['create', 'ingress'], ['create', 'job'], ['create', 'serviceaccount'], ['create', 'service', 'externalname'],
   ['top', 'node'], ['set', 'image'], ['set', 'env'], ['set', 'selector'], ['set', 'resources'],
+  ['set', 'serviceaccount'], ['set', 'subject'],
 ];
 mkdirSync(join(here, 'help'), { recursive: true });
 for (const cmd of helpCommands) {
