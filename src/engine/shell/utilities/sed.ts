@@ -1,31 +1,32 @@
 /**
- * sed, the part learners use: `s/regex/replacement/flags` (flags g, p, i/I, N, Ng), with any delimiter,
- * `&`, `\1`–`\9` and `\n` in the replacement; `y/abc/xyz/`; addresses in front of `s`, `y`, `d`, `p`,
- * `q`, `=`, `n`, `N`, `a`/`i`/`c` TEXT and `{ … }` groups: N, $, /regex/, first~step, and GNU ranges `A1,A2`
- * (A2 a line, $, /regex/, +N or ~N; `0,/re/`), negated with `!`; several commands via `;`, newlines
- * or repeated -e; -n, -E/-r, -i (edit in place).
+ * sed (GNU sed 4.9): `s/regex/replacement/flags` (g, p, N, i/I, m/M, w FILE) with any delimiter, `&`,
+ * `\1`–`\9`, `\n` and the case conversions `\U \L \u \l \E` in the replacement; `y/abc/xyz/`; the
+ * hold space (`h H g G x`), multi-line commands (`n N P D`), `a`/`i`/`c` TEXT, `r FILE`, `w FILE`
+ * (`/dev/stdout`, `/dev/stderr`), `=`, `l [N]`, `q`/`Q [EXIT]`, `z`, labels and branches (`: b t T`)
+ * and `{ … }` groups; addresses N, $, /regex/ (or \%regex%, flags I and M), first~step and GNU
+ * ranges `A1,A2` (A2 a line, $, /regex/, +N or ~N; `0,/re/`), negated with `!`. Options -n, -E/-r,
+ * -i (edit in place), -s, -l N, repeated -e (joined into one script). The script compiler is
+ * sed-parse.ts.
  */
-import type { CommandHandler } from '../types.ts';
+import { LimitError, MAX_PIPE_BYTES } from '../limits.ts';
+import type { CommandHandler, CommandIO } from '../types.ts';
 import { fileErrorText } from '../vfs.ts';
 import { linesOf, parseOptions, readInputs, result, withUsage } from './common.ts';
-import { posixToJs, RegexSyntaxError } from './regex.ts';
+import {
+  compileSed,
+  SedError,
+  type Address,
+  type SedCommand,
+  type SedProgram,
+  type Selector,
+} from './sed-parse.ts';
 
-type Address =
-  | { kind: 'line'; n: number }
-  | { kind: 'last' }
-  | { kind: 'regex'; re: RegExp }
-  | { kind: 'step'; first: number; step: number }
-  /** `0,/re/`: the range is open before line 1, so the regex may end it on line 1. */
-  | { kind: 'zero' }
-  /** Only as the end of a range: `A1,+N`, `A1,~N`. */
-  | { kind: 'plus'; n: number }
-  | { kind: 'multiple'; n: number };
+/** Branches and `D` restarts one sed run may take: `:a;ba` or `G;D` loops forever in GNU sed. */
+const MAX_SED_JUMPS = 1_000_000;
+/** Characters one run may scan with regexes: `:a;s/^/x/;ta` ends no sooner than memory does. */
+const MAX_SED_SCAN = 100_000_000;
 
-interface Selector {
-  readonly a1: Address;
-  readonly a2?: Address;
-  readonly negate: boolean;
-}
+const USAGE = '[OPTION]... {script-only-if-no-other-script} [input-file]...';
 
 /** A range's progress (GNU `match_address_p`): open, and the line it ends on when that is known. */
 interface RangeState {
@@ -33,206 +34,456 @@ interface RangeState {
   endLine?: number;
 }
 
-interface SedCommand {
-  readonly address?: Selector;
-  readonly op: 's' | 'd' | 'p' | 'q' | 'y' | '=' | 'a' | 'i' | 'c' | '{' | 'n' | 'N';
-  /** `a`, `i`, `c`: the text. */
-  readonly text?: string;
-  /** `{ … }`: the grouped commands. */
-  readonly children?: readonly SedCommand[];
-  readonly re?: RegExp;
-  readonly replacement?: string;
-  readonly global?: boolean;
-  readonly occurrence?: number;
-  readonly print?: boolean;
-  /** `y/abc/xyz/`: character map. */
-  readonly map?: ReadonlyMap<string, string>;
+/** One input line; `chomped` false: the input's last line had no newline, so neither does its output. */
+interface InputLine {
+  readonly text: string;
+  readonly chomped: boolean;
 }
 
-class SedError extends Error {}
-
-const MAX_BLOCK_DEPTH = 200;
+/** An output stream with GNU's `output_missing_newline`: a line printed without its newline gets one
+ * as soon as anything else is printed after it. */
+class Output {
+  text = '';
+  private missing = false;
+  write(s: string): void {
+    if (this.missing) this.text += '\n';
+    this.missing = false;
+    this.text += s;
+  }
+  pattern(s: string, chomped: boolean): void {
+    this.write(s);
+    if (chomped) this.text += '\n';
+    else this.missing = true;
+  }
+}
 
 export const sed: CommandHandler = (argv, io) =>
-  withUsage('sed', '[OPTION]... {script-only-if-no-other-script} [input-file]...', 1, () => {
+  withUsage('sed', USAGE, 1, () => {
     const { opts, operands } = parseOptions(argv.slice(1), {
-      flags: 'nErsi',
-      values: 'e',
-      long: { quiet: 'n', silent: 'n', 'regexp-extended': 'E', 'in-place': 'i', 'expression=': 'e' },
+      flags: 'nErsiu',
+      values: 'el',
+      long: {
+        quiet: 'n',
+        silent: 'n',
+        'regexp-extended': 'E',
+        'in-place': 'i',
+        separate: 's',
+        unbuffered: 'u',
+        'expression=': 'e',
+        'line-length=': 'l',
+      },
     });
     const scripts = [...(opts.get('e') ?? [])];
     const files = [...operands];
     if (scripts.length === 0) {
       const s = files.shift();
-      if (s === undefined) {
-        return result('', 'Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...\n', 1);
-      }
+      if (s === undefined) return result('', `Usage: sed ${USAGE}\n`, 1);
       scripts.push(s);
     }
-    const extended = opts.has('E') || opts.has('r');
-    let commands: SedCommand[];
+    // GNU reads -l with atoi: `-l 3x` is 3, `-l x` is 0 (no wrapping).
+    const lineLength = opts.get('l')?.at(-1);
+    let program: SedProgram;
     try {
-      commands = scripts.flatMap((s, i) => parseScript(s, i + 1, extended));
+      program = compileSed(scripts, opts.has('E') || opts.has('r'));
     } catch (e) {
-      if (e instanceof SedError) return result('', `sed: ${e.message}\n`, 1);
+      if (e instanceof SedError) return result('', `sed: ${e.message}\n`, e.exitCode);
       throw e;
     }
-    const quiet = opts.has('n');
+    // GNU opens (truncates) every `w` file before reading any input.
+    const outputs = new Map<string, Output>();
+    for (const f of program.writeFiles) {
+      if (f === '/dev/stdout' || f === '/dev/stderr' || outputs.has(f)) continue;
+      const err = io.files?.write(f, '');
+      if (err) return result('', `sed: couldn't open file ${f}: ${fileErrorText(err)}\n`, 4);
+      outputs.set(f, new Output());
+    }
+    const runner = new SedRun(program, io, {
+      quiet: opts.has('n') || program.quiet,
+      width: lineLength === undefined ? 70 : parseInt(lineLength, 10) || 0,
+      outputs,
+    });
+    let stdout = '';
+    let stderr = '';
+    let exitCode = 0;
     if (opts.has('i')) {
       if (files.length === 0) return result('', 'sed: no input files\n', 1);
-      let errors = '';
       for (const f of files) {
+        if (runner.quit !== undefined) break;
         const read = io.files?.read(f) ?? { error: 'ENOENT' as const };
         if ('error' in read) {
-          errors += `sed: can't read ${f}: ${fileErrorText(read.error)}\n`;
+          stderr += `sed: can't read ${f}: ${fileErrorText(read.error)}\n`;
+          exitCode = 2;
           continue;
         }
-        const e = io.files!.write(f, run(commands, read.content, quiet));
-        if (e) errors += `sed: couldn't edit ${f}: ${fileErrorText(e)}\n`;
+        const out = runner.run([linesOfInput(read.content)]);
+        const e = io.files!.write(f, out);
+        if (e) {
+          stderr += `sed: couldn't edit ${f}: ${fileErrorText(e)}\n`;
+          exitCode = 4;
+        }
       }
-      return result('', errors, errors ? 2 : 0);
+    } else {
+      const { inputs, errors } = readInputs('sed', io, files);
+      const sources = inputs.map((i) => linesOfInput(i.text));
+      stdout = opts.has('s')
+        ? sources.map((s) => (runner.quit === undefined ? runner.run([s]) : '')).join('')
+        : runner.run(sources);
+      if (errors) {
+        stderr += errors.replace(/^sed: (.*): /gm, "sed: can't read $1: ");
+        exitCode = 2;
+      }
     }
-    const { inputs, errors } = readInputs('sed', io, files);
-    const text = inputs.map((i) => i.text).join('');
-    return result(
-      run(commands, text, quiet),
-      errors.replace(/^sed: (.*): /gm, "sed: can't read $1: "),
-      errors ? 2 : 0,
-    );
+    for (const [f, o] of outputs) io.files?.write(f, o.text);
+    return {
+      stdout: stdout + runner.stdout.text,
+      stderr: stderr + runner.stderr.text,
+      exitCode: runner.quit ?? exitCode,
+    };
   });
 
-function run(commands: readonly SedCommand[], text: string, quiet: boolean): string {
+function linesOfInput(text: string): InputLine[] {
   const lines = linesOf(text);
-  const endsWithNewline = text.endsWith('\n');
-  let out = '';
-  const ranges = new Map<SedCommand, RangeState>();
-  for (let i = 0; i < lines.length; i++) {
-    let line = lines[i]!;
-    // `a` text waits for the end of the cycle, even when the line is deleted.
-    const appended: string[] = [];
-    /** Runs commands on the line: 'delete' ends the cycle without printing, 'quit' after printing. */
-    const exec = (cmds: readonly SedCommand[]): 'delete' | 'quit' | 'end' | undefined => {
-      for (const c of cmds) {
+  return lines.map((l, k) => ({ text: l, chomped: k < lines.length - 1 || text.endsWith('\n') }));
+}
+
+/** The state that lives across input files: hold space, ranges, last regex, `w` files, quitting. */
+class SedRun {
+  private hold = '';
+  /** GNU keeps `chomped` with each buffer: `x`, `g`, `G`, `h`, `H` carry it between them. */
+  private holdChomped = true;
+  private lastRe: RegExp | undefined;
+  private jumps = 0;
+  private scanned = 0;
+  private readonly ranges = new Map<SedCommand, RangeState>();
+  /** `w /dev/stdout` output, in -i mode the only stdout there is. */
+  readonly stdout = new Output();
+  readonly stderr = new Output();
+  /** Set by `q`/`Q`: the exit code. */
+  quit: number | undefined;
+
+  private readonly program: SedProgram;
+  private readonly io: CommandIO;
+  private readonly opts: { quiet: boolean; width: number; outputs: Map<string, Output> };
+
+  constructor(
+    program: SedProgram,
+    io: CommandIO,
+    opts: { quiet: boolean; width: number; outputs: Map<string, Output> },
+  ) {
+    this.program = program;
+    this.io = io;
+    this.opts = opts;
+  }
+
+  private outputFor(file: string, main: Output): Output {
+    if (file === '/dev/stdout') return main;
+    if (file === '/dev/stderr') return this.stderr;
+    return this.opts.outputs.get(file)!;
+  }
+
+  private grow(s: string): string {
+    if (s.length > MAX_PIPE_BYTES)
+      throw new LimitError('stopped: the sed pattern or hold space grew too large');
+    return s;
+  }
+
+  private scan(text: string): void {
+    this.scanned += text.length + 1;
+    if (this.scanned > MAX_SED_SCAN)
+      throw new LimitError(`stopped: a sed script scanned more than ${MAX_SED_SCAN} characters`);
+  }
+
+  private jumped(): void {
+    if (++this.jumps > MAX_SED_JUMPS)
+      throw new LimitError(`stopped: a sed loop ran more than ${MAX_SED_JUMPS} times`);
+  }
+
+  /** Runs the script over the lines of `sources` (one stream: line numbers and `$` span them all). */
+  run(sources: readonly InputLine[][]): string {
+    const lines = sources.flat();
+    const out = new Output();
+    const cmds = this.program.commands;
+    const total = lines.length;
+    let next = 0;
+    let ps = '';
+    let chomped = true;
+    let appended: { text?: string; file?: string }[] = [];
+    let substituted = false;
+    const dumpAppended = () => {
+      for (const a of appended) {
+        if (a.text !== undefined) out.write(a.text);
+        else {
+          const read = this.io.files?.read(a.file!);
+          if (read && 'content' in read && read.content !== '') out.write(read.content);
+        }
+      }
+      appended = [];
+    };
+    /** GNU `read_pattern_space`: the queued `a`/`r` text goes out before a line is read. */
+    const readLine = (append: boolean): boolean => {
+      dumpAppended();
+      substituted = false;
+      if (next >= total) return false;
+      const l = lines[next++]!;
+      ps = append ? this.grow(`${ps}\n${l.text}`) : l.text;
+      chomped = l.chomped;
+      return true;
+    };
+    // -s and -i: each file starts afresh (GNU `reset_at_next_file`).
+    this.hold = '';
+    this.ranges.clear();
+    while (this.quit === undefined) {
+      if (!readLine(false)) break;
+      let autoprint = !this.opts.quiet;
+      let pc = 0;
+      cycle: while (pc < cmds.length) {
+        const c = cmds[pc]!;
+        pc++;
         let rangeEnded = true;
         if (c.address) {
-          let st = ranges.get(c);
-          if (!st) ranges.set(c, (st = { active: c.address.a1.kind === 'zero' }));
-          if (selects(c.address, st, line, i + 1, lines.length) === c.address.negate) continue;
+          let st = this.ranges.get(c);
+          if (!st) this.ranges.set(c, (st = { active: c.address.a1.kind === 'zero' }));
+          if (this.selects(c.address, st, ps, next, total) === c.address.negate) {
+            if (c.op === '{') pc = c.jump!;
+            continue;
+          }
           rangeEnded = !c.address.a2 || c.address.negate || !st.active;
         }
         switch (c.op) {
-          case '{': {
-            const r = exec(c.children ?? []);
-            if (r) return r;
+          case '{':
+          case '}':
+            break;
+          case 'd':
+            autoprint = false;
+            break cycle;
+          case 'D': {
+            const nl = ps.indexOf('\n');
+            if (nl < 0) {
+              autoprint = false;
+              break cycle;
+            }
+            // The cycle restarts on what is left, without reading a line or printing the queue.
+            ps = ps.slice(nl + 1);
+            this.jumped();
+            pc = 0;
             break;
           }
-          case 'd':
-            return 'delete';
           case 'p':
-            out += `${line}\n`;
+            out.pattern(ps, chomped);
             break;
+          case 'P': {
+            const nl = ps.indexOf('\n');
+            if (nl >= 0) out.write(ps.slice(0, nl + 1));
+            else out.pattern(ps, chomped);
+            break;
+          }
           case 'q':
-            return 'quit';
+            this.quit = c.exitCode ?? 0;
+            break cycle;
+          case 'Q':
+            this.quit = c.exitCode ?? 0;
+            return out.text;
           case 'n':
+            // No next line: GNU ends here (printing the pattern space, unless -n) without running the rest.
+            if (next >= total) break cycle;
+            if (!this.opts.quiet) out.pattern(ps, chomped);
+            readLine(false);
+            break;
           case 'N':
-            // No next line: the script ends and the cycle prints as usual (GNU, not POSIX, for N).
-            if (i + 1 >= lines.length) return 'end';
-            if (c.op === 'n' && !quiet) out += `${line}\n`;
-            for (const t of appended.splice(0)) out += `${t}\n`;
-            i++;
-            line = c.op === 'n' ? lines[i]! : `${line}\n${lines[i]!}`;
+            if (next >= total) break cycle;
+            readLine(true);
             break;
           case '=':
-            out += `${i + 1}\n`;
+            out.write(`${next}\n`);
+            break;
+          case 'l':
+            out.write(listText(ps, c.width ?? this.opts.width));
             break;
           case 'i':
-            if (c.text) out += `${c.text}\n`;
+            out.write(c.text!);
             break;
           case 'a':
-            if (c.text) appended.push(c.text);
+            appended.push({ text: c.text! });
+            break;
+          case 'r':
+            appended.push({ file: c.file! });
+            break;
+          case 'w':
+            this.outputFor(c.file!, out).pattern(ps, chomped);
             break;
           case 'c':
             // A range is changed as a whole: its text prints once, at the range's last line.
-            if (rangeEnded && c.text) out += `${c.text}\n`;
-            return 'delete';
+            if (rangeEnded) out.write(c.text!);
+            autoprint = false;
+            break cycle;
+          case 'h':
+            this.hold = ps;
+            this.holdChomped = chomped;
+            break;
+          case 'H':
+            this.hold = this.grow(`${this.hold}\n${ps}`);
+            this.holdChomped = chomped;
+            break;
+          case 'g':
+            ps = this.hold;
+            chomped = this.holdChomped;
+            break;
+          case 'G':
+            ps = this.grow(`${ps}\n${this.hold}`);
+            chomped = this.holdChomped;
+            break;
+          case 'x':
+            [ps, this.hold] = [this.hold, ps];
+            [chomped, this.holdChomped] = [this.holdChomped, chomped];
+            break;
+          case 'z':
+            ps = '';
+            break;
           case 'y':
-            line = [...line].map((ch) => c.map!.get(ch) ?? ch).join('');
+            ps = [...ps].map((ch) => c.map!.get(ch) ?? ch).join('');
             break;
           case 's': {
-            const replaced = substitute(line, c);
+            const re = c.re ?? this.lastRe;
+            this.lastRe = re;
+            this.scan(ps);
+            const replaced = re ? substitute(ps, re, c) : undefined;
             if (replaced !== undefined) {
-              line = replaced;
-              if (c.print) out += `${line}\n`;
+              ps = this.grow(replaced);
+              substituted = true;
+              if (c.print) out.pattern(ps, chomped);
+              if (c.file !== undefined) this.outputFor(c.file, out).pattern(ps, chomped);
             }
             break;
           }
+          case 'b':
+          case 't':
+          case 'T': {
+            const take = c.op === 'b' || (c.op === 't') === substituted;
+            if (c.op !== 'b') substituted = false;
+            if (take) {
+              if (c.jump! <= pc) this.jumped();
+              pc = c.jump!;
+            }
+            break;
+          }
+          case ':':
+            break;
         }
       }
-      return undefined;
-    };
-    const outcome = exec(commands);
-    const last = i === lines.length - 1;
-    if (outcome !== 'delete' && !quiet) out += line + (last && !endsWithNewline ? '' : '\n');
-    for (const t of appended) out += `${t}\n`;
-    if (outcome === 'quit') break;
+      if (autoprint) out.pattern(ps, chomped);
+      if (this.quit !== undefined) dumpAppended();
+    }
+    dumpAppended();
+    return out.text;
   }
-  return out;
-}
 
-function matches(a: Address, line: string, n: number, total: number): boolean {
-  switch (a.kind) {
-    case 'line':
-      return n === a.n;
-    case 'last':
-      return n === total;
-    case 'regex':
-      a.re.lastIndex = 0;
-      return a.re.test(line);
-    case 'step':
-      return a.step <= 0 ? n === a.first : n >= a.first && (n - a.first) % a.step === 0;
-    default:
-      return false;
+  private matches(a: Address, line: string, n: number, total: number): boolean {
+    switch (a.kind) {
+      case 'line':
+        return n === a.n;
+      case 'last':
+        return n === total;
+      case 'regex': {
+        const re = a.re ?? this.lastRe;
+        this.lastRe = re;
+        if (!re) return false;
+        this.scan(line);
+        re.lastIndex = 0;
+        return re.test(line);
+      }
+      case 'step':
+        return a.step <= 0 ? n === a.first : n >= a.first && (n - a.first) % a.step === 0;
+      default:
+        return false;
+    }
   }
-}
 
-/** GNU sed's `match_address_p`: whether the selector picks line `n` (before `!`), advancing its range. */
-function selects(sel: Selector, st: RangeState, line: string, n: number, total: number): boolean {
-  const end = sel.a2;
-  if (!end) return matches(sel.a1, line, n, total);
-  if (st.active) {
-    // Inside the range: this line is selected; does it close the range?
-    if (end.kind === 'regex' || end.kind === 'last') {
-      if (matches(end, line, n, total)) st.active = false;
-    } else if (st.endLine === undefined || n >= st.endLine) st.active = false;
+  /** GNU sed's `match_address_p`: whether the selector picks line `n` (before `!`), advancing its range. */
+  private selects(sel: Selector, st: RangeState, line: string, n: number, total: number): boolean {
+    const end = sel.a2;
+    if (!end) return this.matches(sel.a1, line, n, total);
+    if (st.active) {
+      // Inside the range: this line is selected; does it close the range?
+      if (end.kind === 'regex' || end.kind === 'last') {
+        if (this.matches(end, line, n, total)) st.active = false;
+      } else if (st.endLine === undefined || n >= st.endLine) st.active = false;
+      return true;
+    }
+    if (!this.matches(sel.a1, line, n, total)) return false;
+    // The first line of a range: a line-number end at or before it makes a one-line range.
+    switch (end.kind) {
+      case 'line':
+        st.active = end.n > n;
+        st.endLine = end.n;
+        break;
+      case 'plus':
+        st.active = end.n > 0;
+        st.endLine = n + end.n;
+        break;
+      case 'multiple':
+        st.active = end.n > 0 && n % end.n !== 0;
+        st.endLine = end.n > 0 ? Math.ceil(n / end.n) * end.n : n;
+        break;
+      case 'last':
+        st.active = n !== total;
+        break;
+      default:
+        st.active = true;
+    }
     return true;
   }
-  if (!matches(sel.a1, line, n, total)) return false;
-  // The first line of a range: a line-number end at or before it makes a one-line range.
-  switch (end.kind) {
-    case 'line':
-      st.active = end.n > n;
-      st.endLine = end.n;
-      break;
-    case 'plus':
-      st.active = end.n > 0;
-      st.endLine = n + end.n;
-      break;
-    case 'multiple':
-      st.active = end.n > 0 && n % end.n !== 0;
-      st.endLine = end.n > 0 ? Math.ceil(n / end.n) * end.n : n;
-      break;
-    case 'last':
-      st.active = n !== total;
-      break;
-    default:
-      st.active = true;
+}
+
+const LIST_ESCAPES: Record<string, string> = {
+  '\\': '\\\\',
+  '\x07': '\\a',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\v': '\\v',
+};
+
+/** GNU `do_list`: escapes, other unprintable bytes as `\ooo` (UTF-8 bytes), wrapped before `width`. */
+function listText(ps: string, width: number): string {
+  let out = '';
+  let col = 0;
+  for (const ch of ps) {
+    let unit = LIST_ESCAPES[ch];
+    if (unit === undefined) {
+      const code = ch.codePointAt(0)!;
+      if (code >= 0x20 && code < 0x7f) unit = ch;
+      else
+        unit = utf8Bytes(ch)
+          .map((b) => `\\${b.toString(8).padStart(3, '0')}`)
+          .join('');
+    }
+    if (width > 1 && col + unit.length > width - 1) {
+      out += '\\\n';
+      col = 0;
+    } else if (width === 1) out += '\\\n';
+    out += unit;
+    col += unit.length;
   }
-  return true;
+  return `${out}$\n`;
+}
+
+function utf8Bytes(ch: string): number[] {
+  try {
+    return encodeURIComponent(ch)
+      .split('%')
+      .slice(1)
+      .map((h) => parseInt(h, 16));
+  } catch {
+    // A lone surrogate has no UTF-8 form; GNU would see the bytes of U+FFFD.
+    return [0xef, 0xbf, 0xbd];
+  }
 }
 
 /** GNU sed's matching loop: an empty match right after the previous match is skipped. */
-function substitute(line: string, c: SedCommand): string | undefined {
-  const re = new RegExp(c.re!.source, `${c.re!.flags.replace('g', '')}g`);
+function substitute(line: string, regex: RegExp, c: SedCommand): string | undefined {
+  const re = new RegExp(regex.source, `${regex.flags.replace('g', '')}g`);
   let out = '';
   let pos = 0;
   let count = 0;
@@ -270,222 +521,38 @@ function substitute(line: string, c: SedCommand): string | undefined {
   return changed ? out : undefined;
 }
 
-function expandReplacement(repl: string, m: unknown[]): string {
+/** The replacement with `&`, `\N` and GNU's case conversions: `\U`/`\L` until `\E`, `\u`/`\l` one letter. */
+function expandReplacement(repl: string, m: RegExpExecArray): string {
   let out = '';
+  let mode: 'U' | 'L' | undefined;
+  let once: 'u' | 'l' | undefined;
+  const add = (s: string) => {
+    for (const ch of s) {
+      let c = mode === 'U' ? ch.toUpperCase() : mode === 'L' ? ch.toLowerCase() : ch;
+      if (once) {
+        c = once === 'u' ? c.toUpperCase() : c.toLowerCase();
+        once = undefined;
+      }
+      out += c;
+    }
+  };
   for (let i = 0; i < repl.length; i++) {
     const ch = repl[i]!;
-    if (ch === '&') out += m[0] as string;
+    if (ch === '&') add(m[0]);
     else if (ch === '\\' && i + 1 < repl.length) {
       const n = repl[++i]!;
-      if (/[0-9]/.test(n)) out += (m[Number(n)] as string | undefined) ?? '';
-      else if (n === 'n') out += '\n';
-      else if (n === 't') out += '\t';
-      else out += n;
-    } else out += ch;
-  }
-  return out;
-}
-
-function parseScript(script: string, exprIndex: number, extended: boolean): SedCommand[] {
-  let i = 0;
-  const fail = (msg: string) => new SedError(`-e expression #${exprIndex}, char ${i}: ${msg}`);
-  const regex = (src: string, flags: string) => {
-    try {
-      return new RegExp(posixToJs(gnuEscapes(src), extended), flags);
-    } catch (e) {
-      if (e instanceof RegexSyntaxError) throw fail(e.message);
-      throw e;
-    }
-  };
-  const readDelimited = (delim: string): string => {
-    let s = '';
-    while (i < script.length && script[i] !== delim) {
-      if (script[i] === '\\' && i + 1 < script.length) {
-        s += script[i + 1] === delim ? delim : script.slice(i, i + 2);
-        i += 2;
-        continue;
-      }
-      if (script[i] === '\n') break;
-      s += script[i];
-      i++;
-    }
-    return s;
-  };
-  /** GNU `read_text`: `a\` newline TEXT, or the one-liner `a TEXT` (leading blanks skipped). */
-  const readText = (): string => {
-    while (script[i] === ' ' || script[i] === '\t') i++;
-    if (script[i] === '\\') {
-      i++;
-      if (script[i] === '\n') i++;
-    }
-    let text = '';
-    while (i < script.length && script[i] !== '\n') {
-      if (script[i] === '\\' && i + 1 < script.length) {
-        text += script[i + 1];
-        i += 2;
-        continue;
-      }
-      text += script[i];
-      i++;
-    }
-    return text;
-  };
-  let depth = 0;
-  const parseCommands = (inBlock: boolean): SedCommand[] => {
-    // Blocks nest by recursion (here and when they run): a learner's `{{{{…` must not blow the stack.
-    if (++depth > MAX_BLOCK_DEPTH) throw new SedError('memory exhausted');
-    const out: SedCommand[] = [];
-    while (i < script.length) {
-      while (i < script.length && /[\s;]/.test(script[i]!)) i++;
-      if (i >= script.length) break;
-      if (script[i] === '}') {
-        i++;
-        if (!inBlock) throw fail("unexpected `}'");
-        return out;
-      }
-      const readAddress = (second: boolean): Address | undefined => {
-        const rest = script.slice(i);
-        const rel = second ? /^([+~])(\d+)/.exec(rest) : null;
-        if (rel) {
-          i += rel[0].length;
-          return rel[1] === '+'
-            ? { kind: 'plus', n: Number(rel[2]) }
-            : { kind: 'multiple', n: Number(rel[2]) };
-        }
-        const step = second ? null : /^(\d+)~(\d+)/.exec(rest);
-        if (step) {
-          i += step[0].length;
-          return { kind: 'step', first: Number(step[1]), step: Number(step[2]) };
-        }
-        const num = /^\d+/.exec(rest);
-        if (num) {
-          i += num[0].length;
-          return { kind: 'line', n: Number(num[0]) };
-        }
-        if (script[i] === '$') {
-          i++;
-          return { kind: 'last' };
-        }
-        if (script[i] === '/') {
-          i++;
-          const src = readDelimited('/');
-          if (script[i] !== '/') throw fail('unterminated address regex');
-          i++;
-          return { kind: 'regex', re: regex(src, '') };
-        }
-        return undefined;
-      };
-      let address: Selector | undefined;
-      const a1 = readAddress(false);
-      if (a1) {
-        let a2: Address | undefined;
-        if (script[i] === ',') {
-          i++;
-          a2 = readAddress(true);
-          if (!a2) throw fail("unexpected `,'");
-        }
-        while (script[i] === ' ') i++;
-        let negate = false;
-        while (script[i] === '!' || (negate && script[i] === ' ')) {
-          if (script[i] === '!' && negate) throw fail("multiple `!'s");
-          negate = true;
-          i++;
-        }
-        const zero = a1.kind === 'line' && a1.n === 0;
-        address = { a1: zero ? { kind: 'zero' } : a1, ...(a2 ? { a2 } : {}), negate };
-        if (zero && a2?.kind !== 'regex') {
-          i++;
-          throw fail('invalid usage of line address 0');
-        }
-      }
-      while (script[i] === ' ') i++;
-      const op = script[i];
-      i++;
-      if (op === 'd' || op === 'p' || op === 'q' || op === '=' || op === 'n' || op === 'N') {
-        out.push({ address, op });
-        continue;
-      }
-      if (op === 'a' || op === 'i' || op === 'c') {
-        out.push({ address, op, text: readText() });
-        continue;
-      }
-      if (op === '{') {
-        out.push({ address, op, children: parseCommands(true) });
-        continue;
-      }
-      if (op === 'y') {
-        const delim = script[i];
-        if (delim === undefined || delim === '\n' || delim === '\\') throw fail("unterminated `y' command");
-        i++;
-        const from = readDelimited(delim);
-        if (script[i] !== delim) throw fail("unterminated `y' command");
-        i++;
-        const to = readDelimited(delim);
-        if (script[i] !== delim) throw fail("unterminated `y' command");
-        i++;
-        const f = [...from.replace(/\\n/g, '\n')];
-        const t = [...to.replace(/\\n/g, '\n')];
-        if (f.length !== t.length) throw fail("strings for `y' command are different lengths");
-        out.push({ address, op: 'y', map: new Map(f.map((ch, k) => [ch, t[k]!])) });
-        continue;
-      }
-      if (op !== 's') throw fail(op === undefined ? 'missing command' : `unknown command: \`${op}'`);
-      const delim = script[i];
-      if (delim === undefined || delim === '\n' || delim === '\\') throw fail("unterminated `s' command");
-      i++;
-      const pattern = readDelimited(delim);
-      if (script[i] !== delim) throw fail("unterminated `s' command");
-      i++;
-      const replacement = readDelimited(delim);
-      if (script[i] !== delim) throw fail("unterminated `s' command");
-      i++;
-      let global = false;
-      let print = false;
-      let insensitive = false;
-      let occurrence: number | undefined;
-      while (i < script.length && !/[\s;}]/.test(script[i]!)) {
-        const f = script[i]!;
-        if (f === 'g') global = true;
-        else if (f === 'p') print = true;
-        else if (f === 'i' || f === 'I') insensitive = true;
-        else if (/[0-9]/.test(f)) {
-          const n = /^\d+/.exec(script.slice(i))![0];
-          occurrence = Number(n);
-          i += n.length - 1;
-        } else throw fail("unknown option to `s'");
-        i++;
-      }
-      out.push({
-        address,
-        op: 's',
-        re: regex(pattern, insensitive ? 'i' : ''),
-        replacement,
-        global,
-        print,
-        occurrence,
-      });
-    }
-    if (inBlock) {
-      i = 0;
-      throw fail("unmatched `{'");
-    }
-    return out;
-  };
-  return parseCommands(false);
-}
-
-/** GNU sed's `\n` and `\t` in a regex: the newline N joins lines with, a tab (grep has neither). */
-function gnuEscapes(src: string): string {
-  let out = '';
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i]!;
-    if (c === '\\' && (src[i + 1] === 'n' || src[i + 1] === 't')) {
-      out += src[i + 1] === 'n' ? '\n' : '\t';
-      i++;
-    } else if (c === '\\' && i + 1 < src.length) {
-      out += c + src[i + 1]!;
-      i++;
-    } else out += c;
+      if (/[0-9]/.test(n)) add(m[Number(n)] ?? '');
+      else if (n === 'n') add('\n');
+      else if (n === 't') add('\t');
+      else if (n === 'U' || n === 'L') {
+        mode = n;
+        once = undefined;
+      } else if (n === 'E') {
+        mode = undefined;
+        once = undefined;
+      } else if (n === 'u' || n === 'l') once = n;
+      else add(n);
+    } else add(ch);
   }
   return out;
 }
