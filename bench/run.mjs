@@ -47,6 +47,20 @@ if (engine.length) {
     2000,
     'ms',
   ]);
+  rows.push([
+    'engine',
+    'same, main-thread CPU (steadier on a shared machine)',
+    m('applyAndSettleMainThreadCpuMs'),
+    undefined,
+    'ms',
+  ]);
+  rows.push([
+    'engine',
+    'first `iptables-save` after it (renders the owed rules of 51 nodes)',
+    m('firstIptablesSaveMs'),
+    undefined,
+    'ms',
+  ]);
   rows.push(['engine', '`kubectl get pods -A` on that cluster', m('getPodsAllMs'), 100, 'ms']);
   rows.push(['engine', 'lab-sized command, p95', m('labCommandP95Ms'), 5, 'ms']);
   rows.push(['engine', 'heap held by that cluster', m('heapMB'), 200, 'MB']);
