@@ -155,7 +155,9 @@ export function createCommandResolver(cluster: Cluster): CommandResolver {
   // A network tool as a container's process: the kubelet runs it as the container starts, and a
   // running script's later rounds run as its log is read; their waits add up without moving the clock.
   const runTool: ToolRunner = (pod, container, argv) => {
-    const spec = pod.spec?.containers?.find((c) => c.name === container);
+    const spec = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].find(
+      (c) => c.name === container,
+    );
     const image = resolveImage(spec?.image ?? '');
     const name = (argv[0] ?? '').slice((argv[0] ?? '').lastIndexOf('/') + 1);
     const factory = POD_COMMANDS.get(name);

@@ -103,6 +103,24 @@ describe('a network tool as the main process, not attached', () => {
   });
 });
 
+describe('an init container running a network tool', () => {
+  it('succeeds when the Service answers, fails and retries while the name does not resolve', () => {
+    const c = withWeb();
+    const pod = (name: string, url: string) =>
+      `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\nspec:\n  initContainers:\n  - name: check\n    image: busybox:1.36\n    command: ['sh', '-c', 'wget -qO- ${url}']\n  containers:\n  - name: app\n    image: busybox:1.36\n    command: ['sleep', '3600']\n`;
+    c.files.write('ok.yaml', pod('ok', 'http://web'));
+    c.files.write('bad.yaml', pod('bad', 'http://db'));
+    sh(c, 'kubectl apply -f ok.yaml -f bad.yaml');
+    sh(c, 'sleep 30');
+    expect(sh(c, 'kubectl get pod ok --no-headers')).toMatch(/^ok\s+1\/1\s+Running\s+0\s/);
+    expect(sh(c, 'kubectl logs ok -c check')).toContain('<title>Welcome to nginx!</title>');
+    expect(sh(c, 'kubectl get pod bad --no-headers')).toMatch(
+      /^bad\s+0\/1\s+Init:(CrashLoopBackOff|Error)\s+[1-9]/,
+    );
+    expect(sh(c, 'kubectl logs bad -c check')).toBe("wget: bad address 'db'\n");
+  });
+});
+
 describe('a script looping over a network tool', () => {
   it('adds a page per round on the simulated clock, following the Service as it changes', () => {
     const c = withWeb();
