@@ -279,7 +279,17 @@ function rawTarget(
   return { info, namespace, name: rest[1]! };
 }
 
-function printDeleted(ctx: KubectlContext, t: Target, grace: number, mode: string, output: string): void {
+/**
+ * delete.go `DeleteOptions.PrintObj`: the line for one deleted object. `replace --force` deletes
+ * through the same DeleteOptions, so it prints with this too.
+ */
+export function printDeleted(
+  ctx: KubectlContext,
+  t: Target,
+  grace: number,
+  mode: string,
+  output: string,
+): void {
   const kind = kindPrefix(t.info);
   if (output === 'name') {
     ctx.out(`${kind}/${t.name}\n`);

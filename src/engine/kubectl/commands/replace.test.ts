@@ -1,11 +1,13 @@
 /**
  * `kubectl replace`. Flag errors are the real kubectl v1.33 binary's output (run without a cluster);
  * the rest follows pkg/cmd/replace/replace.go: `replaced` from NewPrintFlags("replaced"), API errors
- * wrapped by `AddSourceToErr("replacing", …)`, `--force` printing delete's `<kind> "<name>" deleted`
- * (v1.33 PrintObj, before the namespace was added in v1.34) then `<kind>/<name> replaced`, and the
+ * wrapped by `AddSourceToErr("replacing", …)`, `--force` deleting through delete's
+ * `DeleteOptions.DeleteResult` (so its lines are delete's: since v1.34 `<kind> "<name>" deleted from
+ * <ns> namespace`, `-o` handed over from the printer flags) then `<kind>/<name> replaced`, and the
  * resource.Helper `Replace` that reads the live resourceVersion only when the file has none.
  */
 import { describe, expect, it } from 'vitest';
+import { createCluster } from '../../cluster/cluster.ts';
 import { LAST_APPLIED } from '../apply-merge.ts';
 import { makeKubectl } from '../test-helpers.ts';
 
@@ -157,7 +159,7 @@ describe('kubectl replace', () => {
     k.run('create -f d.yaml');
     const uid = k.host.store.get('deployments.apps', 'default', 'web')!.metadata.uid;
     expect(k.run('replace --force -f d3.yaml')).toEqual({
-      stdout: 'deployment.apps "web" deleted\ndeployment.apps/web replaced\n',
+      stdout: 'deployment.apps "web" deleted from default namespace\ndeployment.apps/web replaced\n',
       stderr: '',
       exitCode: 0,
     });
@@ -170,6 +172,50 @@ describe('kubectl replace', () => {
       stderr: '',
       exitCode: 0,
     });
+  });
+
+  it('--force prints each deletion as kubectl delete does', () => {
+    const k = setup();
+    k.host.files.write(
+      'ic.yaml',
+      'apiVersion: networking.k8s.io/v1\nkind: IngressClass\nmetadata:\n  name: nginx\nspec:\n  controller: k8s.io/ingress-nginx\n',
+    );
+    k.run('create -f d.yaml');
+    k.run('create -f ic.yaml');
+    const deleted = k.run('delete -f d.yaml -f ic.yaml').stdout;
+    expect(deleted).toBe(
+      'deployment.apps "web" deleted from default namespace\ningressclass.networking.k8s.io "nginx" deleted\n',
+    );
+    k.run('create -f d.yaml');
+    k.run('create -f ic.yaml');
+    expect(k.run('replace --force -f d.yaml -f ic.yaml').stdout).toBe(
+      `${deleted}deployment.apps/web replaced\ningressclass.networking.k8s.io/nginx replaced\n`,
+    );
+    // replace.go hands `-o` to the DeleteOptions, so `-o name` shortens the deletions too.
+    expect(k.run('replace --force -f d.yaml -o name').stdout).toBe(
+      'deployment.apps/web\ndeployment.apps/web\n',
+    );
+    expect(k.run('replace --force -f d.yaml -n default --grace-period=0').stdout).toBe(
+      'deployment.apps "web" deleted from default namespace\ndeployment.apps/web replaced\n',
+    );
+  });
+
+  it('--force deletes with the --cascade policy, as delete does', () => {
+    const c = createCluster(undefined, { seed: 1, files: { 'd.yaml': DEPLOY } });
+    c.execSync('kubectl create deployment web --image=nginx');
+    for (let i = 0; i < 10; i++) c.tick(1000);
+    const rs = c.execSync('kubectl get rs -o jsonpath={.items[*].metadata.uid}').stdout;
+    expect(c.execSync('kubectl replace --force --cascade=orphan -f d.yaml')).toMatchObject({
+      stdout: 'deployment.apps "web" deleted from default namespace\ndeployment.apps/web replaced\n',
+      stderr: '',
+      exitCode: 0,
+    });
+    for (let i = 0; i < 10; i++) c.tick(1000);
+    // The orphaned ReplicaSet outlives its Deployment (background would have collected it).
+    expect(c.execSync('kubectl get rs -o jsonpath={.items[*].metadata.uid}').stdout).toContain(rs);
+    expect(c.execSync('kubectl replace --force --cascade=1 -f d.yaml').stderr).toBe(
+      'warning: --cascade=1 is deprecated (boolean value) and can be replaced with --cascade=background.\n',
+    );
   });
 
   it('--save-config records the annotation; one already in the file is recomputed', () => {

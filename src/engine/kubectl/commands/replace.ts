@@ -3,7 +3,8 @@
  * replaced`). Without a resourceVersion in the manifest, the client first reads the live one
  * (resource.Helper `Replace` with overwrite), so only a stale resourceVersion written in the file is a
  * Conflict; an object that does not exist is NotFound (replace never creates). `--force` deletes the
- * objects (`deployment.apps "web" deleted`), waits until they are gone, then creates them again.
+ * objects through delete's DeleteOptions (`deployment.apps "web" deleted from default namespace`, the
+ * `--cascade` policy), waits until they are gone, then creates them again.
  * `--save-config` records the last-applied annotation, and a manifest that already carries one gets
  * it recomputed (`CreateOrUpdateAnnotation`). Errors are collected per object (ContinueOnError).
  */
@@ -15,8 +16,7 @@ import type { KubectlContext } from '../context.ts';
 import { cmdError } from '../errors.ts';
 import { readStreams } from '../manifests.ts';
 import { parseOutputFormat } from '../printers/output.ts';
-import { kindPrefix } from '../resource-args.ts';
-import { DELETE_WAIT_CAP_MS } from './delete.ts';
+import { cascadeOf, DELETE_WAIT_CAP_MS, printDeleted, type Propagation } from './delete.ts';
 import { checkErrors, visitFileObjects, type FileObject } from './file-refs.ts';
 import {
   createObject,
@@ -30,28 +30,15 @@ import {
 /** How long `--force` waits for the deleted objects to go when `--timeout` is not given (replace.go). */
 const FORCE_WAIT_DEFAULT_MS = 5 * 60 * 1000;
 
-/** delete_flags.go `GetCascadingStrategy`, with its deprecation warnings for the boolean values. */
-function checkCascade(ctx: KubectlContext): void {
-  const v = ctx.flags.string('cascade');
-  if (v === 'true' || v === 'false') {
-    const now = v === 'true' ? 'background' : 'orphan';
-    ctx.err(
-      `warning: --cascade=${v} is deprecated (boolean value) and can be replaced with --cascade=${now}.\n`,
-    );
-    return;
-  }
-  if (!['background', 'foreground', 'orphan'].includes(v))
-    throw cmdError(`invalid cascade value (${v}). Must be "background", "foreground", or "orphan"`);
-}
-
 /** `ReplaceOptions.Complete` then `Validate`, in their order. */
-function checkFlags(ctx: KubectlContext): { mode: DryRun; force: boolean } {
+function checkFlags(ctx: KubectlContext): { mode: DryRun; force: boolean; cascade: Propagation } {
   const f = ctx.flags;
   fieldValidation(ctx);
   const mode = dryRunMode(ctx);
   const output = f.string('output');
   if (output !== '') parseOutputFormat(output, false);
-  checkCascade(ctx);
+  // DeleteFlags.ToOptions parses --cascade (its warning or error) whether or not --force is given.
+  const cascade = cascadeOf(ctx);
   const filenames = f.array('filename');
   const kustomize = f.string('kustomize');
   if (filenames.length > 0 && kustomize !== '') throw cmdError('only one of -f or -k can be specified');
@@ -75,12 +62,12 @@ function checkFlags(ctx: KubectlContext): { mode: DryRun; force: boolean } {
     throw cmdError(
       `must build at directory: not a valid directory: evalsymlink failure on '${kustomize}' : lstat ${kustomize}: no such file or directory`,
     );
-  return { mode, force };
+  return { mode, force, cascade };
 }
 
 export function runReplace(ctx: KubectlContext): number {
-  const { mode, force } = checkFlags(ctx);
-  return force ? forceReplace(ctx) : replaceAll(ctx, mode);
+  const { mode, force, cascade } = checkFlags(ctx);
+  return force ? forceReplace(ctx, cascade) : replaceAll(ctx, mode);
 }
 
 /** The object as the builder hands it over: the default namespace set, the annotation (re)written. */
@@ -128,10 +115,11 @@ function replaceSubresource(ctx: KubectlContext, fo: FileObject, obj: Manifest, 
 }
 
 /**
- * replace.go `forceReplace`: delete what exists (not-found ignored; `--grace-period=0` becomes 1),
- * wait until every object is gone, then create them all from the files again.
+ * replace.go `forceReplace`: `DeleteOptions.DeleteResult` on what exists (not-found ignored;
+ * `--grace-period=0` becomes 1; `-o` handed to the delete printer), wait until every object is gone,
+ * then create them all from the files again.
  */
-function forceReplace(ctx: KubectlContext): number {
+function forceReplace(ctx: KubectlContext, cascade: Propagation): number {
   const f = ctx.flags;
   let grace = f.int('grace-period');
   if (grace === 0) grace = 1;
@@ -142,18 +130,15 @@ function forceReplace(ctx: KubectlContext): number {
     found++;
     if (!ctx.host.api.get(fo.info.key, fo.namespace, fo.name)) return;
     try {
-      ctx.host.api.delete(
-        fo.info.key,
-        fo.namespace,
-        fo.name,
-        grace >= 0 ? { gracePeriodSeconds: grace } : {},
-      );
+      ctx.host.api.delete(fo.info.key, fo.namespace, fo.name, {
+        ...(grace >= 0 ? { gracePeriodSeconds: grace } : {}),
+        propagationPolicy: cascade,
+      });
     } catch (e) {
       throw e instanceof StatusError ? e.withSource('deleting', fo.source) : e;
     }
     deleted.push(fo);
-    if (f.string('output') === 'name') ctx.out(`${kindPrefix(fo.info)}/${fo.name}\n`);
-    else ctx.out(`${kindPrefix(fo.info)} "${fo.name}" deleted\n`);
+    printDeleted(ctx, fo, grace, 'none', f.string('output'));
   });
   if (deleteError !== undefined) return checkErrors(ctx, [deleteError]);
   if (found === 0) ctx.out('No resources found\n');
