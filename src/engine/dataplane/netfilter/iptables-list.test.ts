@@ -67,4 +67,57 @@ describe('iptables -L', () => {
   it('a missing chain is undefined', () => {
     expect(iptablesList(rs, 'nat', { numeric: true, chain: 'NOPE' })).toBeUndefined();
   });
+
+  it('-v adds the counters and in/out columns (print_header: `%5s ` pkts/bytes, ` %-6s ` in, `%-6s ` out)', () => {
+    const out = iptablesList(rs, 'nat', {
+      numeric: true,
+      verbose: true,
+      chain: 'KUBE-SVC-NPX46M4PTMTKRN6Y',
+    })!;
+    expect(out.split('\n').slice(0, 3)).toEqual([
+      'Chain KUBE-SVC-NPX46M4PTMTKRN6Y (0 references)',
+      ' pkts bytes target     prot opt in     out     source               destination         ',
+      '    0     0 KUBE-MARK-MASQ  tcp  --  *      *      !10.244.0.0/16        10.96.0.1            /* default/kubernetes:https cluster IP */ tcp dpt:443',
+    ]);
+    // A built-in chain's policy carries its counters, unpadded (FMT_NOTABLE).
+    expect(iptablesList(rs, 'nat', { numeric: true, verbose: true })!.split('\n')[0]).toBe(
+      'Chain PREROUTING (policy ACCEPT 0 packets, 0 bytes)',
+    );
+  });
+
+  it("-v without -n names any interface `any`; a rule's own interface is printed as given", () => {
+    const v = emptyRuleset();
+    ensureChain(v, 'filter', 'cali-INPUT').rules.push({
+      inInterface: 'cali+',
+      matches: [],
+      target: { kind: 'goto', chain: 'cali-wl-to-host' },
+    });
+    expect(
+      iptablesList(v, 'filter', { numeric: false, verbose: true, chain: 'cali-INPUT' })!.split('\n')[2],
+    ).toBe(
+      '    0     0 cali-wl-to-host  all  --  cali+  any     anywhere             anywhere            [goto] ',
+    );
+  });
+
+  it('-x prints exact counts `%8llu ` under the `%8s %10s` header; --line-numbers leads with `%-4u `', () => {
+    const out = iptablesList(rs, 'nat', {
+      numeric: true,
+      verbose: true,
+      exact: true,
+      lineNumbers: true,
+      chain: 'KUBE-MARK-MASQ',
+    })!;
+    expect(out.split('\n').slice(1, 3)).toEqual([
+      'num      pkts      bytes target     prot opt in     out     source               destination         ',
+      '1           0        0 MARK       all  --  *      *       0.0.0.0/0            0.0.0.0/0            MARK or 0x4000',
+    ]);
+    expect(
+      iptablesList(rs, 'nat', { numeric: true, lineNumbers: true, chain: 'KUBE-MARK-MASQ' })!
+        .split('\n')
+        .slice(1, 3),
+    ).toEqual([
+      'num  target     prot opt source               destination         ',
+      '1    MARK       all  --  0.0.0.0/0            0.0.0.0/0            MARK or 0x4000',
+    ]);
+  });
 });

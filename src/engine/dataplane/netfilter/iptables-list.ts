@@ -1,9 +1,11 @@
 /**
- * `iptables -L [CHAIN] [-n]`, printed the way iptables 1.8 prints a listing (iptables.c print_header /
- * print_firewall, the same layout in iptables-nft): `Chain NAME (policy P)` or `(N references)`, the
- * column header, then per rule the target padded to 9, the protocol to 5, `--`, source and destination
- * padded to 19 (`anywhere` for 0.0.0.0/0 unless -n), then each match's and the target's own print
- * function (libxt_comment ` /* … *\/`, libxt_tcp ` tcp dpt:80`, libxt_mark ` mark match 0x4000/0x4000`,
+ * `iptables -L [CHAIN] [-n] [-v] [-x] [--line-numbers]`, printed the way iptables 1.8 prints a listing
+ * (xshared.c print_header / print_rule_details / print_ifaces, the same layout in iptables-nft):
+ * `Chain NAME (policy P)` (with -v `(policy P 0 packets, 0 bytes)`) or `(N references)`, the column
+ * header, then per rule the rule number (`%-4u `), the -v counters, the target padded to 9, the
+ * protocol to 5, `--`, -v's in/out interfaces (`%-6s`), source and destination padded to 19
+ * (`anywhere` for 0.0.0.0/0 unless -n), then each match's and the target's own print function
+ * (libxt_comment ` /* … *\/`, libxt_tcp ` tcp dpt:80`, libxt_mark ` mark match 0x4000/0x4000`,
  * libxt_conntrack ` ctstate RELATED,ESTABLISHED`, libxt_addrtype ` ADDRTYPE match dst-type LOCAL`,
  * libxt_MARK ` MARK or 0x4000` / ` MARK and 0xfff1ffff`, libxt_DNAT ` to:IP:PORT`, …).
  *
@@ -127,33 +129,70 @@ function references(table: IptablesTable, chain: string): number {
   return n;
 }
 
-function ruleLine(r: IptablesRule, numeric: boolean): string {
+/** `iptables -L` options: -n, -v (counters and interfaces), -x (exact counters), --line-numbers. */
+export interface IptablesListOptions {
+  readonly chain?: string;
+  readonly numeric: boolean;
+  readonly verbose?: boolean;
+  readonly exact?: boolean;
+  readonly lineNumbers?: boolean;
+}
+
+/**
+ * libxtables `xtables_print_num` of a count: `%8llu ` with -x, else `%5llu `. The simulated kernel
+ * keeps no counters, so every count is 0; the width still follows the real tool, whose exact byte
+ * column (`%8llu`) is two narrower than its `%10s` header.
+ */
+function zeroCount(exact: boolean): string {
+  return `${'0'.padStart(exact ? 8 : 5)} `;
+}
+
+function ruleLine(r: IptablesRule, num: number, opts: IptablesListOptions): string {
+  const numeric = opts.numeric;
   const [target, targetText] = targetParts(r.target);
   const proto = r.protocol ? (numeric ? (PROTOS_NUMERIC[r.protocol] ?? r.protocol) : r.protocol) : 'all';
   const src = `${r.source?.negate ? '!' : ' '}${address(r.source?.cidr, numeric).padEnd(19)} `;
   const dst = `${r.destination?.negate ? '!' : ' '}${address(r.destination?.cidr, numeric).padEnd(19)} `;
   // print_firewall prints `[goto] ` right after the addresses, before the matches.
   const goto = r.target?.kind === 'goto' ? '[goto] ' : '';
-  return `${target.padEnd(9)}  ${proto.padEnd(5)}-- ${src}${dst}${goto}${r.matches.map((m) => matchText(m, numeric)).join('')}${targetText}`;
+  let head = opts.lineNumbers ? `${String(num).padEnd(4)} ` : '';
+  if (opts.verbose) head += zeroCount(opts.exact === true).repeat(2);
+  // print_ifaces (verbose only): " %-6s " then "%-6s ", `*` for any interface with -n, else `any`.
+  const any = numeric ? '*' : 'any';
+  const ifaces = opts.verbose
+    ? ` ${(r.inInterface ?? any).padEnd(6)} ${(r.outInterface ?? any).padEnd(6)} `
+    : '';
+  return `${head}${target.padEnd(9)}  ${proto.padEnd(5)}-- ${ifaces}${src}${dst}${goto}${r.matches.map((m) => matchText(m, numeric)).join('')}${targetText}`;
 }
 
-/** `iptables [-t TABLE] -L [CHAIN] [-n]`; undefined when the chain does not exist. */
+/** print_header's column line: each column as wide as the rows' fields. */
+function headerLine(opts: IptablesListOptions): string {
+  let h = opts.lineNumbers ? 'num  ' : '';
+  if (opts.verbose) h += opts.exact ? `${'pkts'.padStart(8)} ${'bytes'.padStart(10)} ` : ' pkts bytes ';
+  h += `${'target'.padEnd(9)}  prot opt`;
+  if (opts.verbose) h += ` ${'in'.padEnd(6)} ${'out'.padEnd(6)} `;
+  return `${h} ${'source'.padEnd(19)}  ${'destination'.padEnd(19)} `;
+}
+
+/** `iptables [-t TABLE] -L [CHAIN] [-n] [-v] [-x] [--line-numbers]`; undefined when the chain does not exist. */
 export function iptablesList(
   rs: IptablesRuleset,
   table: IptablesTableName,
-  opts: { readonly chain?: string; readonly numeric: boolean },
+  opts: IptablesListOptions,
 ): string | undefined {
   const t = rs.tables.get(table);
   const chains = t ? orderedChains(t) : [];
   const picked = opts.chain ? chains.filter((c) => c.name === opts.chain) : chains;
   if (opts.chain && picked.length === 0) return undefined;
-  const header = `${'target'.padEnd(9)}  prot opt ${'source'.padEnd(19)}  ${'destination'.padEnd(19)} `;
+  const header = headerLine(opts);
+  // The policy line's counters are printed with FMT_NOTABLE: no padding.
+  const policyCounters = opts.verbose ? ' 0 packets, 0 bytes' : '';
   return picked
     .map((c) => {
       const title = c.policy
-        ? `Chain ${c.name} (policy ${c.policy})`
+        ? `Chain ${c.name} (policy ${c.policy}${policyCounters})`
         : `Chain ${c.name} (${t ? references(t, c.name) : 0} references)`;
-      return [title, header, ...c.rules.map((r) => ruleLine(r, opts.numeric))].join('\n') + '\n';
+      return [title, header, ...c.rules.map((r, i) => ruleLine(r, i + 1, opts))].join('\n') + '\n';
     })
     .join('\n');
 }

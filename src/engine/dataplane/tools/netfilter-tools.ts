@@ -79,7 +79,7 @@ export function iptablesCommand(ctx: ToolContext): CommandHandler {
       };
     const shortFlags = t.rest.filter((a) => /^-[a-zA-Z]+$/.test(a)).join('');
     const list = /L/.test(shortFlags) || t.rest.includes('--list');
-    if (list && !/[vxS]/.test(shortFlags)) {
+    if (list && !/S/.test(shortFlags)) {
       const chainArg = t.rest.find((a) => !a.startsWith('-'));
       const table = t.table ?? 'filter';
       let rs = privileged(ctx) ? nodeRuleset(ctx) : emptyRuleset();
@@ -88,8 +88,14 @@ export function iptablesCommand(ctx: ToolContext): CommandHandler {
         rs = emptyRuleset();
         ensureTable(rs, table);
       }
-      const numeric = /n/.test(shortFlags) || t.rest.includes('--numeric');
-      const out = iptablesList(rs, table, { ...(chainArg ? { chain: chainArg } : {}), numeric });
+      const out = iptablesList(rs, table, {
+        ...(chainArg ? { chain: chainArg } : {}),
+        numeric: /n/.test(shortFlags) || t.rest.includes('--numeric'),
+        verbose: /v/.test(shortFlags) || t.rest.includes('--verbose'),
+        exact: /x/.test(shortFlags) || t.rest.includes('--exact'),
+        // getopt_long takes any unambiguous prefix: --line, --line-num.
+        lineNumbers: t.rest.some((a) => a.length >= 6 && '--line-numbers'.startsWith(a)),
+      });
       if (out === undefined)
         return {
           stdout: '',
