@@ -215,7 +215,7 @@ export function runProgram(program: Program, startMs: number, untilMs: number): 
           status = s.code;
           break;
         case 'exit':
-          exit = { at: t, code: s.code };
+          exit = { at: t, code: s.code ?? status };
           done = true;
           break;
         case 'file':
@@ -231,6 +231,12 @@ export function runProgram(program: Program, startMs: number, untilMs: number): 
           break;
         case 'loop':
           playLoop(s.body);
+          break;
+        case 'if':
+          if ((status === 0) === (s.when === 'ok')) play(s.body);
+          break;
+        case 'not':
+          status = status === 0 ? 1 : 0;
           break;
         case 'tool': {
           const r = program.tools?.(s.argv, startMs, t - startMs);
@@ -253,7 +259,7 @@ export function runProgram(program: Program, startMs: number, untilMs: number): 
     }
   };
   const playLoop = (body: readonly Step[]): void => {
-    const period = body.reduce((sum, s) => sum + (s.op === 'sleep' ? s.ms : 0), 0);
+    const period = sleepMs(body);
     if (period === 0) {
       for (let i = 0; i < MAX_TIGHT_ITERATIONS && !done; i++) play(body);
       done = true;
@@ -282,6 +288,11 @@ export function runProgram(program: Program, startMs: number, untilMs: number): 
   return { logs, listeners, files, ...(exit && exit.at <= untilMs ? { exit } : {}) };
 }
 
+/** A loop round's length; a conditional sleep counts as taken (`wget … || sleep 5` waits when it fails). */
+function sleepMs(steps: readonly Step[]): number {
+  return steps.reduce((sum, s) => sum + (s.op === 'sleep' ? s.ms : s.op === 'if' ? sleepMs(s.body) : 0), 0);
+}
+
 /**
  * How long after its start a program stops changing (it reached a blocking call with its sockets and
  * files in place); Infinity for programs that loop forever or exit.
@@ -291,7 +302,7 @@ export function programSettleMs(program: Program): number {
   for (const s of program.steps) {
     if (s.op === 'sleep') t += s.ms;
     else if (s.op === 'block') return t;
-    else if (s.op === 'loop' || s.op === 'exit') return Infinity;
+    else if (s.op === 'loop' || s.op === 'exit' || s.op === 'if') return Infinity;
   }
   return Infinity;
 }

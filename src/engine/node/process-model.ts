@@ -32,12 +32,17 @@ export type Step =
   | { readonly op: 'log'; readonly text: LogText }
   | { readonly op: 'sleep'; readonly ms: number }
   | { readonly op: 'status'; readonly code: number }
-  | { readonly op: 'exit'; readonly code: number }
+  /** Without a code, the shell's `exit` ends with the last command's status. */
+  | { readonly op: 'exit'; readonly code?: number }
   | { readonly op: 'file'; readonly path: string; readonly exists: boolean }
   | { readonly op: 'listen'; readonly listener: Listener }
   | { readonly op: 'trap' }
   | { readonly op: 'block' }
   | { readonly op: 'loop'; readonly body: readonly Step[] }
+  /** The right side of `&&` (runs when the last status is 0) or `||` (runs when it is not). */
+  | { readonly op: 'if'; readonly when: 'ok' | 'fail'; readonly body: readonly Step[] }
+  /** `! pipeline`: the status becomes 1 if it was 0, else 0. */
+  | { readonly op: 'not' }
   /** A network client (wget, curl, nslookup…): what it prints and returns comes from the dataplane. */
   | { readonly op: 'tool'; readonly argv: readonly string[] };
 
@@ -255,7 +260,7 @@ function commandSteps(argv: string[], state: BuildState, main: boolean): Step[] 
     case 'false':
       return [{ op: 'status', code: 1 }];
     case 'exit':
-      return [{ op: 'exit', code: Number(args[0] ?? 0) & 255 }];
+      return [args[0] === undefined ? { op: 'exit' } : { op: 'exit', code: Number(args[0]) & 255 }];
     case 'touch':
       return [
         ...args.filter((a) => !a.startsWith('-')).map((path): Step => ({ op: 'file', path, exists: true })),

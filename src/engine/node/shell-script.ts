@@ -4,8 +4,13 @@
  * `for x in …; do …; done`, `trap … TERM`, and servers started from a script (`httpd -f -p 8080`,
  * `nc -lk -p 5000`). The script is compiled into timed steps (see process-model.ts) rather than run.
  *
- * Simplified: no `if`/`case`/functions (an `if … fi` block is skipped), `&&`/`||` run both sides,
- * pipes keep the first command's output. Network clients (wget, nslookup, curl) become `tool` steps:
+ * Lists follow POSIX sh (BusyBox ash): `a && b || c` is left-associative, the right side of `&&`
+ * runs only after status 0 and that of `||` only after a failure, `! cmd` inverts the status and a bare
+ * `exit` ends with the last status. A side whose status is known when compiling (`echo`, `true`) is
+ * decided then; after a network tool the decision is a step the runtime takes.
+ *
+ * Simplified: no `if`/`case`/functions/subshells (an `if … fi` block is skipped), pipes keep the first
+ * command's output and status. Network clients (wget, nslookup, curl) become `tool` steps:
  * the runtime gets their answers from the dataplane as the script reaches them.
  */
 import type { Step } from './process-model.ts';
@@ -136,12 +141,60 @@ function parseList(p: Parser, ctx: ScriptContext, stop: Set<string>): Step[] {
       p.pos++;
       continue;
     }
-    if (t.word === 'while' || t.word === 'until') steps.push(...parseLoop(p, ctx, t.word === 'until'));
-    else if (t.word === 'for') steps.push(...parseFor(p, ctx));
-    else if (t.word === 'if') skipBlock(p, 'if', 'fi');
-    else steps.push(...parseSimple(p, ctx));
+    steps.push(...parseAndOr(p, ctx, stop));
   }
   return steps;
+}
+
+/** `a && b || c`: each operator applies to the status the list so far left behind. */
+function parseAndOr(p: Parser, ctx: ScriptContext, stop: Set<string>): Step[] {
+  let steps = parsePipeline(p, ctx, stop);
+  for (;;) {
+    const t = p.tokens[p.pos];
+    if (!t || isWord(t) || (t.op !== '&&' && t.op !== '||')) return steps;
+    p.pos++;
+    // The tokenizer turned a line break after the operator into `;`.
+    while (p.tokens[p.pos] && !isWord(p.tokens[p.pos]) && (p.tokens[p.pos] as { op: string }).op === ';')
+      p.pos++;
+    const when = t.op === '&&' ? 'ok' : 'fail';
+    const right = parsePipeline(p, ctx, stop);
+    const known = staticStatus(steps);
+    if (known === undefined) steps = [...steps, { op: 'if', when, body: right }];
+    else if ((known === 0) === (when === 'ok')) steps = [...steps, ...right];
+  }
+}
+
+function parsePipeline(p: Parser, ctx: ScriptContext, stop: Set<string>): Step[] {
+  let negate = false;
+  while (isWord(p.tokens[p.pos], '!')) {
+    negate = !negate;
+    p.pos++;
+  }
+  const t = p.tokens[p.pos];
+  if (!isWord(t) || stop.has(t.word)) return [];
+  const steps =
+    t.word === 'while' || t.word === 'until'
+      ? parseLoop(p, ctx, t.word === 'until')
+      : t.word === 'for'
+        ? parseFor(p, ctx)
+        : t.word === 'if'
+          ? (skipBlock(p, 'if', 'fi'), [])
+          : parseSimple(p, ctx);
+  if (!negate) return steps;
+  const known = staticStatus(steps);
+  return [...steps, known === undefined ? { op: 'not' } : { op: 'status', code: known === 0 ? 1 : 0 }];
+}
+
+/** The status steps leave behind when it does not depend on the run (no tool or branch decides it). */
+function staticStatus(steps: readonly Step[]): number | undefined {
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const s = steps[i]!;
+    if (s.op === 'status') return s.code;
+    if (s.op === 'exit') return s.code;
+    if (s.op === 'tool' || s.op === 'if' || s.op === 'not' || s.op === 'loop' || s.op === 'block')
+      return undefined;
+  }
+  return undefined;
 }
 
 function parseSimple(p: Parser, ctx: ScriptContext): Step[] {
@@ -153,10 +206,10 @@ function parseSimple(p: Parser, ctx: ScriptContext): Step[] {
     if (isWord(t)) {
       argv.push(t.word);
       p.pos++;
-    } else if (t.op === '>' || t.op === '>>') {
+    } else if (t.op === '>' || t.op === '>>' || t.op === '<') {
       p.pos++;
       const target = p.tokens[p.pos];
-      if (isWord(target)) redirect = target.word;
+      if (isWord(target) && t.op !== '<') redirect = target.word;
       p.pos++;
     } else if (t.op === '|') {
       piped = true;
