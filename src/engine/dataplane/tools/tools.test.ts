@@ -496,17 +496,41 @@ describe('ip -d (iproute2 6.1 print_linkinfo with show_details)', () => {
 
   it('-details, -d, dev X and the kinds of the other links (veth, bridge)', () => {
     expect(node('ip -details link show dev flannel.1').stdout).toBe(node('ip -d link show flannel.1').stdout);
-    expect(node('ip -d link show cni0').stdout.split('\n')[2]).toMatch(/^ {4}bridge addrgenmode eui64 /);
     const veths = node('ip -d link')
       .stdout.split('\n')
       .filter((l) => l.includes('master cni0'));
     expect(veths.length).toBeGreaterThan(0);
     const out = node('ip -d link').stdout;
     expect(out).toMatch(
-      /link-netns cni-\S+ promiscuity 1 minmtu 68 maxmtu 65535 \n {4}veth addrgenmode eui64 /,
+      /link-netns cni-\S+ promiscuity 1 minmtu 68 maxmtu 65535 \n {4}veth \n {4}bridge_slave /,
     );
     // ip addr -d has no addrgenmode (print_af_spec runs for `ip link` only).
     expect(node('ip -d addr show flannel.1').stdout).toMatch(/noudp6zerocsumrx numtxqueues 1 /);
+  });
+
+  // Token layout captured with iproute2 6.1 (`ip -d link show`) on a bridge and a veth enslaved to it;
+  // fields and order as in iplink_bridge.c bridge_print_opt and iplink_bridge_slave.c.
+  it('cni0: the bridge options line (STP off, bridge ID 8000.<its MAC>, timers as %4i.%.2i)', () => {
+    const lines = node('ip -d link show cni0').stdout.split('\n');
+    const mac = /link\/ether (\S+) /.exec(lines[1]!)![1]!;
+    expect(lines[2]).toMatch(
+      new RegExp(
+        `^ {4}bridge forward_delay 1500 hello_time 200 max_age 2000 ageing_time 30000 stp_state 0 priority 32768 vlan_filtering 0 vlan_protocol 802\\.1Q bridge_id 8000\\.${mac} designated_root 8000\\.${mac} root_port 0 root_path_cost 0 topology_change 0 topology_change_detected 0 hello_timer {4}0\\.00 tcn_timer {4}0\\.00 topology_change_timer {4}0\\.00 gc_timer [ \\d]{4}\\.\\d\\d vlan_default_pvid 1 vlan_stats_enabled 0 vlan_stats_per_port 0 group_fwd_mask 0 group_address 01:80:c2:00:00:00 mcast_snooping 1 no_linklocal_learn 0 mcast_vlan_snooping 0 mcast_router 1 mcast_query_use_ifaddr 0 mcast_querier 0 mcast_hash_elasticity 16 mcast_hash_max 4096 mcast_last_member_count 2 mcast_startup_query_count 2 mcast_last_member_interval 100 mcast_membership_interval 26000 mcast_querier_interval 25500 mcast_query_interval 12500 mcast_query_response_interval 1000 mcast_startup_query_interval 3124 mcast_stats_enabled 0 mcast_igmp_version 2 mcast_mld_version 1 nf_call_iptables 0 nf_call_ip6tables 0 nf_call_arptables 0 addrgenmode eui64 numtxqueues 1 `,
+      ),
+    );
+  });
+
+  it("a pod's veth on cni0: bridge_slave forwarding, priority 32 cost 2, hairpin on (flannel), port IDs in enslaving order", () => {
+    const out = node('ip -d link').stdout;
+    const bridge = /cni0: .*\n {4}link\/ether (\S+) /.exec(out)![1]!;
+    const slaves = [...out.matchAll(/\n {4}bridge_slave .*/g)].map((m) => m[0].slice(5));
+    expect(slaves.length).toBeGreaterThan(1);
+    slaves.forEach((line, k) => {
+      const n = k + 1;
+      expect(line).toBe(
+        `bridge_slave state forwarding priority 32 cost 2 hairpin on guard off root_block off fastleave off learning on flood on port_id 0x${(0x8000 + n).toString(16)} port_no 0x${n.toString(16)} designated_port ${0x8000 + n} designated_cost 0 designated_bridge 8000.${bridge} designated_root 8000.${bridge} hold_timer    0.00 message_age_timer    0.00 forward_delay_timer    0.00 topology_change_ack 0 config_pending 0 proxy_arp off proxy_arp_wifi off mcast_router 1 mcast_fast_leave off mcast_flood on bcast_flood on mcast_to_unicast off neigh_suppress off group_fwd_mask 0 group_fwd_mask_str 0x0 vlan_tunnel off isolated off locked off addrgenmode eui64 numtxqueues 1 numrxqueues 1 gso_max_size 65536 gso_max_segs 65535 tso_max_size 65536 tso_max_segs 65535 gro_max_size 65536 `,
+      );
+    });
   });
 
   it('options go before the object; unknown ones are refused as ip.c and iplink.c word it', () => {
