@@ -119,12 +119,12 @@ function patchOne(
     return;
   }
   let next = applyPatch(current, type, patch, crd, offline);
-  // The status subresource keeps everything but .status; the main resource ignores .status.
+  // The status subresource keeps everything but .status; the main resource ignores .status. Kinds
+  // without a status (ConfigMap, Secret…) get none: a patched-in one is an unknown field the server reports.
   const status = (next as { status?: unknown }).status;
-  next =
-    sub === 'status'
-      ? { ...deepClone(current), status }
-      : { ...next, status: (current as { status?: unknown }).status };
+  const currentStatus = (current as { status?: unknown }).status;
+  if (sub === 'status') next = { ...deepClone(current), status };
+  else if (currentStatus !== undefined) next = { ...next, status: currentStatus };
   let changed = !jsonEqual(current, next);
   let result: AnyObject | Record<string, unknown> = next;
   if (changed && !offline) {
