@@ -17,8 +17,10 @@ import {
 } from '../../apiserver/name-validation.ts';
 import { resolveFileObject } from './file-refs.ts';
 import { createObject, dryRunMode, printOutcome } from './write.ts';
-import { withLastApplied } from '../apply-merge.ts';
+import { LAST_APPLIED, withLastApplied } from '../apply-merge.ts';
+import { goJson, goStruct } from '../../apiserver/field-errors.ts';
 import { setOwn } from '../../apiserver/json-values.ts';
+import { isPlainObject } from '../../util/json.ts';
 import { base64, configMapHash, secretHash } from './object-hash.ts';
 
 export function requireFlags(ctx: KubectlContext, names: readonly string[]): void {
@@ -73,9 +75,48 @@ function submitGenerated(ctx: KubectlContext, obj: Manifest, failedTo?: string, 
   return 0;
 }
 
-/** `--save-config`: record the object as `kubectl apply` would, so a later apply can three-way merge. */
+/**
+ * The fields of generated objects whose Go type is a map, which json.Marshal writes with sorted keys;
+ * every other object is a struct, written in field order (the order the generators build them in).
+ * `nodeSelector` and the resource `limits`/`requests` come in through `run --overrides`. A Deployment's
+ * `selector` is a LabelSelector struct, but its only field here is `matchLabels`, so sorting it
+ * changes nothing.
+ */
+const GO_MAP_FIELDS = new Set([
+  'labels',
+  'annotations',
+  'matchLabels',
+  'selector',
+  'nodeSelector',
+  'data',
+  'limits',
+  'requests',
+]);
+
+/** Marks every object of a generated value as a Go struct, except the map-typed fields. */
+function asGoStructs(v: unknown, isMap = false): unknown {
+  if (Array.isArray(v)) return v.map((x) => asGoStructs(x));
+  if (!isPlainObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) setOwn(out, k, asGoStructs(x, !isMap && GO_MAP_FIELDS.has(k)));
+  return isMap ? out : goStruct(out);
+}
+
+/**
+ * `--save-config` on a generated object (create's generators, run, expose), as
+ * `util.CreateOrUpdateAnnotation` records a typed object: its JSON in Go struct field order, map keys
+ * sorted, `<`, `>`, `&` escaped, ending in the encoder's newline, taken with the annotation removed.
+ * An annotations map left empty is omitted (the `-f` paths' unstructured objects keep
+ * `"annotations":{}`), and since v1.34 so is the zero creationTimestamp (kubernetes#130989).
+ */
 export function addLastApplied(obj: Manifest): void {
-  obj.metadata = withLastApplied(obj as Record<string, unknown>).metadata;
+  const meta = isPlainObject(obj.metadata) ? obj.metadata : {};
+  const others = isPlainObject(meta.annotations) ? { ...meta.annotations } : {};
+  delete others[LAST_APPLIED];
+  const recordedMeta: Record<string, unknown> = { ...meta, annotations: others };
+  if (Object.keys(others).length === 0) delete recordedMeta.annotations;
+  const json = `${goJson(asGoStructs({ ...obj, metadata: recordedMeta }))}\n`;
+  obj.metadata = { ...meta, annotations: { ...others, [LAST_APPLIED]: json } };
 }
 
 /** `kubectl create deployment`: container names from the image base names, `app=<name>` labels. */
@@ -327,7 +368,8 @@ export function runCreate(ctx: KubectlContext): number {
           ...(fo.namespace ? { namespace: fo.namespace } : {}),
         },
       } as Manifest;
-      if (ctx.flags.bool('save-config')) addLastApplied(obj);
+      // Objects read from files are unstructured: recorded with sorted keys and `"annotations":{}`.
+      if (ctx.flags.bool('save-config')) obj.metadata = withLastApplied(obj).metadata;
       if (mode === 'client') {
         printOutcome(ctx, obj, 'created', mode);
         continue;
