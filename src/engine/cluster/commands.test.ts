@@ -192,7 +192,8 @@ describe('system component logs', () => {
       { seed: 5 },
     );
     const lines = logsOf(c, 'coredns').stdout.split('\n');
-    expect(lines.slice(0, 3)).toEqual([
+    expect(lines.slice(0, 4)).toEqual([
+      'maxprocs: Leaving GOMAXPROCS=8: CPU quota undefined',
       '[WARNING] No files matching import glob pattern: /etc/coredns/custom/*.override',
       '[WARNING] No files matching import glob pattern: /etc/coredns/custom/*.server',
       '.:53',
@@ -206,7 +207,7 @@ describe('system component logs', () => {
     const sha =
       '1b226df79860026c6a52e67daa10d7f0d57ec5b023288ec00c5e05f93523c894564e15b91770d3a07ae1cfbe861d15b37d4a0027e69c546ab112970993a3b03b';
     expect(logsOf(c, 'coredns').stdout).toBe(
-      `.:53\n[INFO] plugin/reload: Running configuration SHA512 = ${sha}\nCoreDNS-1.13.1\nlinux/amd64, go1.25.2, 1db4568\n`,
+      `maxprocs: Leaving GOMAXPROCS=8: CPU quota undefined\n.:53\n[INFO] plugin/reload: Running configuration SHA512 = ${sha}\nCoreDNS-1.13.1\nlinux/amd64, go1.25.2, 1db4568\n`,
     );
   });
 });

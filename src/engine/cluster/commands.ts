@@ -450,7 +450,15 @@ function componentLog(cluster: Cluster, pod: Pod, container: string): LogLine[] 
     const parsed = validateCorefile(text, files);
     if (!parsed.ok) return [];
     return [
-      ...coreDnsStartupBanner(text, parsed.corefile, version, files).map((t) => ({ time: at, text: t })),
+      ...coreDnsStartupBanner(text, parsed.corefile, version, files, {
+        env: Object.fromEntries(
+          (spec?.env ?? []).flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])),
+        ),
+        cpuLimit: spec?.resources?.limits?.cpu?.toString(),
+        nodeCpus: Number(
+          cluster.store.get('nodes', undefined, pod.spec?.nodeName ?? '')?.status?.capacity?.cpu ?? 1,
+        ),
+      }).map((t) => ({ time: at, text: t })),
       ...reloadLog(history, at, cluster.clock.now(), pod.metadata.uid ?? pod.metadata.name, files),
     ];
   }

@@ -10,6 +10,7 @@
 import type { LogClass, LogConfig } from './corefile-plugins.ts';
 import type { Corefile, CorefileFiles } from './corefile.ts';
 import { corefileSha512 } from './reload-log.ts';
+import { parseCpu } from '../../controllers/scheduler-plugins.ts';
 import type { DnsQuery } from './coredns.ts';
 import { isSubdomain, queryWireLength, responseWireLength, type DnsResponse } from './message.ts';
 
@@ -78,8 +79,32 @@ const BUILDS: Readonly<Record<string, string>> = {
   '1.13.1': 'go1.25.2, 1db4568',
 };
 
+/** What the CoreDNS container's process sees of its CPUs: its env, its CPU limit, the node's count. */
+export interface MaxprocsContext {
+  readonly env: Readonly<Record<string, string>>;
+  /** `resources.limits.cpu`, which the kubelet turns into the cgroup's CPU quota. */
+  readonly cpuLimit?: string;
+  readonly nodeCpus: number;
+}
+
 /**
- * What CoreDNS prints when it starts serving: each server's `zone:port` (`.:53`, from dnsserver's
+ * CoreDNS 1.12+ (coremain/run.go, coredns#6948) calls automaxprocs' `maxprocs.Set(maxprocs.Logger(log.Printf))`
+ * before reading the Corefile; go.uber.org/automaxprocs v1.6.0 logs one of these lines (quota rounded
+ * down, at least 1). With no quota GOMAXPROCS stays at the node's CPU count.
+ */
+export function maxprocsLine(ctx: MaxprocsContext): string {
+  const env = ctx.env.GOMAXPROCS;
+  if (env !== undefined) return `maxprocs: Honoring GOMAXPROCS=${JSON.stringify(env)} as set in environment`;
+  const millis = ctx.cpuLimit === undefined ? 0 : parseCpu(ctx.cpuLimit);
+  if (millis <= 0) return `maxprocs: Leaving GOMAXPROCS=${ctx.nodeCpus}: CPU quota undefined`;
+  const procs = Math.floor(millis / 1000);
+  return procs < 1
+    ? 'maxprocs: Updating GOMAXPROCS=1: using minimum allowed GOMAXPROCS'
+    : `maxprocs: Updating GOMAXPROCS=${procs}: determined from CPU quota`;
+}
+
+/**
+ * What CoreDNS prints when it starts serving: automaxprocs' line (maxprocsLine) first, then each server's `zone:port` (`.:53`, from dnsserver's
  * startup message), the `reload` plugin's SHA512 of the Corefile's server blocks (reload-log.ts) when
  * the Corefile enables `reload`, then `coremain`'s
  * version banner (`CoreDNS-1.13.1` / `linux/amd64, go1.25.2, 1db4568`). caddy's warnings while reading
@@ -90,8 +115,10 @@ export function coreDnsStartupBanner(
   corefile: Corefile,
   version: string,
   files?: CorefileFiles,
+  maxprocs?: MaxprocsContext,
 ): string[] {
   const out: string[] = [];
+  if (maxprocs) out.push(maxprocsLine(maxprocs));
   out.push(...(corefile.warnings ?? []));
   for (const server of corefile.servers) for (const zone of server.zones) out.push(`${zone}:${server.port}`);
   const sha = corefile.servers.some((s) => s.reload) ? corefileSha512(text, files) : undefined;
