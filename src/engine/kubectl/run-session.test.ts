@@ -20,7 +20,9 @@ describe('kubectl run --rm -it: the session ends, the pod is deleted', () => {
     const open = c.execSync('kubectl run t --rm -it --image=nicolaka/netshoot -- sh', it_);
     expect(open).toEqual({
       stdout: '',
-      stderr: "If you don't see a command prompt, try pressing enter.\n",
+      stderr:
+        'All commands and output from this session will be recorded in container logs, including credentials and sensitive information passed through the command prompt.\n' +
+        "If you don't see a command prompt, try pressing enter.\n",
       exitCode: 0,
     });
     expect(c.execSync('hostname', it_).stdout).toBe('t\n');

@@ -89,7 +89,8 @@ describe('kubectl debug node', () => {
   it('-it with a shell opens a node session that sees /host only when the profile mounts it', () => {
     const c = createCluster(undefined, { seed: 3 });
     expect(run(c, 'kubectl debug node/kind-worker -it --image=busybox --profile=general').stderr).toBe(
-      "If you don't see a command prompt, try pressing enter.\n",
+      'All commands and output from this session will be recorded in container logs, including credentials and sensitive information passed through the command prompt.\n' +
+        "If you don't see a command prompt, try pressing enter.\n",
     );
     expect(run(c, 'cat /host/etc/hostname').stdout).toBe('kind-worker\n');
     run(c, 'exit');

@@ -17,6 +17,7 @@ import { cmdError, usageError } from '../errors.ts';
 import { mustResolve } from '../resource-args.ts';
 import { createObject } from './write.ts';
 import { isInteractiveShell } from './exec.ts';
+import { ATTACH_BANNER } from './run.ts';
 import type { SessionContext } from '../../shell/types.ts';
 
 const PROFILES = ['legacy', 'general', 'baseline', 'netadmin', 'restricted', 'sysadmin'];
@@ -140,7 +141,7 @@ export function runDebug(ctx: KubectlContext): number {
   }
   if (shell) {
     if (!ctx.io.interactive || !stdin) return 0;
-    if (tty) ctx.err("If you don't see a command prompt, try pressing enter.\n");
+    if (tty) ctx.err(ATTACH_BANNER);
     ctx.enter = session;
     return 0;
   }

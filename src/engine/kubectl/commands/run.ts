@@ -120,6 +120,14 @@ export function runRun(ctx: KubectlContext): number {
   return attachToPod(ctx, created, command, cascade);
 }
 
+/**
+ * What attach.go's Run prints on stderr before streaming, unless --quiet (kubectl v1.34+ added the
+ * first line; run and debug attach through it).
+ */
+export const ATTACH_BANNER =
+  'All commands and output from this session will be recorded in container logs, including credentials and sensitive information passed through the command prompt.\n' +
+  "If you don't see a command prompt, try pressing enter.\n";
+
 function attachToPod(
   ctx: KubectlContext,
   created: Pod,
@@ -148,7 +156,7 @@ function attachToPod(
     ctx.err('Unable to use a TTY - input is not a terminal or the right kind of file\n');
   const argv = command.length > 0 ? command : [];
   if (interactive && (argv.length === 0 || isInteractiveShell(argv))) {
-    if (!quiet) ctx.err("If you don't see a command prompt, try pressing enter.\n");
+    if (!quiet) ctx.err(ATTACH_BANNER);
     const rm = f.bool('rm');
     // --rm: once the session ends, run.go's removeCreatedObjects deletes the pod (printed on stdout).
     const removeAfterSession = (): string => removeCreated(ctx, ns, name, cascade);

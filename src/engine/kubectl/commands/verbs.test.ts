@@ -352,7 +352,10 @@ describe('kubectl exec / logs / run / port-forward', () => {
       },
     });
     const r = k.run('run sh --image=busybox -it --rm --restart=Never -- sh', { interactive: true });
-    expect(r.stderr).toBe("If you don't see a command prompt, try pressing enter.\n");
+    expect(r.stderr).toBe(
+      'All commands and output from this session will be recorded in container logs, including credentials and sensitive information passed through the command prompt.\n' +
+        "If you don't see a command prompt, try pressing enter.\n",
+    );
     expect(r.enter).toMatchObject({ kind: 'pod', namespace: 'default', pod: 'sh', container: 'sh' });
   });
 
