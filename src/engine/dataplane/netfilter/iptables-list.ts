@@ -54,6 +54,9 @@ function textMatch(text: string, numeric: boolean): string {
   m = /^-m limit --limit (\S+) --limit-burst (\d+)$/.exec(text);
   if (m) return ` limit: avg ${m[1]} burst ${m[2]}`;
   if (text === '-m physdev --physdev-is-bridged') return ' PHYSDEV match --physdev-is-bridged';
+  // libxt_rpfilter prints its flags without the dashes it saves them with.
+  m = /^-m rpfilter((?: --(?:loose|validmark|accept-local|invert))+)$/.exec(text);
+  if (m) return ` rpfilter${m[1]!.replace(/ --/g, ' ')}`;
   return ` ${text}`;
 }
 

@@ -10,7 +10,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../../api/objects.ts';
 import { createCluster, type Cluster } from '../../../cluster/cluster.ts';
-import { felixRule, felixRuleHashes, lengthLimitedId, policyChainName } from './felix.ts';
+import { felixChains, felixRule, felixRuleHashes, lengthLimitedId, policyChainName } from './felix.ts';
+import { formatRule } from '../iptables-save.ts';
 import { networkPolicyChainName, podFirewallChainName, ruleUuid, syncVersion } from './kube-router.ts';
 import { apply, pod } from '../../network/test-helpers.ts';
 
@@ -74,6 +75,73 @@ describe('felix rule hashes (Chain.RuleHashes)', () => {
   });
 });
 
+describe('felix raw and mangle chains (StaticRawTableChains / StaticMangleTableChains)', () => {
+  const sets = (encapsulation: 'ipip' | 'vxlan') =>
+    felixChains({ node: 'kind-worker', pods: [], policies: [], encapsulation });
+  const chain = (encapsulation: 'ipip' | 'vxlan', table: string, name: string) =>
+    sets(encapsulation)
+      .filter((c) => c.table === table && c.chain === name)
+      .flatMap((c) => c.rules.map((r) => formatRule(name, r)));
+
+  // The hashes below are those of published iptables-save dumps of calico-node's raw table (IPIP,
+  // no host endpoints); the rules come from felix 3.29 rules/static.go with the default mark mask.
+  it('raw: hooks, cali-PREROUTING (mark clear, workload mark, RPF check, untracked HEP policy), cali-OUTPUT', () => {
+    expect(chain('ipip', 'raw', 'PREROUTING')).toEqual([
+      '-A PREROUTING -m comment --comment "cali:6gwbT8clXdHdC1b1" -j cali-PREROUTING',
+    ]);
+    expect(chain('ipip', 'raw', 'OUTPUT')).toEqual([
+      '-A OUTPUT -m comment --comment "cali:tVnHkvAo15HuiPy0" -j cali-OUTPUT',
+    ]);
+    expect(chain('ipip', 'raw', 'cali-PREROUTING')).toEqual([
+      '-A cali-PREROUTING -m comment --comment "cali:XFX5xbM8B9qR10JG" -j MARK --set-xmark 0x0/0xf0000',
+      '-A cali-PREROUTING -i cali+ -m comment --comment "cali:EWMPb0zVROM-woQp" -j MARK --set-xmark 0x40000/0x40000',
+      '-A cali-PREROUTING -m comment --comment "cali:PWuxTAIaFCtsg5Qa" -m mark --mark 0x40000/0x40000 -j cali-rpf-skip',
+      '-A cali-PREROUTING -m comment --comment "cali:fSSbGND7dgyemWU7" -m mark --mark 0x40000/0x40000 -m rpfilter --validmark --invert -j DROP',
+      '-A cali-PREROUTING -m comment --comment "cali:ImU0-4Rl2WoOI9Ou" -m mark --mark 0x0/0x40000 -j cali-from-host-endpoint',
+      '-A cali-PREROUTING -m comment --comment "cali:lV4V2MPoMBf0hl9T" -m mark --mark 0x10000/0x10000 -j ACCEPT',
+    ]);
+    expect(chain('ipip', 'raw', 'cali-OUTPUT')).toEqual([
+      '-A cali-OUTPUT -m comment --comment "cali:njdnLwYeGqBJyMxW" -j MARK --set-xmark 0x0/0xf0000',
+      '-A cali-OUTPUT -m comment --comment "cali:rz86uTUcEZAfFsh7" -j cali-to-host-endpoint',
+      '-A cali-OUTPUT -m comment --comment "cali:pN0F5zD0b8yf9W1Z" -m mark --mark 0x10000/0x10000 -j ACCEPT',
+    ]);
+    const own = sets('ipip')
+      .filter((c) => c.table === 'raw' && c.position === 'own' && c.rules.length === 0)
+      .map((c) => c.chain);
+    expect(own).toEqual(['cali-from-host-endpoint', 'cali-to-host-endpoint', 'cali-rpf-skip']);
+  });
+
+  it('raw with VXLAN: the tunnel flows are not tracked, in both directions', () => {
+    const notrack = (name: string) => chain('vxlan', 'raw', name).filter((l) => l.endsWith('-j NOTRACK'));
+    expect(notrack('cali-PREROUTING')).toEqual([
+      expect.stringMatching(
+        /^-A cali-PREROUTING -p udp -m comment --comment "cali:[\w-]{16}" -m udp --dport 4789 -j NOTRACK$/,
+      ),
+    ]);
+    expect(chain('vxlan', 'raw', 'cali-PREROUTING')[1]).toBe(notrack('cali-PREROUTING')[0]);
+    expect(chain('vxlan', 'raw', 'cali-OUTPUT')[2]).toBe(notrack('cali-OUTPUT')[0]);
+  });
+
+  it('mangle: hooks into PREROUTING and POSTROUTING, then the static chains', () => {
+    expect(chain('ipip', 'mangle', 'POSTROUTING')).toEqual([
+      '-A POSTROUTING -m comment --comment "cali:O3lYWMrLQYEMJtB5" -j cali-POSTROUTING',
+    ]);
+    const strip = (l: string) => l.replace(/ -m comment --comment "cali:[\w-]{16}"/, '');
+    expect(chain('ipip', 'mangle', 'cali-PREROUTING').map(strip)).toEqual([
+      '-A cali-PREROUTING -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT',
+      '-A cali-PREROUTING -m mark --mark 0x10000/0x10000 -j ACCEPT',
+      '-A cali-PREROUTING -j cali-from-host-endpoint',
+      '-A cali-PREROUTING -m comment --comment "Host endpoint policy accepted packet." -m mark --mark 0x10000/0x10000 -j ACCEPT',
+    ]);
+    expect(chain('ipip', 'mangle', 'cali-POSTROUTING').map(strip)).toEqual([
+      '-A cali-POSTROUTING -m mark --mark 0x10000/0x10000 -j RETURN',
+      '-A cali-POSTROUTING -j MARK --set-xmark 0x0/0xf0000',
+      '-A cali-POSTROUTING -m conntrack --ctstate DNAT -j cali-to-host-endpoint',
+      '-A cali-POSTROUTING -m comment --comment "Host endpoint policy accepted packet." -m mark --mark 0x10000/0x10000 -j RETURN',
+    ]);
+  });
+});
+
 describe('Calico node: iptables-save shows felix chains from the cluster state', () => {
   const cluster = createCluster(
     'kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nnodes:\n- role: control-plane\n- role: worker\npacketpath:\n  cni: calico\n',
@@ -101,6 +169,22 @@ describe('Calico node: iptables-save shows felix chains from the cluster state',
     );
     // No policy selects web yet: its to-workload chain goes straight to the profiles.
     expect(out).not.toContain('Start of policies');
+  });
+
+  it('iptables-save -t raw and -t mangle hold the felix chains beside the built-in ones', () => {
+    const raw = nodeShell(cluster, 'kind-worker', 'iptables-save -t raw');
+    expect(raw).toContain(
+      ':cali-PREROUTING - [0:0]\n:cali-from-host-endpoint - [0:0]\n:cali-rpf-skip - [0:0]',
+    );
+    expect(raw).toMatch(/\n-A OUTPUT -m comment --comment "cali:tVnHkvAo15HuiPy0" -j cali-OUTPUT\n/);
+    const mangle = nodeShell(cluster, 'kind-worker', 'iptables-save -t mangle');
+    expect(mangle).toMatch(
+      /\n-A POSTROUTING -m comment --comment "cali:O3lYWMrLQYEMJtB5" -j cali-POSTROUTING\n/,
+    );
+    // libxt_rpfilter's print: the flags without their dashes.
+    expect(nodeShell(cluster, 'kind-worker', 'iptables -t raw -L cali-PREROUTING -n')).toContain(
+      '/* cali:fSSbGND7dgyemWU7 */ mark match 0x40000/0x40000 rpfilter validmark invert\n',
+    );
   });
 
   it('iptables -L -n lists the same chains', () => {

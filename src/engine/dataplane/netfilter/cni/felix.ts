@@ -3,8 +3,9 @@
  * default FelixConfiguration) writes them: hooks at the top of the built-in chains, `cali-INPUT`,
  * `cali-FORWARD`, `cali-OUTPUT`, the workload dispatch chains, one `cali-fw-<iface>` (from workload,
  * egress) and `cali-tw-<iface>` (to workload, ingress) per pod, the namespace/service-account profile
- * chains, one `cali-pi-`/`cali-po-` chain per NetworkPolicy and, in nat, `cali-POSTROUTING` with
- * `cali-nat-outgoing`.
+ * chains, one `cali-pi-`/`cali-po-` chain per NetworkPolicy, in nat `cali-POSTROUTING` with
+ * `cali-nat-outgoing`, and the raw and mangle chains (`cali-PREROUTING`, `cali-OUTPUT`,
+ * `cali-POSTROUTING`, the host endpoint dispatch chains, `cali-rpf-skip`).
  *
  * Every rule carries felix's `cali:` hash: `Chain.RuleHashes` chains sha224 over the chain name and each
  * rule rendered as `-A <chain> HASH <comments> <match> <action>` in felix's own syntax
@@ -18,8 +19,9 @@
  * Not modelled, with stable stand-ins: the IP set of a policy peer is named from a hash of our own
  * rendering of the selector (felix hashes its canonical selector form); the two rules felix appends
  * to FORWARD carry the hashes of a real capture (their hashing differs from the inserted rules');
- * raw and mangle chains, host endpoints, VXLAN-mode allow rules and dispatch trees for many
- * endpoints are left out.
+ * host endpoints, VXLAN-mode allow rules and dispatch trees for many endpoints are left out, and
+ * felix ≥ 3.30's extra drop mark bit (which moves scratch0/scratch1 up) and 3.31's DSCP rule in mangle
+ * cali-POSTROUTING are not rendered: every table keeps 3.29's mark layout.
  */
 import { sha224, sha256 } from '@noble/hashes/sha2.js';
 import type { NetworkPolicyPeer } from 'kubernetes-types/networking/v1';
@@ -50,14 +52,19 @@ type Part =
   | { readonly ct: readonly string[]; readonly not?: boolean }
   | { readonly set: string; readonly dir: 'src' | 'dst'; readonly not?: boolean }
   | { readonly addrtype: 'src' | 'dst'; readonly not?: boolean; readonly limitIfaceOut?: boolean }
-  | { readonly dports: readonly number[] };
+  | { readonly dports: readonly number[] }
+  /** felix `Protocol("udp").DestPort(n)`: the protocol by name, then a bare `--dport`. */
+  | { readonly udpDport: number }
+  /** felix `RPFCheckFailed()`. */
+  | { readonly rpfFailed: true };
 
 type Action =
   | { readonly jump: string }
   | { readonly goto: string }
   | { readonly verdict: 'ACCEPT' | 'DROP' | 'RETURN' }
   | { readonly setMark: number; readonly mask: number }
-  | { readonly masquerade: true };
+  | { readonly masquerade: true }
+  | { readonly notrack: true };
 
 const PROTO_NAMES: Record<number, 'tcp' | 'udp' | 'sctp' | 'icmp' | 'ipencap'> = {
   1: 'icmp',
@@ -83,6 +90,8 @@ function felixPart(p: Part): string {
   if ('set' in p) return `-m set ${p.not ? '! ' : ''}--match-set ${p.set} ${p.dir}`;
   if ('addrtype' in p)
     return `-m addrtype ${p.not ? '! ' : ''}--${p.addrtype}-type LOCAL${p.limitIfaceOut ? ' --limit-iface-out' : ''}`;
+  if ('udpDport' in p) return `-p udp --dport ${p.udpDport}`;
+  if ('rpfFailed' in p) return '-m rpfilter --invert --validmark';
   return `-m multiport --destination-ports ${p.dports.join(',')}`;
 }
 
@@ -92,6 +101,7 @@ function felixAction(a: Action): string {
   if ('verdict' in a) return `--jump ${a.verdict}`;
   if ('setMark' in a)
     return `--jump MARK --set-mark ${a.setMark === 0 ? '0' : hex(a.setMark)}/${hex(a.mask)}`;
+  if ('notrack' in a) return '--jump NOTRACK';
   // MASQFullyRandom: iptables ≥ 1.6.2 on a ≥ 3.14 kernel, as on every kind and k3s node.
   return '--jump MASQUERADE --random-fully';
 }
@@ -101,6 +111,7 @@ function target(a: Action): Target {
   if ('goto' in a) return { kind: 'goto', chain: a.goto };
   if ('verdict' in a) return { kind: a.verdict };
   if ('setMark' in a) return { kind: 'text', text: `-j MARK --set-xmark ${hex(a.setMark)}/${hex(a.mask)}` };
+  if ('notrack' in a) return { kind: 'text', text: '-j NOTRACK' };
   return { kind: 'MASQUERADE', randomFully: true };
 }
 
@@ -131,6 +142,12 @@ export function felixRule(
     else if ('set' in p)
       matches.push({ kind: 'set', name: p.set, flags: p.dir, ...(p.not ? { negate: true } : {}) });
     else if ('addrtype' in p) matches.push({ kind: 'text', text: felixPart(p) });
+    else if ('udpDport' in p) {
+      rule = { ...rule, protocol: 'udp' };
+      matches.push({ kind: 'l4', proto: 'udp', dport: p.udpDport });
+    } else if ('rpfFailed' in p)
+      // libxt_rpfilter saves its flags in its own order: --validmark before --invert.
+      matches.push({ kind: 'text', text: '-m rpfilter --validmark --invert' });
     else matches.push({ kind: 'text', text: `-m multiport --dports ${p.dports.join(',')}` });
   }
   return { felix, rule: { ...rule, matches } };
@@ -297,14 +314,75 @@ function workloadChain(
   return rules;
 }
 
+type AddChain = (
+  table: IptablesTableName,
+  chain: string,
+  position: 'insert' | 'append' | 'own',
+  rules: FelixRule[],
+) => void;
+
+/**
+ * felix rules/static.go StaticRawTableChains and StaticMangleTableChains (3.29: accept 0x10000, pass
+ * 0x20000, scratch0 0x40000 and scratch1 0x80000 under the default mark mask, as the filter chains
+ * above). raw: every packet's Calico mark bits are cleared, packets from a workload (`cali+`) get the
+ * scratch0 mark and a strict reverse-path check (after `cali-rpf-skip`, empty without
+ * allowedSourcePrefixes), other packets meet the untracked host endpoint policy; with VXLAN the tunnel's
+ * UDP flows are not tracked. mangle: established flows and already-accepted packets are accepted, then
+ * pre-DNAT host endpoint policy; in POSTROUTING, DNAT'd host traffic meets host endpoint policy. The
+ * dispatch chains are empty without host endpoints; the failsafe chains are referenced only from host
+ * endpoint chains, so felix does not program them.
+ */
+function rawAndMangleChains(add: AddChain, vxlan: boolean): void {
+  const allMarks = 0xf0000;
+  const fromWorkload = 0x40000;
+  const notrack = vxlan ? [felixRule([{ udpDport: 4789 }], { notrack: true })] : [];
+  for (const [table, chain] of [
+    ['raw', 'PREROUTING'],
+    ['raw', 'OUTPUT'],
+    ['mangle', 'PREROUTING'],
+    ['mangle', 'POSTROUTING'],
+  ] as const)
+    add(table, chain, 'insert', [felixRule([], { jump: `cali-${chain}` })]);
+  add('raw', 'cali-PREROUTING', 'own', [
+    felixRule([], { setMark: 0, mask: allMarks }),
+    ...notrack,
+    felixRule([{ in: 'cali+' }], { setMark: fromWorkload, mask: fromWorkload }),
+    felixRule([{ mark: fromWorkload, mask: fromWorkload }], { jump: 'cali-rpf-skip' }),
+    felixRule([{ mark: fromWorkload, mask: fromWorkload }, { rpfFailed: true }], { verdict: 'DROP' }),
+    felixRule([{ mark: 0, mask: fromWorkload }], { jump: 'cali-from-host-endpoint' }),
+    felixRule([{ mark: ACCEPT, mask: ACCEPT }], { verdict: 'ACCEPT' }),
+  ]);
+  add('raw', 'cali-OUTPUT', 'own', [
+    felixRule([], { setMark: 0, mask: allMarks }),
+    felixRule([], { jump: 'cali-to-host-endpoint' }),
+    ...notrack,
+    felixRule([{ mark: ACCEPT, mask: ACCEPT }], { verdict: 'ACCEPT' }),
+  ]);
+  add('mangle', 'cali-PREROUTING', 'own', [
+    felixRule([{ ct: ['RELATED', 'ESTABLISHED'] }], { verdict: 'ACCEPT' }),
+    felixRule([{ mark: ACCEPT, mask: ACCEPT }], { verdict: 'ACCEPT' }),
+    felixRule([], { jump: 'cali-from-host-endpoint' }),
+    felixRule([{ mark: ACCEPT, mask: ACCEPT }], { verdict: 'ACCEPT' }, [
+      'Host endpoint policy accepted packet.',
+    ]),
+  ]);
+  add('mangle', 'cali-POSTROUTING', 'own', [
+    felixRule([{ mark: ACCEPT, mask: ACCEPT }], { verdict: 'RETURN' }),
+    felixRule([], { setMark: 0, mask: allMarks }),
+    felixRule([{ ct: ['DNAT'] }], { jump: 'cali-to-host-endpoint' }),
+    felixRule([{ mark: ACCEPT, mask: ACCEPT }], { verdict: 'RETURN' }, [
+      'Host endpoint policy accepted packet.',
+    ]),
+  ]);
+  for (const table of ['raw', 'mangle'] as const)
+    for (const empty of ['cali-from-host-endpoint', 'cali-to-host-endpoint']) add(table, empty, 'own', []);
+  add('raw', 'cali-rpf-skip', 'own', []);
+}
+
 export function felixChains(input: FelixInput): CniChainSet {
   const set: CniChainSet = [];
-  const add = (
-    table: IptablesTableName,
-    chain: string,
-    position: 'insert' | 'append' | 'own',
-    rules: FelixRule[],
-  ) => set.push({ table, chain, position, rules: withHashes(chain, rules) });
+  const add: AddChain = (table, chain, position, rules) =>
+    set.push({ table, chain, position, rules: withHashes(chain, rules) });
   const ipip = input.encapsulation === 'ipip';
   const calico = cniPlugin('calico');
 
@@ -454,6 +532,8 @@ export function felixChains(input: FelixInput): CniChainSet {
     if (types.includes('Egress'))
       add('filter', policyChainName('egress', np.metadata.name), 'own', policyRules(np, 'egress'));
   }
+
+  rawAndMangleChains(add, input.encapsulation === 'vxlan');
 
   // nat: floating IPs (none) and outgoing NAT for the IP pools (calico.yaml's pool has natOutgoing).
   add('nat', 'cali-PREROUTING', 'own', [felixRule([], { jump: 'cali-fip-dnat' })]);
