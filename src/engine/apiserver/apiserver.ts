@@ -5,7 +5,8 @@
  * strategy (`PrepareForCreate`/`PrepareForUpdate`) → IP and port allocation → validation → storage.
  *
  * Reads go straight to the store. Deletion of pods is graceful (deletionTimestamp, the kubelet
- * finishes it); cascading deletion of owned objects is the garbage collector's job.
+ * finishes it); an object with finalizers stays, marked, until the last one is removed; cascading
+ * deletion of owned objects is the garbage collector's job.
  */
 import type { ApiStore, NewObject, WatchHandler } from '../api/store.ts';
 import type { AnyObject, Manifest, ResourceKey, ResourceTypes } from '../api/objects.ts';
@@ -153,6 +154,7 @@ export class ApiServer {
     if (!old) throw notFound(info.key, object.metadata.name);
     const next = object as unknown as AnyObject;
     prepareForUpdate(info, next, old);
+    keepDeletion(next, old);
     const allocation = this.allocators.begin();
     try {
       allocation.reallocateFor(info, next, old);
@@ -163,6 +165,7 @@ export class ApiServer {
       }
       const stored = this.store.update(info.key, next);
       allocation.commit();
+      this.deleteIfFinalized(info.key, stored, old);
       return stored;
     } catch (e) {
       allocation.rollback();
@@ -187,7 +190,21 @@ export class ApiServer {
       ...old,
       metadata: { ...object.metadata, resourceVersion: old.metadata.resourceVersion },
     } as AnyObject;
-    return this.store.update(info.key, next) as unknown as T;
+    keepDeletion(next, old);
+    const stored = this.store.update(info.key, next);
+    this.deleteIfFinalized(info.key, stored, old);
+    return stored as unknown as T;
+  }
+
+  /**
+   * registry Store.Update's `ShouldDeleteDuringUpdate`: the write that removes the last finalizer of an
+   * object whose deletion only waited for them (deletionTimestamp set, grace period 0) deletes it.
+   */
+  private deleteIfFinalized(resource: ResourceKey, stored: AnyObject, old: AnyObject): void {
+    if ((stored.metadata.finalizers?.length ?? 0) > 0 || !old.metadata.deletionTimestamp) return;
+    if ((old.metadata.deletionGracePeriodSeconds ?? 0) !== 0) return;
+    const removed = this.store.delete(resource, stored.metadata.namespace, stored.metadata.name) as AnyObject;
+    this.allocators.release(resourceInfo(resource), removed);
   }
 
   /**
@@ -232,6 +249,18 @@ export class ApiServer {
         meta.deletionGracePeriodSeconds = grace;
         return this.store.update('pods', marked);
       }
+    }
+    // registry Store.Delete with finalizers pending (updateForGracefulDeletionAndFinalizers): the object
+    // only gets its deletionTimestamp, its grace period now 0 (the kubelet's final delete of a pod
+    // shortens it), and stays until the last finalizer is removed (deleteIfFinalized).
+    if ((existing.metadata.finalizers?.length ?? 0) > 0) {
+      if (existing.metadata.deletionTimestamp && existing.metadata.deletionGracePeriodSeconds === 0)
+        return existing;
+      const marked = deepClone(existing);
+      const meta = marked.metadata as unknown as Record<string, unknown>;
+      meta.deletionTimestamp = this.ctx.clock.rfc3339();
+      meta.deletionGracePeriodSeconds = 0;
+      return this.store.update(resource, marked);
     }
     const removed = this.store.delete(resource, namespace, name) as AnyObject;
     this.allocators.release(resourceInfo(resource), removed);
@@ -294,4 +323,12 @@ export class ApiServer {
       );
     }
   }
+}
+
+/** rest.BeforeUpdate: an update can never remove or change a deletion timestamp or its grace period. */
+function keepDeletion(next: AnyObject, old: AnyObject): void {
+  const meta = next.metadata as unknown as Record<string, unknown>;
+  if (old.metadata.deletionTimestamp) meta.deletionTimestamp = old.metadata.deletionTimestamp;
+  if (old.metadata.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds === undefined)
+    meta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
 }

@@ -119,8 +119,10 @@ export class GarbageCollector implements Controller {
     next.metadata.finalizers = finalizers.filter((f) => f !== 'orphan' && f !== 'foregroundDeletion');
     api.updateMetadata(next);
     // The last finalizer gone, the delete completes as an ordinary one: a pod on a node still goes
-    // through the kubelet's graceful termination, a Service gives its cluster IP back.
-    if (next.metadata.finalizers.length === 0) api.delete(key, owner.metadata.namespace, owner.metadata.name);
+    // through the kubelet's graceful termination, a Service gives its cluster IP back. An object whose
+    // grace period was 0 went with the update itself.
+    if (next.metadata.finalizers.length === 0 && api.get(key, owner.metadata.namespace, owner.metadata.name))
+      api.delete(key, owner.metadata.namespace, owner.metadata.name);
     return true;
   }
 }

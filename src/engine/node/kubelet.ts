@@ -30,7 +30,7 @@ import { allocateIP } from './ipam.ts';
 import { kubeletTools, podPrograms } from './container-runtime.ts';
 import { currentPull, planContainers, type PlannedEvent } from './pod-lifecycle.ts';
 import { podConditions } from './pod-status.ts';
-import { waitingStatus } from './container-lifecycle.ts';
+import { terminatedStatus, waitingStatus } from './container-lifecycle.ts';
 import { imageIdOf, resolveImage } from './images.ts';
 import { formatImageRef } from './image-ref.ts';
 import { ERR_REASON_NODE_PORTS, hostPortConflict, hostPorts } from '../controllers/scheduler-plugins.ts';
@@ -359,6 +359,14 @@ export class Kubelet implements Controller {
       this.queue.addAfter(objectKey(pod.metadata.namespace, pod.metadata.name), doneAt);
       return wrote;
     }
+    if ((pod.metadata.finalizers?.length ?? 0) > 0) {
+      // The pod outlives its containers until its finalizers are removed: the status manager reports
+      // them stopped and the phase terminal, then asks for the deletion (canBeDeleted) only once.
+      wrote = this.writeStatus(pod, stoppedStatus(pod, programs, requested, grace, clock)) || wrote;
+      if (pod.metadata.deletionGracePeriodSeconds === 0) return wrote;
+      api.delete('pods', pod.metadata.namespace, pod.metadata.name, { gracePeriodSeconds: 0 });
+      return true;
+    }
     api.delete('pods', pod.metadata.namespace, pod.metadata.name, { gracePeriodSeconds: 0 });
     this.noteWritten(pod, undefined);
     return true;
@@ -518,4 +526,40 @@ export function qosClass(pod: Pod): 'BestEffort' | 'Burstable' | 'Guaranteed' {
     }),
   );
   return guaranteed ? 'Guaranteed' : 'Burstable';
+}
+
+/**
+ * A deleted pod's status once its containers are stopped: each running one terminated when it stopped
+ * (nginx quits cleanly on SIGQUIT, a shell's trap exits, other programs die of SIGTERM: 143, ones that
+ * ignore it of SIGKILL after the grace period: 137), the phase Succeeded only if all exited 0.
+ */
+function stoppedStatus(
+  pod: Pod,
+  programs: ReturnType<typeof podPrograms>,
+  requested: number,
+  grace: number,
+  clock: { rfc3339(ms?: number): string },
+): PodStatus {
+  const statuses = (pod.status?.containerStatuses ?? []).map((s) => {
+    if (!s.state?.running) return s;
+    const program = programs.get(s.name)?.program;
+    const handles = program?.handlesStopSignal ?? true;
+    const clean =
+      program?.process === 'nginx' || (handles && ['sh', 'ash', 'bash'].includes(program?.process ?? ''));
+    const code = !handles ? 137 : clean ? 0 : 143;
+    return terminatedStatus(s, clock.rfc3339(handles ? requested : requested + grace), code);
+  });
+  const failed = statuses.some((s) => (s.state?.terminated?.exitCode ?? 0) !== 0);
+  const at = clock.rfc3339(requested);
+  const conditions = (pod.status?.conditions ?? []).map((c) =>
+    ['Ready', 'ContainersReady', 'PodReadyToStartContainers'].includes(c.type) && c.status !== 'False'
+      ? {
+          ...c,
+          status: 'False',
+          lastTransitionTime: at,
+          ...(c.type === 'PodReadyToStartContainers' ? {} : { reason: 'PodCompleted' }),
+        }
+      : c,
+  );
+  return { ...pod.status, phase: failed ? 'Failed' : 'Succeeded', conditions, containerStatuses: statuses };
 }
