@@ -48,6 +48,7 @@ export type SedOp =
   | 'G'
   | 'x'
   | 'z'
+  | 'F'
   | 'b'
   | 't'
   | 'T'
@@ -254,7 +255,8 @@ export function compileSed(scripts: readonly string[], extended: boolean): SedPr
         i++;
         skipBlanks();
         a2 = readAddress(true);
-        if (!a2) throw fail("unexpected `,'");
+        // GNU has read the character that is not an address by the time it complains.
+        if (!a2) throw fail("unexpected `,'", Math.min(i + 1, script.length));
       }
       skipBlanks();
       let negate = false;
@@ -347,6 +349,7 @@ export function compileSed(scripts: readonly string[], extended: boolean): SedPr
       case 'G':
       case 'x':
       case 'z':
+      case 'F':
         out.push({ ...(address ? { address } : {}), op });
         endOfCommand();
         continue;
@@ -449,12 +452,20 @@ export function compileSed(scripts: readonly string[], extended: boolean): SedPr
   return { commands: out, quiet, writeFiles };
 }
 
-/** GNU sed's `\n` and `\t` in a regex: the newline N joins lines with, a tab (grep has neither). */
+/**
+ * GNU sed's `\n` and `\t` in a regex (the newline N joins lines with, a tab; grep has neither) and
+ * `\xHH`.
+ */
 export function gnuEscapes(src: string): string {
   let out = '';
   for (let i = 0; i < src.length; i++) {
     const c = src[i]!;
-    if (c === '\\' && (src[i + 1] === 'n' || src[i + 1] === 't')) {
+    const hex = c === '\\' ? /^x([0-9a-fA-F]{1,2})/.exec(src.slice(i + 1, i + 4)) : null;
+    if (hex) {
+      // GNU 4.9 substitutes the character before compiling: `\x2e` is any character, like `.`.
+      out += String.fromCharCode(parseInt(hex[1]!, 16));
+      i += hex[0].length;
+    } else if (c === '\\' && (src[i + 1] === 'n' || src[i + 1] === 't')) {
       out += src[i + 1] === 'n' ? '\n' : '\t';
       i++;
     } else if (c === '\\' && i + 1 < src.length) {

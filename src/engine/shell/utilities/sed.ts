@@ -4,14 +4,15 @@
  * hold space (`h H g G x`), multi-line commands (`n N P D`), `a`/`i`/`c` TEXT, `r FILE`, `w FILE`
  * (`/dev/stdout`, `/dev/stderr`), `=`, `l [N]`, `q`/`Q [EXIT]`, `z`, labels and branches (`: b t T`)
  * and `{ … }` groups; addresses N, $, /regex/ (or \%regex%, flags I and M), first~step and GNU
- * ranges `A1,A2` (A2 a line, $, /regex/, +N or ~N; `0,/re/`), negated with `!`. Options -n, -E/-r,
- * -i (edit in place), -s, -l N, repeated -e (joined into one script). The script compiler is
- * sed-parse.ts.
+ * ranges `A1,A2` (A2 a line, $, /regex/, +N or ~N; `0,/re/`), negated with `!`; `F`. Options -n,
+ * -E/-r, -i (edit in place), -s, -z, -l N, -u, --posix (accepted, GNU extensions stay on), repeated -e
+ * (joined into one script), --help, --version. Not modelled: -f FILE, `e`, `R`, `W`, `v`, --debug,
+ * --sandbox. The script compiler is sed-parse.ts.
  */
 import { LimitError, MAX_PIPE_BYTES } from '../limits.ts';
-import type { CommandHandler, CommandIO } from '../types.ts';
+import type { CommandHandler, CommandIO, CommandResult } from '../types.ts';
 import { fileErrorText } from '../vfs.ts';
-import { linesOf, parseOptions, readInputs, result, withUsage } from './common.ts';
+import { parseOptions, readInputs, result, UsageError } from './common.ts';
 import {
   compileSed,
   SedError,
@@ -26,7 +27,71 @@ const MAX_SED_JUMPS = 1_000_000;
 /** Characters one run may scan with regexes: `:a;s/^/x/;ta` ends no sooner than memory does. */
 const MAX_SED_SCAN = 100_000_000;
 
-const USAGE = '[OPTION]... {script-only-if-no-other-script} [input-file]...';
+/** GNU sed 4.9's `usage()`: on stderr after a bad option; --help adds the bug-report address. */
+const USAGE_TEXT =
+  'Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...\n' +
+  '\n' +
+  '  -n, --quiet, --silent\n' +
+  '                 suppress automatic printing of pattern space\n' +
+  '      --debug\n' +
+  '                 annotate program execution\n' +
+  '  -e script, --expression=script\n' +
+  '                 add the script to the commands to be executed\n' +
+  '  -f script-file, --file=script-file\n' +
+  '                 add the contents of script-file to the commands to be executed\n' +
+  '  --follow-symlinks\n' +
+  '                 follow symlinks when processing in place\n' +
+  '  -i[SUFFIX], --in-place[=SUFFIX]\n' +
+  '                 edit files in place (makes backup if SUFFIX supplied)\n' +
+  '  -l N, --line-length=N\n' +
+  "                 specify the desired line-wrap length for the `l' command\n" +
+  '  --posix\n' +
+  '                 disable all GNU extensions.\n' +
+  '  -E, -r, --regexp-extended\n' +
+  '                 use extended regular expressions in the script\n' +
+  '                 (for portability use POSIX -E).\n' +
+  '  -s, --separate\n' +
+  '                 consider files as separate rather than as a single,\n' +
+  '                 continuous long stream.\n' +
+  '      --sandbox\n' +
+  '                 operate in sandbox mode (disable e/r/w commands).\n' +
+  '  -u, --unbuffered\n' +
+  '                 load minimal amounts of data from the input files and flush\n' +
+  '                 the output buffers more often\n' +
+  '  -z, --null-data\n' +
+  '                 separate lines by NUL characters\n' +
+  '      --help     display this help and exit\n' +
+  '      --version  output version information and exit\n' +
+  '\n' +
+  'If no -e, --expression, -f, or --file option is given, then the first\n' +
+  'non-option argument is taken as the sed script to interpret.  All\n' +
+  'remaining arguments are names of input files; if no input files are\n' +
+  'specified, then the standard input is read.\n' +
+  '\n' +
+  'GNU sed home page: <https://www.gnu.org/software/sed/>.\n' +
+  'General help using GNU software: <https://www.gnu.org/gethelp/>.\n';
+
+/** `sed --version` as Debian 12's sed 4.9 prints it (the kind node image). */
+const VERSION_TEXT =
+  'sed (GNU sed) 4.9\n' +
+  'Packaged by Debian\n' +
+  'Copyright (C) 2022 Free Software Foundation, Inc.\n' +
+  'License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n' +
+  'This is free software: you are free to change and redistribute it.\n' +
+  'There is NO WARRANTY, to the extent permitted by law.\n' +
+  '\n' +
+  'Written by Jay Fenlason, Tom Lord, Ken Pizzini,\n' +
+  'Paolo Bonzini, Jim Meyering, and Assaf Gordon.\n' +
+  '\n' +
+  'This sed program was built with SELinux support.\n' +
+  'SELinux is disabled on this system.\n' +
+  '\n' +
+  'GNU sed home page: <https://www.gnu.org/software/sed/>.\n' +
+  'General help using GNU software: <https://www.gnu.org/gethelp/>.\n' +
+  'E-mail bug reports to: <bug-sed@gnu.org>.\n';
+
+/** GNU sed's usage(EXIT_BAD_USAGE) after getopt's complaint. */
+class SedUsageError extends Error {}
 
 /** A range's progress (GNU `match_address_p`): open, and the line it ends on when that is known. */
 interface RangeState {
@@ -34,10 +99,14 @@ interface RangeState {
   endLine?: number;
 }
 
-/** One input line; `chomped` false: the input's last line had no newline, so neither does its output. */
+/**
+ * One input line; `chomped` false: the input's last line had no newline (with -z: no NUL), so neither
+ * does its output. `file`: what `F` prints, `-` for stdin.
+ */
 interface InputLine {
   readonly text: string;
   readonly chomped: boolean;
+  readonly file: string;
 }
 
 /** An output stream with GNU's `output_missing_newline`: a line printed without its newline gets one
@@ -45,105 +114,141 @@ interface InputLine {
 class Output {
   text = '';
   private missing = false;
+  /** The line delimiter: a newline, or NUL with -z. */
+  private readonly delim: string;
+  constructor(delim: string) {
+    this.delim = delim;
+  }
   write(s: string): void {
-    if (this.missing) this.text += '\n';
+    if (this.missing) this.text += this.delim;
     this.missing = false;
     this.text += s;
   }
   pattern(s: string, chomped: boolean): void {
     this.write(s);
-    if (chomped) this.text += '\n';
+    if (chomped) this.text += this.delim;
     else this.missing = true;
   }
 }
 
-export const sed: CommandHandler = (argv, io) =>
-  withUsage('sed', USAGE, 1, () => {
-    const { opts, operands } = parseOptions(argv.slice(1), {
-      flags: 'nErsiu',
-      values: 'el',
-      long: {
-        quiet: 'n',
-        silent: 'n',
-        'regexp-extended': 'E',
-        'in-place': 'i',
-        separate: 's',
-        unbuffered: 'u',
-        'expression=': 'e',
-        'line-length=': 'l',
-      },
-    });
-    const scripts = [...(opts.get('e') ?? [])];
-    const files = [...operands];
-    if (scripts.length === 0) {
-      const s = files.shift();
-      if (s === undefined) return result('', `Usage: sed ${USAGE}\n`, 1);
-      scripts.push(s);
-    }
-    // GNU reads -l with atoi: `-l 3x` is 3, `-l x` is 0 (no wrapping).
-    const lineLength = opts.get('l')?.at(-1);
-    let program: SedProgram;
-    try {
-      program = compileSed(scripts, opts.has('E') || opts.has('r'));
-    } catch (e) {
-      if (e instanceof SedError) return result('', `sed: ${e.message}\n`, e.exitCode);
-      throw e;
-    }
-    // GNU opens (truncates) every `w` file before reading any input.
-    const outputs = new Map<string, Output>();
-    for (const f of program.writeFiles) {
-      if (f === '/dev/stdout' || f === '/dev/stderr' || outputs.has(f)) continue;
-      const err = io.files?.write(f, '');
-      if (err) return result('', `sed: couldn't open file ${f}: ${fileErrorText(err)}\n`, 4);
-      outputs.set(f, new Output());
-    }
-    const runner = new SedRun(program, io, {
-      quiet: opts.has('n') || program.quiet,
-      width: lineLength === undefined ? 70 : parseInt(lineLength, 10) || 0,
-      outputs,
-    });
-    let stdout = '';
-    let stderr = '';
-    let exitCode = 0;
-    if (opts.has('i')) {
-      if (files.length === 0) return result('', 'sed: no input files\n', 1);
-      for (const f of files) {
-        if (runner.quit !== undefined) break;
-        const read = io.files?.read(f) ?? { error: 'ENOENT' as const };
-        if ('error' in read) {
-          stderr += `sed: can't read ${f}: ${fileErrorText(read.error)}\n`;
-          exitCode = 2;
-          continue;
-        }
-        const out = runner.run([linesOfInput(read.content)]);
-        const e = io.files!.write(f, out);
-        if (e) {
-          stderr += `sed: couldn't edit ${f}: ${fileErrorText(e)}\n`;
-          exitCode = 4;
-        }
-      }
-    } else {
-      const { inputs, errors } = readInputs('sed', io, files);
-      const sources = inputs.map((i) => linesOfInput(i.text));
-      stdout = opts.has('s')
-        ? sources.map((s) => (runner.quit === undefined ? runner.run([s]) : '')).join('')
-        : runner.run(sources);
-      if (errors) {
-        stderr += errors.replace(/^sed: (.*): /gm, "sed: can't read $1: ");
-        exitCode = 2;
-      }
-    }
-    for (const [f, o] of outputs) io.files?.write(f, o.text);
-    return {
-      stdout: stdout + runner.stdout.text,
-      stderr: stderr + runner.stderr.text,
-      exitCode: runner.quit ?? exitCode,
-    };
-  });
+export const sed: CommandHandler = (argv, io) => {
+  try {
+    return runSed(argv, io);
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof SedUsageError)
+      return result('', `${e.message ? `sed: ${e.message}\n` : ''}${USAGE_TEXT}`, 1);
+    throw e;
+  }
+};
 
-function linesOfInput(text: string): InputLine[] {
-  const lines = linesOf(text);
-  return lines.map((l, k) => ({ text: l, chomped: k < lines.length - 1 || text.endsWith('\n') }));
+function runSed(argv: readonly string[], io: CommandIO): CommandResult {
+  const { opts, operands } = parseOptions(argv.slice(1), {
+    flags: 'nErsiuz',
+    values: 'el',
+    long: {
+      quiet: 'n',
+      silent: 'n',
+      'regexp-extended': 'E',
+      'in-place': 'i',
+      separate: 's',
+      unbuffered: 'u',
+      'null-data': 'z',
+      // GNU extensions stay on: what learners type is what GNU sed accepts anyway.
+      posix: 'u',
+      // Letters no short option uses: only the long spellings reach them.
+      help: 'H',
+      version: 'V',
+      'expression=': 'e',
+      'line-length=': 'l',
+    },
+  });
+  if (opts.has('H')) return result(`${USAGE_TEXT}E-mail bug reports to: <bug-sed@gnu.org>.\n`);
+  if (opts.has('V')) return result(VERSION_TEXT);
+  const scripts = [...(opts.get('e') ?? [])];
+  const files = [...operands];
+  if (scripts.length === 0) {
+    const s = files.shift();
+    if (s === undefined) throw new SedUsageError();
+    scripts.push(s);
+  }
+  // GNU reads -l with atoi: `-l 3x` is 3, `-l x` is 0 (no wrapping).
+  const lineLength = opts.get('l')?.at(-1);
+  let program: SedProgram;
+  try {
+    program = compileSed(scripts, opts.has('E') || opts.has('r'));
+  } catch (e) {
+    if (e instanceof SedError) return result('', `sed: ${e.message}\n`, e.exitCode);
+    throw e;
+  }
+  // GNU opens (truncates) every `w` file before reading any input.
+  const delim = opts.has('z') ? '\0' : '\n';
+  const outputs = new Map<string, Output>();
+  for (const f of program.writeFiles) {
+    if (f === '/dev/stdout' || f === '/dev/stderr' || outputs.has(f)) continue;
+    const err = io.files?.write(f, '');
+    if (err) return result('', `sed: couldn't open file ${f}: ${fileErrorText(err)}\n`, 4);
+    outputs.set(f, new Output(delim));
+  }
+  const runner = new SedRun(program, io, {
+    quiet: opts.has('n') || program.quiet,
+    width: lineLength === undefined ? 70 : parseInt(lineLength, 10) || 0,
+    outputs,
+    delim,
+    inPlace: opts.has('i'),
+  });
+  let stdout = '';
+  let stderr = '';
+  let exitCode = 0;
+  if (opts.has('i')) {
+    if (files.length === 0) return result('', 'sed: no input files\n', 1);
+    for (const f of files) {
+      if (runner.quit !== undefined) break;
+      const read = io.files?.read(f) ?? { error: 'ENOENT' as const };
+      if ('error' in read) {
+        stderr += `sed: can't read ${f}: ${fileErrorText(read.error)}\n`;
+        exitCode = 2;
+        continue;
+      }
+      const out = runner.run([linesOfInput(read.content, f, delim)]);
+      const e = io.files!.write(f, out);
+      if (e) {
+        stderr += `sed: couldn't edit ${f}: ${fileErrorText(e)}\n`;
+        exitCode = 4;
+      }
+    }
+  } else {
+    const { inputs, errors } = readInputs('sed', io, files);
+    const sources = inputs.map((i) => linesOfInput(i.text, i.name, delim));
+    stdout = opts.has('s')
+      ? sources.map((s) => (runner.quit === undefined ? runner.run([s]) : '')).join('')
+      : runner.run(sources);
+    if (errors) {
+      stderr += errors.replace(/^sed: (.*): /gm, "sed: can't read $1: ");
+      exitCode = 2;
+    }
+  }
+  for (const [f, o] of outputs) io.files?.write(f, o.text);
+  return {
+    stdout: stdout + runner.stdout.text,
+    stderr: stderr + runner.stderr.text,
+    exitCode: runner.quit ?? exitCode,
+  };
+}
+
+function linesOfInput(text: string, file: string, delim: string): InputLine[] {
+  if (text === '') return [];
+  const lines = text.split(delim);
+  if (lines.at(-1) === '') lines.pop();
+  return lines.map((l, k) => ({ text: l, chomped: k < lines.length - 1 || text.endsWith(delim), file }));
+}
+
+interface RunOptions {
+  readonly quiet: boolean;
+  readonly width: number;
+  readonly outputs: ReadonlyMap<string, Output>;
+  readonly delim: string;
+  /** -i: the main output is the file; `w /dev/stdout` still reaches stdout. */
+  readonly inPlace: boolean;
 }
 
 /** The state that lives across input files: hold space, ranges, last regex, `w` files, quitting. */
@@ -156,27 +261,25 @@ class SedRun {
   private scanned = 0;
   private readonly ranges = new Map<SedCommand, RangeState>();
   /** `w /dev/stdout` output, in -i mode the only stdout there is. */
-  readonly stdout = new Output();
-  readonly stderr = new Output();
+  readonly stdout: Output;
+  readonly stderr: Output;
   /** Set by `q`/`Q`: the exit code. */
   quit: number | undefined;
 
   private readonly program: SedProgram;
   private readonly io: CommandIO;
-  private readonly opts: { quiet: boolean; width: number; outputs: Map<string, Output> };
+  private readonly opts: RunOptions;
 
-  constructor(
-    program: SedProgram,
-    io: CommandIO,
-    opts: { quiet: boolean; width: number; outputs: Map<string, Output> },
-  ) {
+  constructor(program: SedProgram, io: CommandIO, opts: RunOptions) {
     this.program = program;
     this.io = io;
     this.opts = opts;
+    this.stdout = new Output(opts.delim);
+    this.stderr = new Output(opts.delim);
   }
 
   private outputFor(file: string, main: Output): Output {
-    if (file === '/dev/stdout') return main;
+    if (file === '/dev/stdout') return this.opts.inPlace ? this.stdout : main;
     if (file === '/dev/stderr') return this.stderr;
     return this.opts.outputs.get(file)!;
   }
@@ -201,7 +304,9 @@ class SedRun {
   /** Runs the script over the lines of `sources` (one stream: line numbers and `$` span them all). */
   run(sources: readonly InputLine[][]): string {
     const lines = sources.flat();
-    const out = new Output();
+    const out = new Output(this.opts.delim);
+    const nl = this.opts.delim;
+    let file = '-';
     const cmds = this.program.commands;
     const total = lines.length;
     let next = 0;
@@ -225,8 +330,9 @@ class SedRun {
       substituted = false;
       if (next >= total) return false;
       const l = lines[next++]!;
-      ps = append ? this.grow(`${ps}\n${l.text}`) : l.text;
+      ps = append ? this.grow(`${ps}${nl}${l.text}`) : l.text;
       chomped = l.chomped;
+      file = l.file;
       return true;
     };
     // -s and -i: each file starts afresh (GNU `reset_at_next_file`).
@@ -257,13 +363,13 @@ class SedRun {
             autoprint = false;
             break cycle;
           case 'D': {
-            const nl = ps.indexOf('\n');
-            if (nl < 0) {
+            const at = ps.indexOf(nl);
+            if (at < 0) {
               autoprint = false;
               break cycle;
             }
             // The cycle restarts on what is left, without reading a line or printing the queue.
-            ps = ps.slice(nl + 1);
+            ps = ps.slice(at + 1);
             this.jumped();
             pc = 0;
             break;
@@ -272,8 +378,8 @@ class SedRun {
             out.pattern(ps, chomped);
             break;
           case 'P': {
-            const nl = ps.indexOf('\n');
-            if (nl >= 0) out.write(ps.slice(0, nl + 1));
+            const at = ps.indexOf(nl);
+            if (at >= 0) out.write(ps.slice(0, at + 1));
             else out.pattern(ps, chomped);
             break;
           }
@@ -295,6 +401,9 @@ class SedRun {
             break;
           case '=':
             out.write(`${next}\n`);
+            break;
+          case 'F':
+            out.write(`${file}\n`);
             break;
           case 'l':
             out.write(listText(ps, c.width ?? this.opts.width));
@@ -321,7 +430,7 @@ class SedRun {
             this.holdChomped = chomped;
             break;
           case 'H':
-            this.hold = this.grow(`${this.hold}\n${ps}`);
+            this.hold = this.grow(`${this.hold}${nl}${ps}`);
             this.holdChomped = chomped;
             break;
           case 'g':
@@ -329,7 +438,7 @@ class SedRun {
             chomped = this.holdChomped;
             break;
           case 'G':
-            ps = this.grow(`${ps}\n${this.hold}`);
+            ps = this.grow(`${ps}${nl}${this.hold}`);
             chomped = this.holdChomped;
             break;
           case 'x':
