@@ -174,6 +174,19 @@ describe('kubectl replace', () => {
     });
   });
 
+  it('--force recreates a manifest exported with get -o yaml (Helper.Create clears resourceVersion)', () => {
+    const k = setup();
+    k.run('create -f d.yaml');
+    const exported = k.run('get deploy web -o yaml').stdout;
+    expect(exported).toMatch(/resourceVersion: /);
+    expect(k.run('replace --force -f -', { stdin: exported.replace('replicas: 1', 'replicas: 2') })).toEqual({
+      stdout: 'deployment.apps "web" deleted from default namespace\ndeployment.apps/web replaced\n',
+      stderr: '',
+      exitCode: 0,
+    });
+    expect(k.host.store.get('deployments.apps', 'default', 'web')!.spec!.replicas).toBe(2);
+  });
+
   it('--force prints each deletion as kubectl delete does', () => {
     const k = setup();
     k.host.files.write(

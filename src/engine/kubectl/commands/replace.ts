@@ -4,7 +4,7 @@
  * (resource.Helper `Replace` with overwrite), so only a stale resourceVersion written in the file is a
  * Conflict; an object that does not exist is NotFound (replace never creates). `--force` deletes the
  * objects through delete's DeleteOptions (`deployment.apps "web" deleted from default namespace`, the
- * `--cascade` policy), waits until they are gone, then creates them again.
+ * `--cascade` policy), waits until they are gone, then creates them again without their resourceVersion.
  * `--save-config` records the last-applied annotation, and a manifest that already carries one gets
  * it recomputed (`CreateOrUpdateAnnotation`). Errors are collected per object (ContinueOnError).
  */
@@ -115,6 +115,17 @@ function replaceSubresource(ctx: KubectlContext, fo: FileObject, obj: Manifest, 
 }
 
 /**
+ * cli-runtime's `Helper.Create(ns, true, obj)` clears the resourceVersion before the POST, so a manifest
+ * exported with `get -o yaml` is recreated rather than refused by the server.
+ */
+function withoutResourceVersion(obj: Manifest): Manifest {
+  const meta = isPlainObject(obj.metadata) ? obj.metadata : {};
+  if (!('resourceVersion' in meta)) return obj;
+  const { resourceVersion: _dropped, ...rest } = meta;
+  return { ...obj, metadata: rest } as Manifest;
+}
+
+/**
  * replace.go `forceReplace`: `DeleteOptions.DeleteResult` on what exists (not-found ignored;
  * `--grace-period=0` becomes 1; `-o` handed to the delete printer), wait until every object is gone,
  * then create them all from the files again.
@@ -150,7 +161,7 @@ function forceReplace(ctx: KubectlContext, cascade: Propagation): number {
   let count = 0;
   const validation = fieldValidation(ctx);
   const createError = visitFileObjects(ctx, streams, validation !== 'Ignore', (fo) => {
-    const created = createObject(ctx, prepared(ctx, fo), 'none');
+    const created = createObject(ctx, withoutResourceVersion(prepared(ctx, fo)), 'none');
     count++;
     printOutcome(ctx, created, 'replaced', 'none');
   });
