@@ -125,19 +125,17 @@ export class Allocators {
   release(_info: ResourceInfo, _removed: unknown): void {}
 
   /** Offsets (from network+1) of every ClusterIP held by a stored Service, except `skip`'s. */
-  usedIPs(skip?: { namespace?: string; name: string }): Set<number> {
-    const counts = this.current().ips;
-    const used = new Set(counts.keys());
+  usedIPs(skip?: { namespace?: string; name: string }): UsedOffsets {
+    const used = new UsedOffsets(this.current().ips);
     const spec = this.specOf(skip);
-    if (spec) for (const ip of this.ipsOf(spec)) forget(used, counts, this.ipOffset(String(ip)));
+    if (spec) for (const ip of this.ipsOf(spec)) used.forget(this.ipOffset(String(ip)));
     return used;
   }
 
-  usedNodePorts(skip?: { namespace?: string; name: string }): Set<number> {
-    const counts = this.current().ports;
-    const used = new Set(counts.keys());
+  usedNodePorts(skip?: { namespace?: string; name: string }): UsedOffsets {
+    const used = new UsedOffsets(this.current().ports);
     const spec = this.specOf(skip);
-    if (spec) for (const p of nodePortsOf(spec)) forget(used, counts, p - NODE_PORT_BASE);
+    if (spec) for (const p of nodePortsOf(spec)) used.forget(p - NODE_PORT_BASE);
     return used;
   }
 
@@ -163,9 +161,32 @@ export class Allocators {
   }
 }
 
-/** Drops what the skipped Service holds from `used`, unless another Service holds it too. */
-function forget(used: Set<number>, counts: ReadonlyMap<number, number>, offset: number | undefined): void {
-  if (offset !== undefined && (counts.get(offset) ?? 0) <= 1) used.delete(offset);
+/**
+ * The offsets one request must not take: those the stored Services hold (the live counts, not a copy
+ * per request, which made creating a thousand Services in one apply quadratic), less what the Service
+ * being updated holds alone, plus what the request itself has taken so far.
+ */
+class UsedOffsets {
+  private readonly counts: ReadonlyMap<number, number>;
+  private readonly added = new Set<number>();
+  private readonly freed = new Set<number>();
+
+  constructor(counts: ReadonlyMap<number, number>) {
+    this.counts = counts;
+  }
+
+  has(offset: number): boolean {
+    return this.added.has(offset) || (this.counts.has(offset) && !this.freed.has(offset));
+  }
+
+  add(offset: number): void {
+    this.added.add(offset);
+  }
+
+  /** Drops what the skipped Service holds, unless another Service holds it too. */
+  forget(offset: number | undefined): void {
+    if (offset !== undefined && (this.counts.get(offset) ?? 0) <= 1) this.freed.add(offset);
+  }
 }
 
 function internalError(message: string): StatusError {
@@ -230,7 +251,7 @@ class ServiceAllocation implements Allocation {
     this.commit();
   }
 
-  private allocClusterIP(spec: Spec, name: string, used: Set<number>): void {
+  private allocClusterIP(spec: Spec, name: string, used: UsedOffsets): void {
     if (isHeadless(spec)) {
       spec.clusterIP = 'None';
       spec.clusterIPs = ['None'];
@@ -272,7 +293,7 @@ class ServiceAllocation implements Allocation {
   }
 
   /** alloc.go `initNodePorts` / `updateNodePorts`: ports kept from `keep` are not allocated again. */
-  private allocNodePorts(spec: Spec, name: string, used: Set<number>, keep: ReadonlySet<number>): void {
+  private allocNodePorts(spec: Spec, name: string, used: UsedOffsets, keep: ReadonlySet<number>): void {
     for (const t of this.takenPorts) used.add(t);
     const allocateAll = spec.type === 'NodePort' || spec.allocateLoadBalancerNodePorts !== false;
     const byServicePort = new Map<unknown, number>();
@@ -307,7 +328,7 @@ class ServiceAllocation implements Allocation {
     });
   }
 
-  private allocHealthCheck(spec: Spec, used: Set<number>): void {
+  private allocHealthCheck(spec: Spec, used: UsedOffsets): void {
     for (const t of this.takenPorts) used.add(t);
     for (const p of nodePortsOf({ ...spec, healthCheckNodePort: 0 })) used.add(p - NODE_PORT_BASE);
     const requested = typeof spec.healthCheckNodePort === 'number' ? spec.healthCheckNodePort : 0;
@@ -325,7 +346,7 @@ class ServiceAllocation implements Allocation {
   }
 
   /** portallocator `Allocate`: undefined on success, else its error text. */
-  private reservePort(port: number, used: Set<number>): string | undefined {
+  private reservePort(port: number, used: UsedOffsets): string | undefined {
     const offset = port - NODE_PORT_BASE;
     if (offset < 0 || offset >= NODE_PORT_SIZE) {
       return `provided port is not in the valid range. The range of valid ports is ${NODE_PORT_RANGE}`;

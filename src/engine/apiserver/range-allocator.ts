@@ -23,7 +23,7 @@ export function rangeOffset(size: number, min: number, max: number, step: number
 export function allocateNext(
   size: number,
   offset: number,
-  used: ReadonlySet<number>,
+  used: { has(offset: number): boolean },
   rng: Rng,
 ): number | undefined {
   const upper = size - offset;
