@@ -30,6 +30,21 @@ describe('kubectl delete --cascade', () => {
     expect(c.execSync('kubectl get pods -o jsonpath={.items[*].status.phase}').stdout).toBe('Running');
   });
 
+  it('orphan on a ReplicaSet its Deployment recreates: the wait compares uids (delete.go UIDMap)', () => {
+    const c = withDeployment('w2');
+    const uid = c.execSync('kubectl get rs -o jsonpath={.items[*].metadata.uid}').stdout;
+    const before = c.clock.now();
+    expect(c.execSync('kubectl delete rs -l app=w2 --cascade=orphan')).toMatchObject({
+      stdout: expect.stringMatching(/^replicaset\.apps "w2-[a-z0-9]+" deleted from default namespace\n$/),
+      stderr: '',
+      exitCode: 0,
+    });
+    expect(c.clock.now() - before).toBeLessThan(60_000);
+    const now = c.execSync('kubectl get rs -o jsonpath={.items[*].metadata.uid}').stdout;
+    expect(now).not.toBe('');
+    expect(now).not.toBe(uid);
+  });
+
   it('foreground: the owner stays, marked, until its dependents are gone', () => {
     const c = withDeployment('web');
     c.execSync('kubectl delete deploy web --cascade=foreground --wait=false');

@@ -167,25 +167,26 @@ export function runDelete(ctx: KubectlContext): number {
   }
 
   let warnedClusterScope = false;
-  const deleted: Target[] = [];
+  const deleted: Deleted[] = [];
   for (const t of targets) {
     if (ctx.explicitNamespace && !f.bool('all-namespaces') && !t.info.namespaced && !warnedClusterScope) {
       ctx.err('Warning: deleting cluster-scoped resources, not scoped to the provided namespace\n');
       warnedClusterScope = true;
     }
+    let uid: string | undefined;
     if (mode !== 'client') {
       try {
-        ctx.host.api.delete(t.info.key, t.namespace, t.name, {
+        uid = ctx.host.api.delete(t.info.key, t.namespace, t.name, {
           ...(grace >= 0 ? { gracePeriodSeconds: grace } : {}),
           dryRun: mode === 'server',
           propagationPolicy: cascade,
-        });
+        }).metadata.uid;
       } catch (e) {
         errors.push(e instanceof StatusError && t.source ? e.withSource('deleting', t.source) : e);
         continue;
       }
     }
-    deleted.push(t);
+    deleted.push({ ...t, uid });
     printDeleted(ctx, t, grace, mode, output);
   }
   if (targets.length === 0 && errors.length === 0) ctx.out('No resources found\n');
@@ -196,16 +197,25 @@ export function runDelete(ctx: KubectlContext): number {
   return reportErrors(ctx, errors);
 }
 
+/** A deleted target and the uid the DELETE answered with (delete.go's UIDMap). */
+interface Deleted extends Target {
+  readonly uid: string | undefined;
+}
+
 /**
  * cmdwait.IsDeleted on each deleted object, bounded by `--timeout` (0: a week upstream, capped here):
- * the first one still there names the timeout error.
+ * the first one still there names the timeout error. An object under the same name with another uid
+ * was recreated by its controller, so the deleted one counts as gone.
  */
 function waitGone(
   ctx: KubectlContext,
-  deleted: readonly Target[],
+  deleted: readonly Deleted[],
   timeout: number,
 ): KubectlError | undefined {
-  const present = (t: Target): boolean => ctx.host.api.get(t.info.key, t.namespace, t.name) !== undefined;
+  const present = (t: Deleted): boolean => {
+    const live = ctx.host.api.get(t.info.key, t.namespace, t.name);
+    return live !== undefined && (t.uid === undefined || live.metadata.uid === t.uid);
+  };
   const budget = timeout > 0 ? Math.min(timeout, DELETE_WAIT_CAP_MS) : DELETE_WAIT_CAP_MS;
   if (ctx.host.waitFor(() => !deleted.some(present), budget, 1000)) return undefined;
   const t = deleted.find(present)!;
