@@ -129,12 +129,17 @@ function parseSteps(text: string): Step[] {
       i++;
     } else if (text.startsWith('..', i)) {
       i += 2;
+      if (text.startsWith('..', i)) throw new JsonPathError('invalid multiple recursive descent');
       steps.push({ kind: 'recursive', name: ident() });
     } else if (c === '.') {
       i++;
       const name = ident();
       if (name === '*') steps.push({ kind: 'wildcard' });
       else if (name !== '') steps.push({ kind: 'field', name });
+    } else if (text.startsWith('[?(', i)) {
+      const close = filterEnd(text, i + 3);
+      steps.push(parseBracket(text.slice(i + 1, close)));
+      i = close + 1;
     } else if (c === '[') {
       const close = matchingBracket(text, i);
       if (close < 0) throw new JsonPathError(`unterminated array`);
@@ -148,7 +153,8 @@ function parseSteps(text: string): Step[] {
     } else if (c === ' ') {
       i++;
     } else {
-      const name = ident();
+      // Outside a field, only an identifier (client-go isAlphaNumeric) may start a step.
+      const name = /[\p{L}\p{Nd}_]/u.test(c) ? ident() : '';
       if (name === '')
         throw new JsonPathError(
           `unrecognized character in action: U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} '${c}'`,
@@ -157,6 +163,27 @@ function parseSteps(text: string): Step[] {
     }
   }
   return steps;
+}
+
+/**
+ * client-go parseFilter: the filter ends at the first `)` outside a quoted operand and must be
+ * followed by `]`; returns the index of that `]`.
+ */
+function filterEnd(s: string, from: number): number {
+  let quote: string | undefined;
+  let closed = false;
+  for (let i = from; i < s.length; i++) {
+    const c = s[i]!;
+    if (c === '\n') break;
+    if (c === '"' || c === "'") {
+      if (quote === undefined) quote = c;
+      else if (c === quote && s[i - 1] !== '\\') closed = true;
+    } else if (c === ')' && (quote === undefined) === !closed) {
+      if (s[i + 1] !== ']') throw new JsonPathError('unclosed array expect ]');
+      return i + 1;
+    }
+  }
+  throw new JsonPathError('unterminated filter');
 }
 
 function matchingBracket(s: string, open: number): number {
@@ -176,20 +203,20 @@ function matchingBracket(s: string, open: number): number {
 function parseBracket(inner: string): Step {
   if (inner === '*') return { kind: 'wildcard' };
   if (inner.startsWith('?(') && inner.endsWith(')')) {
-    const body = inner.slice(2, -1).trim();
-    const m = /^(.*?)\s*(==|!=|<=|>=|<|>|=~)\s*(.*)$/.exec(body);
-    if (!m) return { kind: 'filter', left: parseSteps(body) };
+    const body = inner.slice(2, -1);
+    // client-go parseFilter splits with `^([^!<>=]+)([!<>=]+)(.+?)$` and parses each side as an
+    // action, so `@.x==` leaves `=` as the right operand and fails on it.
+    const m = /^([^!<>=]+)([!<>=]+)(.+?)$/s.exec(body);
+    if (!m) return { kind: 'filter', left: parseSteps(body.trim()) };
     const rightText = m[3]!.trim();
     const str = /^(["'])(.*)\1$/.exec(rightText);
     const right: Literal | Step[] = str
       ? { lit: str[2]! }
-      : /^-?\d+(\.\d+)?$/.test(rightText)
+      : /^[+-]?\d+(\.\d+)?$/.test(rightText)
         ? { lit: Number(rightText) }
         : rightText === 'true' || rightText === 'false'
           ? { lit: rightText === 'true' }
-          : rightText === 'nil' || rightText === 'null'
-            ? { lit: null }
-            : parseSteps(rightText);
+          : parseSteps(rightText);
     return { kind: 'filter', left: parseSteps(m[1]!.trim()), op: m[2]!, right };
   }
   const indices: IndexSpec[] = inner.split(',').map((p) => {
@@ -308,14 +335,9 @@ function compare(a: unknown, op: string, b: unknown): boolean {
       return Number(a) <= Number(b);
     case '>=':
       return Number(a) >= Number(b);
-    case '=~':
-      try {
-        return new RegExp(String(b)).test(String(a));
-      } catch {
-        return false;
-      }
   }
-  return false;
+  // client-go evalFilter knows only the six comparisons (and "exists").
+  throw new JsonPathError(`unrecognized filter operator ${op}`);
 }
 
 /** How Go's fmt prints a JSONPath result: strings raw, maps and lists as JSON. */
