@@ -4,6 +4,7 @@
  * once in the container's context through the command resolver the shell provides, and a non-zero
  * status is reported as `command terminated with exit code N`, as kubectl does.
  */
+import { badRequest } from '../../api/errors.ts';
 import type { Pod } from '../../api/objects.ts';
 import { fnv32a } from '../../util/rng.ts';
 import type { CommandResult, SessionContext } from '../../shell/types.ts';
@@ -41,15 +42,28 @@ export function notFoundInPath(pod: Pod, command: string): KubectlError {
   );
 }
 
-/** Checks the container can take an exec; throws the real error otherwise. */
+/**
+ * Checks the container can take an exec; throws the real error otherwise: kubectl's own phase check,
+ * then the API server's (pod strategy `validateContainer`: a name from none of the pod's container
+ * lists is a BadRequest), then the kubelet's for a container of the spec that is not running.
+ */
 export function requireRunningContainer(pod: Pod, container: string): void {
   const phase = pod.status?.phase;
   if (phase === 'Succeeded' || phase === 'Failed')
     throw cmdError(`cannot exec into a container in a completed pod; current phase is ${phase}`);
-  const status = pod.status?.containerStatuses?.find((s) => s.name === container);
-  if (!(pod.spec?.containers ?? []).some((c) => c.name === container) || !status?.state?.running) {
-    throw cmdError(`unable to upgrade connection: container not found ("${container}")`);
-  }
+  const spec = pod.spec;
+  const inSpec = [
+    ...(spec?.containers ?? []),
+    ...(spec?.initContainers ?? []),
+    ...(spec?.ephemeralContainers ?? []),
+  ].some((c) => c.name === container);
+  if (!inSpec) throw badRequest(`container ${container} is not valid for pod ${pod.metadata.name}`);
+  const running = [
+    ...(pod.status?.containerStatuses ?? []),
+    ...(pod.status?.initContainerStatuses ?? []),
+    ...(pod.status?.ephemeralContainerStatuses ?? []),
+  ].some((s) => s.name === container && s.state?.running);
+  if (!running) throw cmdError(`unable to upgrade connection: container not found ("${container}")`);
 }
 
 /** Runs argv inside a container through the shell's resolver. */

@@ -233,8 +233,16 @@ describe('kubectl exec / logs / run / port-forward', () => {
     expect(k.run('exec web -- curl x').stderr).toMatch(
       /^error: Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "curl": executable file not found in \$PATH: unknown\n$/,
     );
-    expect(k.run('exec web -c nope -- echo').stderr).toBe(
-      'error: unable to upgrade connection: container not found ("nope")\n',
+    // pod strategy validateContainer refuses a name the spec does not have; the kubelet's answer is
+    // for one it has that is not running (here an init container that has finished).
+    expect(k.run('exec web -c nope -- echo')).toEqual({
+      stdout: '',
+      stderr: 'Error from server (BadRequest): container nope is not valid for pod web\n',
+      exitCode: 1,
+    });
+    runningPod(k, 'init', {}, ['web'], { initContainers: [{ name: 'setup', image: 'busybox' }] });
+    expect(k.run('exec init -c setup -- echo').stderr).toBe(
+      'error: unable to upgrade connection: container not found ("setup")\n',
     );
     expect(k.run('exec nope -- echo').stderr).toBe('Error from server (NotFound): pods "nope" not found\n');
   });
