@@ -31,57 +31,55 @@ export function validateAppsSpec(kind: AppsKind, spec: unknown): FieldError[] {
   const s = isPlainObject(spec) ? spec : {};
   const errs: FieldError[] = [];
   if (kind !== 'DaemonSet') nonNegative(errs, s.replicas, 'spec.replicas');
+  if (kind === 'ReplicaSet') nonNegative(errs, s.minReadySeconds, 'spec.minReadySeconds');
   const selector = isPlainObject(s.selector) ? s.selector : undefined;
-  if (!selector) errs.push(required('spec.selector'));
-  else {
-    errs.push(...validateLabelSelector(selector, 'spec.selector'));
-    const count =
-      Object.keys(isPlainObject(selector.matchLabels) ? selector.matchLabels : {}).length +
-      (Array.isArray(selector.matchExpressions) ? selector.matchExpressions.length : 0);
-    if (count === 0)
-      errs.push(
-        invalidValue(
-          'spec.selector',
-          selector,
-          `empty selector is invalid for ${kind === 'DaemonSet' ? 'daemonset' : 'deployment'}`,
-        ),
-      );
+  const template = isPlainObject(s.template) ? s.template : {};
+  const meta = isPlainObject(template.metadata) ? template.metadata : {};
+  const labels = isPlainObject(meta.labels) ? (meta.labels as Record<string, string>) : undefined;
+  // LabelSelectorAsSelector(nil) is labels.Nothing(), which no template matches; an empty selector
+  // is labels.Everything(), which the ReplicaSet check skips and every template matches.
+  const mismatch =
+    !selector ||
+    (hasRequirements(selector) && !matchesLabelSelector(selector as LabelSelector, labels ?? {}));
+  const templateMismatch = invalidValue(
+    'spec.template.metadata.labels',
+    labels ?? null,
+    '`selector` does not match template `labels`',
+  );
+  if (kind === 'DaemonSet') {
+    // ValidateDaemonSetSpec has no Required check: a missing selector only fails the template match.
+    if (selector) errs.push(...validateLabelSelector(selector, 'spec.selector'));
+    if (mismatch) errs.push(templateMismatch);
+    if (selector && !hasRequirements(selector))
+      errs.push(invalidValue('spec.selector', selector, 'empty selector is invalid for daemonset'));
+  } else {
+    if (!selector) errs.push(required('spec.selector'));
+    else {
+      errs.push(...validateLabelSelector(selector, 'spec.selector'));
+      // ValidateReplicaSetSpec reuses the Deployment wording.
+      if (!hasRequirements(selector))
+        errs.push(invalidValue('spec.selector', selector, 'empty selector is invalid for deployment'));
+    }
+    if (mismatch) errs.push(templateMismatch);
   }
-  const template = isPlainObject(s.template) ? s.template : undefined;
-  if (!template) errs.push(required('spec.template'));
-  else {
-    const meta = isPlainObject(template.metadata) ? template.metadata : {};
-    const labels = isPlainObject(meta.labels) ? (meta.labels as Record<string, string>) : undefined;
-    if (
-      selector &&
-      hasRequirements(selector) &&
-      !matchesLabelSelector(selector as LabelSelector, labels ?? {})
-    ) {
-      errs.push(
-        invalidValue(
-          'spec.template.metadata.labels',
-          labels ?? null,
-          '`selector` does not match template `labels`',
-        ),
-      );
-    }
-    errs.push(...validateLabels(meta.labels, 'spec.template.metadata.labels'));
-    const podSpec = isPlainObject(template.spec) ? template.spec : {};
-    errs.push(...validatePodSpec(podSpec, 'spec.template.spec'));
-    if (podSpec.restartPolicy !== undefined && podSpec.restartPolicy !== 'Always') {
-      errs.push(notSupported('spec.template.spec.restartPolicy', podSpec.restartPolicy, ['Always']));
-    }
-    if (podSpec.activeDeadlineSeconds !== undefined) {
-      errs.push(
-        forbidden(
-          'spec.template.spec.activeDeadlineSeconds',
-          `activeDeadlineSeconds in ${kind} is not Supported`,
-        ),
-      );
-    }
+  errs.push(...validateLabels(meta.labels, 'spec.template.metadata.labels'));
+  const podSpec = isPlainObject(template.spec) ? template.spec : {};
+  errs.push(...validatePodSpec(podSpec, 'spec.template.spec'));
+  if (podSpec.restartPolicy !== undefined && podSpec.restartPolicy !== 'Always') {
+    errs.push(notSupported('spec.template.spec.restartPolicy', podSpec.restartPolicy, ['Always']));
+  }
+  if (podSpec.activeDeadlineSeconds !== undefined) {
+    // A Deployment's template goes through ValidatePodTemplateSpecForReplicaSet, hence its wording.
+    const owner = kind === 'DaemonSet' ? 'DaemonSet' : 'ReplicaSet';
+    errs.push(
+      forbidden(
+        'spec.template.spec.activeDeadlineSeconds',
+        `activeDeadlineSeconds in ${owner} is not Supported`,
+      ),
+    );
   }
   if (kind === 'Deployment') errs.push(...validateDeploymentStrategy(s));
-  nonNegative(errs, s.minReadySeconds, 'spec.minReadySeconds');
+  if (kind !== 'ReplicaSet') nonNegative(errs, s.minReadySeconds, 'spec.minReadySeconds');
   nonNegative(errs, s.revisionHistoryLimit, 'spec.revisionHistoryLimit');
   return errs;
 }

@@ -260,9 +260,52 @@ describe('Deployment, ReplicaSet, DaemonSet', () => {
     );
   });
 
+  // ValidateDeploymentSpec: Required, then LabelSelectorAsSelector(nil) = labels.Nothing(), which
+  // ValidatePodTemplateSpecForReplicaSet finds not matching any template.
   it('requires a selector and non-negative replicas', () => {
     expect(rejection(deploy('d', { replicas: -1, template: template({ app: 'x' }) }))).toBe(
-      'Deployment.apps "d" is invalid: [spec.replicas: Invalid value: -1: must be greater than or equal to 0, spec.selector: Required value]',
+      'Deployment.apps "d" is invalid: [spec.replicas: Invalid value: -1: must be greater than or equal to 0, spec.selector: Required value, spec.template.metadata.labels: Invalid value: {"app":"x"}: `selector` does not match template `labels`]',
+    );
+  });
+
+  it('a missing selector with no template labels: two causes (audit #13)', () => {
+    const noLabels = { spec: { containers: [c] } };
+    expect(rejection(deploy('d1', { template: noLabels }))).toBe(
+      'Deployment.apps "d1" is invalid: [spec.selector: Required value, spec.template.metadata.labels: Invalid value: null: `selector` does not match template `labels`]',
+    );
+    const rs = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'r' },
+      spec: { template: noLabels },
+    };
+    expect(rejection(rs)).toBe(
+      'ReplicaSet.apps "r" is invalid: [spec.selector: Required value, spec.template.metadata.labels: Invalid value: null: `selector` does not match template `labels`]',
+    );
+    // ValidateDaemonSetSpec has no Required check for the selector.
+    const ds = {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'ds' },
+      spec: { template: noLabels },
+    };
+    expect(rejection(ds)).toBe(
+      'DaemonSet.apps "ds" is invalid: spec.template.metadata.labels: Invalid value: null: `selector` does not match template `labels`',
+    );
+    // An empty selector is labels.Everything(): only the empty-selector error, after the template check.
+    const empty = { ...ds, spec: { selector: {}, template: noLabels } };
+    expect(rejection(empty)).toBe(
+      'DaemonSet.apps "ds" is invalid: spec.selector: Invalid value: {}: empty selector is invalid for daemonset',
+    );
+    expect(rejection({ ...rs, spec: { selector: {}, template: noLabels } })).toBe(
+      'ReplicaSet.apps "r" is invalid: spec.selector: Invalid value: {}: empty selector is invalid for deployment',
+    );
+  });
+
+  it('a Deployment template with activeDeadlineSeconds gets the ReplicaSet wording', () => {
+    const t = { metadata: { labels: { app: 'x' } }, spec: { containers: [c], activeDeadlineSeconds: 5 } };
+    expect(rejection(deploy('d', { selector: { matchLabels: { app: 'x' } }, template: t }))).toBe(
+      'Deployment.apps "d" is invalid: spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in ReplicaSet is not Supported',
     );
   });
 
@@ -274,7 +317,7 @@ describe('Deployment, ReplicaSet, DaemonSet', () => {
       ) as StatusError;
     })();
     expect(kubectlInvalidText(e)).toBe(
-      'The Deployment "d" is invalid: \n* spec.replicas: Invalid value: -1: must be greater than or equal to 0\n* spec.selector: Required value',
+      'The Deployment "d" is invalid: \n* spec.replicas: Invalid value: -1: must be greater than or equal to 0\n* spec.selector: Required value\n* spec.template.metadata.labels: Invalid value: {"app":"x"}: `selector` does not match template `labels`',
     );
   });
 
