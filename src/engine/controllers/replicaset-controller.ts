@@ -15,9 +15,10 @@
  */
 import type { AnyObject, Pod, ReplicaSet, ResourceKey } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
+import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import { objectKey, POD_CONTROLLER_INDEX, POD_ORPHAN_INDEX } from '../api/store.ts';
 import { compareObjects } from '../api/table.ts';
-import { matchesLabelSelector } from '../api/labels.ts';
+import { fromLabelSelector, matches, type Selector } from '../api/labels.ts';
 import { deepClone, jsonEqual } from '../util/json.ts';
 import { BaseController, splitKey } from './base-controller.ts';
 import {
@@ -236,12 +237,25 @@ export function omitZero<T extends Record<string, unknown>>(obj: T, keep: readon
 }
 
 function safeMatch(rs: ReplicaSet, pod: Pod): boolean {
+  const selector = selectorOf(rs.spec?.selector);
+  return selector !== undefined && matches(selector, pod.metadata.labels);
+}
+
+/**
+ * A ReplicaSet's parsed selector per stored selector object (never changed in place), undefined when
+ * it is empty or invalid: every claim checked each pod against a selector parsed anew.
+ */
+const selectors = new WeakMap<object, Selector | undefined>();
+
+function selectorOf(ls: LabelSelector | undefined): Selector | undefined {
+  if (!ls || Object.keys(ls).length === 0) return undefined;
+  if (selectors.has(ls)) return selectors.get(ls);
+  let parsed: Selector | undefined;
   try {
-    return (
-      matchesLabelSelector(rs.spec?.selector, pod.metadata.labels) &&
-      Object.keys(rs.spec?.selector ?? {}).length > 0
-    );
+    parsed = fromLabelSelector(ls);
   } catch {
-    return false;
+    parsed = undefined;
   }
+  selectors.set(ls, parsed);
+  return parsed;
 }

@@ -120,12 +120,10 @@ export function filterNode(
   }
   const capacity = capacityOf(node);
   if (usage.pods + 1 > capacity.pods) return { reason: 'Too many pods', resolvable: true };
-  for (const resource of ['cpu', 'memory'] as const) {
-    const want = demand[resource];
-    if (want === 0) continue;
-    if (usage[resource] + want > capacity[resource])
-      return { reason: `Insufficient ${resource}`, resolvable: true };
-  }
+  if (demand.cpu !== 0 && usage.cpu + demand.cpu > capacity.cpu)
+    return { reason: 'Insufficient cpu', resolvable: true };
+  if (demand.memory !== 0 && usage.memory + demand.memory > capacity.memory)
+    return { reason: 'Insufficient memory', resolvable: true };
   return undefined;
 }
 
@@ -161,7 +159,9 @@ export function fitError(numNodes: number, failures: readonly FilterFailure[]): 
 
 function matchesNodeAffinity(pod: Pod, node: Node): boolean {
   const labels = node.metadata.labels ?? {};
-  for (const [k, v] of Object.entries(pod.spec?.nodeSelector ?? {})) if (labels[k] !== v) return false;
+  const nodeSelector = pod.spec?.nodeSelector;
+  for (const k in nodeSelector)
+    if (Object.hasOwn(nodeSelector, k) && labels[k] !== nodeSelector[k]) return false;
   const terms =
     pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   if (!terms || terms.length === 0) return true;

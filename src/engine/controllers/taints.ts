@@ -18,7 +18,9 @@ export function untoleratedTaint(
   taints: readonly Taint[] | undefined,
   tolerations: readonly Toleration[] | undefined,
 ): Taint | undefined {
-  return (taints ?? []).find(
+  // The scheduler asks this of every node for every pod; most nodes have no taints.
+  if (!taints || taints.length === 0) return undefined;
+  return taints.find(
     (taint) =>
       (taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') &&
       !(tolerations ?? []).some((t) => toleratesTaint(t, taint)),

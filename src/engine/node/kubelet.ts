@@ -295,11 +295,15 @@ export class Kubelet implements Controller {
     const now = clock.now();
     const present = new Set((node.status?.images ?? []).flatMap((i) => i.names ?? []));
     // Other pods' pulls matter only while an image is missing: gathered on the first question.
-    const otherPulls = (image: string) => {
-      const starts: number[] = [];
-      for (const [uid, pull] of this.pulls())
-        if (uid !== pod.metadata.uid && pull?.image === image) starts.push(pull.start);
-      return starts;
+    // forEach rather than for-of: no [key, value] pair per pod and question (a node's hundred new pods
+    // ask about each other's pulls).
+    const earliestOtherPull = (image: string, start: number) => {
+      let first = start;
+      this.pulls().forEach((pull, uid) => {
+        if (pull !== undefined && pull.start < first && pull.image === image && uid !== pod.metadata.uid)
+          first = pull.start;
+      });
+      return first;
     };
     const plan = planContainers({
       pod,
@@ -308,7 +312,7 @@ export class Kubelet implements Controller {
       programs: programsOf(pod, this.ctx),
       imagePresent: (image) => present.has(image),
       pullDoneAt: (image, start, pullMs) => {
-        const first = Math.min(start, ...otherPulls(image));
+        const first = earliestOtherPull(image, start);
         return Math.max(start, first + pullMs);
       },
     });

@@ -53,7 +53,9 @@ function cloneJson(v: unknown, prev?: unknown): unknown {
   const src = v as Record<string, unknown>;
   const before = isPlainObject(prev) ? prev : undefined;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(src)) {
+  // for-in (own keys only, in Object.keys order) rather than Object.keys: no key array per object.
+  for (const k in src) {
+    if (!Object.prototype.hasOwnProperty.call(src, k)) continue;
     const el = src[k];
     if (el === undefined || typeof el === 'function' || typeof el === 'symbol') continue;
     if (k === '__proto__')
