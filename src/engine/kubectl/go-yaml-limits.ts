@@ -89,3 +89,164 @@ export function goYamlToJsError(e: unknown): string {
   if (/alias/i.test(message)) return 'yaml: document contains excessive aliasing';
   return `yaml: ${message}`;
 }
+
+class FlowFailure {
+  readonly message: string;
+  readonly line: number;
+  readonly context: number;
+  constructor(message: string, line: number, context: number) {
+    this.message = message;
+    this.line = line;
+    this.context = context;
+  }
+}
+
+type FlowToken = { t: '[' | ']' | '{' | '}' | ',' | '?' | ':' | 'node' | 'end'; line: number };
+
+/**
+ * Tokens of one flow collection as go-yaml's scanner produces them (scannerc.go): indicators, and
+ * scalars (plain ones run across lines until a flow indicator, `: ` or ` #`). Lines count from 0.
+ * Undefined for an unterminated quoted scalar, a scanner error the caller words otherwise.
+ */
+function flowTokens(text: string, from: number): FlowToken[] | undefined {
+  const tokens: FlowToken[] = [];
+  let line = 0;
+  for (let k = 0; k < from; k++) if (text[k] === '\n') line++;
+  const blank = (c: string | undefined): boolean =>
+    c === undefined || c === ' ' || c === '\t' || c === '\n' || c === '\r';
+  let depth = 0;
+  let i = from;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '\n') {
+      line++;
+      i++;
+    } else if (c === ' ' || c === '\t' || c === '\r') i++;
+    else if (c === '#' && (i === 0 || blank(text[i - 1]))) {
+      while (i < text.length && text[i] !== '\n') i++;
+    } else if ('[]{},:'.includes(c) || (c === '?' && blank(text[i + 1]))) {
+      tokens.push({ t: c as FlowToken['t'], line });
+      i++;
+      if (c === '[' || c === '{') depth++;
+      // The collection is closed: what follows is block context again.
+      if ((c === ']' || c === '}') && --depth === 0) return tokens;
+    } else if (c === '"' || c === "'") {
+      tokens.push({ t: 'node', line });
+      i++;
+      for (;;) {
+        if (i >= text.length) return undefined;
+        const q = text[i]!;
+        if (q === '\n') line++;
+        if (c === '"' && q === '\\') i += text[i + 1] === '\n' ? 0 : 1;
+        else if (q === c && !(c === "'" && text[i + 1] === "'")) break;
+        else if (q === c) i++;
+        i++;
+      }
+      i++;
+    } else if ((c === '&' || c === '!') && !blank(text[i + 1])) {
+      // Anchors and tags are node properties, not nodes.
+      while (i < text.length && !blank(text[i]) && !'[]{},'.includes(text[i]!)) i++;
+    } else {
+      tokens.push({ t: 'node', line });
+      let lineOfScalar = line;
+      for (;;) {
+        while (i < text.length) {
+          const p = text[i]!;
+          if (p === '\n' || '[]{},'.includes(p)) break;
+          if (p === ':' && (blank(text[i + 1]) || '[]{},'.includes(text[i + 1]!))) break;
+          if (p === '#' && blank(text[i - 1])) break;
+          i++;
+        }
+        // A plain scalar goes on on the next non-empty line unless that line starts a token.
+        let j = i;
+        let l = lineOfScalar;
+        while (j < text.length && blank(text[j])) {
+          if (text[j] === '\n') l++;
+          j++;
+        }
+        const next = text[j];
+        if (text[i] !== '\n' || next === undefined || '[]{},#'.includes(next)) break;
+        if (next === ':' && blank(text[j + 1])) break;
+        i = j;
+        line = l;
+        lineOfScalar = l;
+      }
+    }
+  }
+  // The stream end forces a new line (yaml_parser_fetch_stream_end).
+  tokens.push({ t: 'end', line: text.endsWith('\n') || text === '' ? line : line + 1 });
+  return tokens;
+}
+
+/**
+ * go-yaml's parser error for the flow collection that starts at `from` (parserc.go
+ * parse_flow_sequence_entry / parse_flow_mapping_key / parse_node), worded as yaml.go `fail` prints
+ * it: the problem token's 0-based line, else the collection's, else no line at all. Undefined when
+ * the collection is well formed.
+ */
+export function goYamlFlowError(text: string, from: number): string | undefined {
+  const tokens = flowTokens(text, from);
+  if (!tokens) return undefined;
+  let pos = 0;
+  const peek = (): FlowToken => tokens[pos] ?? { t: 'end', line: tokens[tokens.length - 1]!.line };
+  const node = (): number => {
+    const tok = peek();
+    if (tok.t === 'node') {
+      pos++;
+      return tok.line;
+    }
+    if (tok.t === '[' || tok.t === '{') {
+      collection();
+      return tok.line;
+    }
+    throw new FlowFailure('did not find expected node content', tok.line, tok.line);
+  };
+  // A key is simple when its `:` is on the line the key started on (stale simple keys).
+  const value = (keyLine: number | undefined, close: FlowToken['t']): void => {
+    const tok = peek();
+    if (tok.t !== ':' || (keyLine !== undefined && tok.line !== keyLine)) return;
+    pos++;
+    const next = peek().t;
+    if (next !== ',' && next !== close) node();
+  };
+  const collection = (): void => {
+    const open = tokens[pos++]!;
+    const close = open.t === '[' ? ']' : '}';
+    for (let first = true; ; first = false) {
+      let tok = peek();
+      if (tok.t === close) {
+        pos++;
+        return;
+      }
+      if (!first) {
+        if (tok.t !== ',')
+          throw new FlowFailure(`did not find expected ',' or '${close}'`, tok.line, open.line);
+        pos++;
+        tok = peek();
+        if (tok.t === close) {
+          pos++;
+          return;
+        }
+      }
+      if (tok.t === '?') {
+        pos++;
+        const t = peek().t;
+        if (t !== ':' && t !== ',' && t !== close) node();
+        value(undefined, close);
+      } else if (open.t === '{' && (tok.t === ':' || tok.t === ',')) {
+        value(undefined, close);
+      } else {
+        const keyLine = node();
+        value(keyLine, close);
+      }
+    }
+  };
+  try {
+    collection();
+    return undefined;
+  } catch (e) {
+    if (!(e instanceof FlowFailure)) throw e;
+    const line = e.line !== 0 ? e.line : e.context;
+    return line === 0 ? `yaml: ${e.message}` : `yaml: line ${line}: ${e.message}`;
+  }
+}

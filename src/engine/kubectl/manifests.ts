@@ -4,13 +4,13 @@
  * document decoded on its own (so `yaml: line N` counts from the document's start, as go-yaml does).
  * YAML errors are worded like go-yaml v2 through sigs.k8s.io/yaml.
  */
-import { parseDocument } from 'yaml';
+import { parseDocument, Parser } from 'yaml';
 import type { Manifest } from '../api/objects.ts';
 import { isPlainObject } from '../util/json.ts';
 import { cmdError, KubectlError } from './errors.ts';
 import { normalisePath, type LabFiles } from '../cluster/files.ts';
 import { YAML_LIMITS } from '../util/yaml-limits.ts';
-import { goYamlDepthError, goYamlToJsError } from './go-yaml-limits.ts';
+import { goYamlDepthError, goYamlFlowError, goYamlToJsError } from './go-yaml-limits.ts';
 
 export interface SourcedManifest {
   /** The source as kubectl names it in messages: the path given, or `STDIN`. */
@@ -102,6 +102,30 @@ export function goYamlError(code: string, message: string, line: number): string
 }
 
 /**
+ * The offset of the first `[`/`{` in the document that the `yaml` package's CST leaves without its
+ * matching close; go-yaml reports that collection's first unexpected token.
+ */
+function unclosedFlowStart(docText: string): number | undefined {
+  let best: number | undefined;
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) {
+      for (const x of v) visit(x);
+      return;
+    }
+    if (!isPlainObject(v)) return;
+    if (v.type === 'flow-collection' && isPlainObject(v.start) && Array.isArray(v.end)) {
+      const close = v.start.source === '[' ? ']' : '}';
+      const end: unknown = v.end[0];
+      if (!(isPlainObject(end) && end.source === close) && typeof v.offset === 'number')
+        best = Math.min(best ?? v.offset, v.offset);
+    }
+    for (const key of Object.keys(v)) if (typeof v[key] === 'object') visit(v[key]);
+  };
+  for (const token of new Parser().parse(docText)) visit(token);
+  return best;
+}
+
+/**
  * Decodes one source's text document by document, as cli-runtime's `StreamVisitor` does: the
  * documents before a decode error are kept, and the error ends that source (later documents are not
  * read). `kind: List` documents contribute their items.
@@ -136,6 +160,11 @@ function decodeDocument(source: string, docText: string): unknown {
   const doc = parseDocument(docText, { version: '1.1', uniqueKeys: false, prettyErrors: true });
   const first = doc.errors[0];
   if (first) {
+    // The `yaml` package may first trip over what follows an unclosed `[`/`{` (a multi-line key,
+    // the indentation); go-yaml stops inside the collection.
+    const from = unclosedFlowStart(docText);
+    const flow = from === undefined || from > first.pos[0] ? undefined : goYamlFlowError(docText, from);
+    if (flow) throw cmdError(`error parsing ${source}: error converting YAML to JSON: ${flow}`);
     const line = first.linePos?.[0]?.line ?? 1;
     throw cmdError(
       `error parsing ${source}: error converting YAML to JSON: ${goYamlError(first.code, first.message, line)}`,

@@ -36,3 +36,39 @@ describe('jsonpath parse errors (client-go util/jsonpath parser.go, kubectl v1.3
     expect(run(`create cm x --dry-run=client -o jsonpath='{.a[?(@.x==")")]}'`).exitCode).toBe(0);
   });
 });
+
+describe('go-yaml unclosed flow collections (kubectl v1.33 apply -f - --dry-run=client)', () => {
+  const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: hd\ndata:\n';
+  it.each([
+    [`${cm}  a: "1"\n  b: [x\n`, "line 7: did not find expected ',' or ']'"],
+    [`${cm}  b: {x: 1\n`, "line 6: did not find expected ',' or '}'"],
+    ['a: [x, y\nb: 1\n', "line 1: did not find expected ',' or ']'"],
+    ['a: [x, y\n\n\nb: 1\nc: 2\n', "line 3: did not find expected ',' or ']'"],
+    ['a: [x,\n  y\n', "line 2: did not find expected ',' or ']'"],
+    ['a: {x: 1,\n  y: 2\nb: 3\n', "line 2: did not find expected ',' or '}'"],
+    ['a: [x\n', "line 1: did not find expected ',' or ']'"],
+    ['a: [x', "line 1: did not find expected ',' or ']'"],
+    ['a: [\n', 'line 1: did not find expected node content'],
+    ['a: {\n', 'line 1: did not find expected node content'],
+    ['a: [x,\n', 'line 1: did not find expected node content'],
+    ['a: [x]\nb: [y, [z]\n', "line 2: did not find expected ',' or ']'"],
+    ['a: [x, {y: 1}\n', "line 1: did not find expected ',' or ']'"],
+    ['a: [x y\n', "line 1: did not find expected ',' or ']'"],
+    ['a: {x\n', "line 1: did not find expected ',' or '}'"],
+    ['a:\n  - [x\n  - y\n', "line 3: did not find expected ',' or ']'"],
+    ['a: [x, y\n---\nb: 1\n', "line 1: did not find expected ',' or ']'"],
+    ['a: [x: 1\n', "line 1: did not find expected ',' or ']'"],
+    ['a: [x,\n  [y, z\n', "line 2: did not find expected ',' or ']'"],
+    ['a: |\n  [x\nb: [y\n', "line 3: did not find expected ',' or ']'"],
+    ['a: [x, "y\n  z" w\n', "line 1: did not find expected ',' or ']'"],
+    ['a: [x # c\n', "line 1: did not find expected ',' or ']'"],
+    // Problem and collection both on the first (0th) line: yaml.go prints no line at all.
+    ['a: {x: [1, 2}\n', "did not find expected ',' or ']'"],
+  ])('%j → %s', (text, message) => {
+    expect(run('apply -f - --dry-run=client', text)).toEqual({
+      stdout: '',
+      stderr: `error: error parsing STDIN: error converting YAML to JSON: yaml: ${message}\n`,
+      exitCode: 1,
+    });
+  });
+});
