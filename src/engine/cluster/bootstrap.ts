@@ -5,6 +5,8 @@
  * 1. the API server's own namespaces and the `kubernetes` Service (with its Endpoints and slice);
  * 2. the control-plane kubelets register their Nodes (node IPAM gives them a podCIDR) and, on kubeadm,
  *    their static pods (etcd, kube-apiserver, kube-controller-manager, kube-scheduler) are mirrored;
+ *    kube-controller-manager's controllers create their ServiceAccounts, and every namespace gets its
+ *    `default` ServiceAccount and `kube-root-ca.crt` ConfigMap;
  * 3. the add-ons: kube-proxy (unless `kubeProxyMode: none`; k3s runs it in-process), the CNI's own
  *    pods (k3s's flannel is in-process), CoreDNS with its ConfigMap and the kube-dns Service, kind's
  *    local-path-provisioner or k3s's local-path, metrics-server and Traefik;
@@ -17,6 +19,7 @@ import { isStatusError } from '../api/errors.ts';
 import { formatIPv4, nthAddress, parseCidr } from '../util/ip.ts';
 import { nodeManifest } from '../node/node-object.ts';
 import { controlPlanePods } from '../controllers/addons/control-plane.ts';
+import { controllerServiceAccounts } from '../controllers/addons/kube-controller-manager.ts';
 import { corednsManifests } from '../controllers/addons/coredns.ts';
 import { kubeProxyManifests } from '../controllers/addons/kube-proxy.ts';
 import { cniManifests } from '../controllers/addons/cni.ts';
@@ -73,6 +76,8 @@ export function bootstrapCluster(cluster: Cluster): void {
   };
 
   register('control-plane');
+  // kube-controller-manager is up: each of its controllers has created its ServiceAccount.
+  for (const sa of controllerServiceAccounts(config)) apply(sa);
   const addons: Manifest[] = [
     ...(k3s || config.kubeProxyMode === 'none' ? [] : kubeProxyManifests(config)),
     ...cniManifests(config),

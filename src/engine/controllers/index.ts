@@ -1,6 +1,7 @@
 /**
  * The cluster's control loops, in the order a settle round runs them: the node IPAM controller first
- * (nodes need a podCIDR before their kubelets can wire pods), then the workload controllers that create
+ * (nodes need a podCIDR before their kubelets can wire pods), the per-namespace objects (the `default`
+ * ServiceAccount, the `kube-root-ca.crt` ConfigMap), then the workload controllers that create
  * pods, the scheduler that binds them, the kubelets that run them, the endpoint controllers that publish
  * them, and the namespace controller and garbage collector that clean up.
  */
@@ -19,10 +20,14 @@ import { ServiceLBController } from './servicelb-controller.ts';
 import { MetalLBController } from './metallb-controller.ts';
 import { IngressController } from './ingress-controller.ts';
 import { GatewayController } from './gateway-controller.ts';
+import { ServiceAccountsController } from './serviceaccounts-controller.ts';
+import { RootCACertPublisher } from './root-ca-cert-publisher.ts';
 
 export function createControllers(ctx: ControllerContext): Controller[] {
   return [
     new NodeIpamController(ctx),
+    new ServiceAccountsController(ctx),
+    new RootCACertPublisher(ctx),
     new DeploymentController(ctx),
     new ReplicaSetController(ctx),
     new DaemonSetController(ctx),

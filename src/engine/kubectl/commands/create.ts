@@ -1,6 +1,6 @@
 /**
  * `kubectl create` (-f) and the generators `create deployment|service <type>|configmap|secret
- * generic|namespace` (pkg/cmd/create). Generated objects are built in their Go struct field order, so
+ * generic|namespace|serviceaccount` (pkg/cmd/create). Generated objects are built in their Go struct field order, so
  * `--dry-run=client -o json` prints keys as the real one does; YAML output sorts keys anyway. Since
  * v1.34 (kubernetes#130989) a zero `creationTimestamp` is omitted rather than printed as `null`.
  */
@@ -342,6 +342,17 @@ export function runCreateNamespace(ctx: KubectlContext): number {
     spec: {},
     status: {},
   });
+}
+
+/** `kubectl create serviceaccount NAME` (create_serviceaccount.go): metadata only. */
+export function runCreateServiceAccount(ctx: KubectlContext): number {
+  const name = nameFromArgs(ctx);
+  dryRunMode(ctx);
+  return submitGenerated(
+    ctx,
+    { kind: 'ServiceAccount', apiVersion: 'v1', metadata: baseMeta(ctx, name) },
+    'failed to create serviceaccount: ',
+  );
 }
 
 /** `kubectl create -f`: one POST per object, errors wrapped with `error when creating "<source>"`. */

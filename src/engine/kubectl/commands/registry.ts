@@ -11,7 +11,9 @@ import {
   runCreateNamespace,
   runCreateSecretGeneric,
   runCreateService,
+  runCreateServiceAccount,
 } from './create.ts';
+import { runAttach } from './attach.ts';
 import { runDelete } from './delete.ts';
 import { runRun } from './run.ts';
 import { runExec } from './exec.ts';
@@ -62,9 +64,11 @@ export const COMMANDS: Readonly<Record<string, CommandRun>> = {
   'create configmap': runCreateConfigMap,
   'create namespace': runCreateNamespace,
   'create secret generic': runCreateSecretGeneric,
+  'create serviceaccount': runCreateServiceAccount,
   delete: runDelete,
   run: runRun,
   exec: runExec,
+  attach: runAttach,
   logs: runLogs,
   scale: runScale,
   label: runLabel,

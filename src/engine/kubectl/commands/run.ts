@@ -204,7 +204,7 @@ function attachToPod(
 }
 
 /** The container's log, from the hook or the runtime (what an attached kubectl would have streamed). */
-function containerOutput(ctx: KubectlContext, pod: Pod, container: string): string {
+export function containerOutput(ctx: KubectlContext, pod: Pod, container: string): string {
   const hooked = ctx.hooks.containerLogs?.(pod, container, { previous: false });
   if (hooked !== undefined) return hooked;
   const r = runtimeLogs(pod, container, { previous: false, now: ctx.now() });
