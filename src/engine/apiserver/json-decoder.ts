@@ -62,6 +62,16 @@ interface Task {
   readonly unknown?: boolean;
 }
 
+/**
+ * The object's keys in sorted order. Manifests often list keys already sorted (`apiVersion`, `kind`,
+ * `metadata`, `spec`), and a sort that finds nothing to do still allocated its work array per struct.
+ */
+function sortedKeys(obj: Record<string, unknown>): string[] {
+  const keys = Object.keys(obj);
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return keys.sort();
+  return keys;
+}
+
 /** Strict-error path with indices: `spec.containers[0]`. */
 function pathOf(t: Task): string {
   if (!t.parent) return '';
@@ -133,7 +143,7 @@ export function decodeAgainstSchema(
   const pushStruct = (t: Task, node: SchemaNode, struct: string, target: Record<string, unknown>) => {
     const obj = t.value as Record<string, unknown>;
     const props = node.properties ?? {};
-    const keys = Object.keys(obj).sort();
+    const keys = sortedKeys(obj);
     if (opts.structural) {
       for (const req of node.required ?? []) {
         if ((obj[req] === undefined || obj[req] === null) && !(pathOf(t) === '' && req === 'status')) {
