@@ -172,7 +172,8 @@ export function createCommandResolver(cluster: Cluster): CommandResolver {
     const { value, elapsedMs } = runDetached(cluster, () =>
       handler(argv, { stdin: '', env: {}, context, interactive: false }),
     );
-    return { stdout: value.stdout, stderr: value.stderr, exitCode: value.exitCode, elapsedMs };
+    const { stdout, stderr, exitCode, output } = value;
+    return { stdout, stderr, exitCode, elapsedMs, ...(output ? { output } : {}) };
   };
   setToolRunner(cluster.api, runTool);
   trackCorefile(cluster);

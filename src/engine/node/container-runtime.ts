@@ -13,7 +13,9 @@ import { parseTimestamp } from '../util/clock.ts';
 import { imageVersion, resolveImage, type ImageProfile } from './images.ts';
 import {
   buildProgram,
+  type Dest,
   type Listener,
+  type LogText,
   type Program,
   type Step,
   type ToolOutcome,
@@ -41,6 +43,8 @@ export interface ContainerRun {
 const MAX_LINES = 2000;
 /** A loop that never sleeps is cut after this many rounds, then treated as spinning forever. */
 const MAX_TIGHT_ITERATIONS = 200;
+/** Rounds of a `while` on a run-time condition before it is taken as running until stopped. */
+const MAX_WHILE_ROUNDS = 1000;
 
 export interface ContainerProgram {
   readonly container: Container;
@@ -198,14 +202,22 @@ export function runProgram(program: Program, startMs: number, untilMs: number): 
     partial = lines.pop()!;
     for (const line of lines) push({ time: t, text: line });
   };
+  // Both streams end in the container log (the CRI log file records them in write order); a
+  // redirection or a pipe swaps this for the span of its command.
+  let emit: (stream: 'out' | 'err', text: string) => void = (_stream, text) => {
+    if (t <= untilMs) write(text);
+  };
+  const textAt = (text: LogText) => (typeof text === 'string' ? text : text(t));
+  let whileRounds = 0;
   const play = (steps: readonly Step[]): void => {
     for (const s of steps) {
       if (done) return;
       switch (s.op) {
         case 'log':
-          if (t <= untilMs) {
-            write(`${typeof s.text === 'string' ? s.text : s.text(t)}\n`);
-          }
+          emit(s.stream ?? 'out', `${textAt(s.text)}\n`);
+          break;
+        case 'write':
+          emit(s.stream, textAt(s.text));
           break;
         case 'sleep':
           t += s.ms;
@@ -235,9 +247,48 @@ export function runProgram(program: Program, startMs: number, untilMs: number): 
         case 'if':
           if ((status === 0) === (s.when === 'ok')) play(s.body);
           break;
+        case 'branch':
+          play(status === 0 ? s.then : s.else);
+          break;
+        case 'while':
+          for (;;) {
+            // A condition that keeps failing without time passing, or that has run this long, is
+            // taken as running until stopped.
+            if (++whileRounds > MAX_WHILE_ROUNDS) done = true;
+            if (done) break;
+            const before = t;
+            play(s.cond);
+            if (done || (status === 0) === s.until) break;
+            play(s.body);
+            if (t === before && whileRounds > MAX_TIGHT_ITERATIONS) done = true;
+          }
+          if (!done) status = 0;
+          break;
         case 'not':
           status = status === 0 ? 1 : 0;
           break;
+        case 'late':
+          play(s.build(status));
+          break;
+        case 'io': {
+          const outer = emit;
+          let piped = '';
+          const to = (d: Dest) => (text: string) => {
+            if (d === 'pipe') piped += text;
+            else if (d !== 'null') outer(d, text);
+          };
+          const out = to(s.out);
+          const err = to(s.err);
+          emit = (stream, text) => (stream === 'out' ? out : err)(text);
+          try {
+            play(s.body);
+          } finally {
+            emit = outer;
+          }
+          // The pipe's later stages finish when the first one has (they read until its end of file).
+          if (s.then && !done) play(s.then(piped));
+          break;
+        }
         case 'tool': {
           const r = program.tools?.(s.argv, startMs, t - startMs);
           if (!r) {
@@ -251,8 +302,12 @@ export function runProgram(program: Program, startMs: number, untilMs: number): 
             done = true;
             break;
           }
-          write(r.stdout);
-          if (r.stderr) write(r.stderr.endsWith('\n') ? r.stderr : `${r.stderr}\n`);
+          const chunks = r.output ?? [
+            { stream: 'stdout', text: r.stdout },
+            { stream: 'stderr', text: r.stderr },
+          ];
+          for (const c of chunks) if (c.text) emit(c.stream === 'stdout' ? 'out' : 'err', c.text);
+          if (r.stderr && !r.stderr.endsWith('\n')) emit('err', '\n');
           break;
         }
       }
@@ -266,7 +321,7 @@ export function runProgram(program: Program, startMs: number, untilMs: number): 
       return;
     }
     // Rounds that end before the last MAX_LINES lines are skipped (only their file changes matter).
-    const perRound = Math.max(1, body.filter((s) => s.op === 'log').length);
+    const perRound = Math.max(1, body.filter((s) => s.op === 'log' || s.op === 'write').length);
     const rounds = untilMs === Number.MAX_SAFE_INTEGER ? 0 : Math.ceil((untilMs - t) / period);
     const skip = Math.max(0, rounds - Math.ceil(MAX_LINES / perRound) - 1);
     if (skip > 0) {
@@ -290,7 +345,13 @@ export function runProgram(program: Program, startMs: number, untilMs: number): 
 
 /** A loop round's length; a conditional sleep counts as taken (`wget … || sleep 5` waits when it fails). */
 function sleepMs(steps: readonly Step[]): number {
-  return steps.reduce((sum, s) => sum + (s.op === 'sleep' ? s.ms : s.op === 'if' ? sleepMs(s.body) : 0), 0);
+  return steps.reduce((sum, s) => {
+    if (s.op === 'sleep') return sum + s.ms;
+    if (s.op === 'if' || s.op === 'io') return sum + sleepMs(s.body);
+    if (s.op === 'branch') return sum + Math.max(sleepMs(s.then), sleepMs(s.else));
+    if (s.op === 'while') return sum + sleepMs(s.cond) + sleepMs(s.body);
+    return sum;
+  }, 0);
 }
 
 /**
@@ -302,7 +363,7 @@ export function programSettleMs(program: Program): number {
   for (const s of program.steps) {
     if (s.op === 'sleep') t += s.ms;
     else if (s.op === 'block') return t;
-    else if (s.op === 'loop' || s.op === 'exit' || s.op === 'if') return Infinity;
+    else if (['loop', 'exit', 'if', 'branch', 'while', 'late'].includes(s.op)) return Infinity;
   }
   return Infinity;
 }

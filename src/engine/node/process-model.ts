@@ -11,9 +11,11 @@
  * "Address already in use" line and exits 1.
  */
 import type { Container } from 'kubernetes-types/core/v1';
+import type { OutputChunk } from '../shell/types.ts';
+import { formatPrintf, interpretEscapes } from '../shell/printf-format.ts';
 import type { ImageProfile } from './images.ts';
 import type { Responder } from './responders.ts';
-import { compileScript, DATE_MARK } from './shell-script.ts';
+import { compileScript, DATE_MARK, textSteps } from './shell-script.ts';
 
 export interface Listener {
   readonly port: number;
@@ -28,8 +30,14 @@ export interface Listener {
 /** A log line's text, or a function of the simulated time when the program prints a timestamp. */
 export type LogText = string | ((ms: number) => string);
 
+/** Where a command's fd 1 or 2 goes, relative to the enclosing command's: its stdout or stderr, nowhere, or a pipe. */
+export type Dest = 'out' | 'err' | 'null' | 'pipe';
+
 export type Step =
-  | { readonly op: 'log'; readonly text: LogText }
+  /** One line the program prints (a newline follows); on stdout unless `stream` says stderr. */
+  | { readonly op: 'log'; readonly text: LogText; readonly stream?: 'err' }
+  /** Text written as it is, without a newline added (`printf`, a pipe stage's output). */
+  | { readonly op: 'write'; readonly text: LogText; readonly stream: 'out' | 'err' }
   | { readonly op: 'sleep'; readonly ms: number }
   | { readonly op: 'status'; readonly code: number }
   /** Without a code, the shell's `exit` ends with the last command's status. */
@@ -41,8 +49,30 @@ export type Step =
   | { readonly op: 'loop'; readonly body: readonly Step[] }
   /** The right side of `&&` (runs when the last status is 0) or `||` (runs when it is not). */
   | { readonly op: 'if'; readonly when: 'ok' | 'fail'; readonly body: readonly Step[] }
+  /** `if … then … else … fi` on the status the condition left. */
+  | { readonly op: 'branch'; readonly then: readonly Step[]; readonly else: readonly Step[] }
+  /** `while`/`until` on a condition only the run decides. */
+  | {
+      readonly op: 'while';
+      readonly until: boolean;
+      readonly cond: readonly Step[];
+      readonly body: readonly Step[];
+    }
   /** `! pipeline`: the status becomes 1 if it was 0, else 0. */
   | { readonly op: 'not' }
+  /**
+   * Redirections and pipes: the body's stdout and stderr go where `out`/`err` say; what went to the
+   * pipe is handed to `then` when the body ends (the later stages of the pipe), whose steps run next.
+   */
+  | {
+      readonly op: 'io';
+      readonly body: readonly Step[];
+      readonly out: Dest;
+      readonly err: Dest;
+      readonly then?: (piped: string) => Step[];
+    }
+  /** A command that reads `$?`: compiled when the run reaches it. */
+  | { readonly op: 'late'; readonly build: (status: number) => Step[] }
   /** A network client (wget, curl, nslookup…): what it prints and returns comes from the dataplane. */
   | { readonly op: 'tool'; readonly argv: readonly string[] };
 
@@ -50,6 +80,8 @@ export type Step =
 export interface ToolOutcome {
   readonly stdout: string;
   readonly stderr: string;
+  /** Both streams in the order the tool wrote them (curl -v's `*` lines before the body). */
+  readonly output?: readonly OutputChunk[];
   readonly exitCode: number;
   readonly elapsedMs: number;
 }
@@ -234,7 +266,7 @@ function commandSteps(argv: string[], state: BuildState, main: boolean): Step[] 
       const m = /^(\d+(?:\.\d+)?)([smhd]?)$/.exec(a);
       if (!m)
         return [
-          { op: 'log', text: `sleep: invalid number '${a}'` },
+          { op: 'log', text: `sleep: invalid number '${a}'`, stream: 'err' },
           { op: 'status', code: 1 },
         ];
       const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[m[2] as '' | 's' | 'm' | 'h' | 'd'];
@@ -244,15 +276,35 @@ function commandSteps(argv: string[], state: BuildState, main: boolean): Step[] 
       ];
     }
     case 'echo': {
-      const noNewline = args[0] === '-n';
-      const words = args.filter((a, i) => !(i === 0 && (a === '-n' || a === '-e')));
-      const text = words.join(' ').replace(/\\n/g, '\n');
-      const lines = (noNewline ? text : text).split('\n');
-      return [...lines.map(logLine), { op: 'status', code: 0 }];
+      // BusyBox echo: -n drops the newline, -e interprets backslash escapes (off by default).
+      let newline = true;
+      let escapes = false;
+      let i = 0;
+      for (; i < args.length && /^-[neE]+$/.test(args[i]!); i++)
+        for (const f of args[i]!.slice(1))
+          if (f === 'n') newline = false;
+          else escapes = f === 'e';
+      let text = args.slice(i).join(' ');
+      if (escapes) {
+        const r = interpretEscapes(text);
+        text = r.text;
+        if (r.stop) newline = false;
+      }
+      return [...textSteps(newline ? `${text}\n` : text), { op: 'status', code: 0 }];
     }
     case 'printf': {
-      const text = (args[0] ?? '').replace(/%s/g, () => args[1] ?? '').replace(/\\n/g, '\n');
-      return [...text.replace(/\n$/, '').split('\n').map(logLine), { op: 'status', code: 0 }];
+      const rest = args[0] === '--' ? args.slice(1) : args;
+      if (rest.length === 0)
+        return [
+          { op: 'log', text: 'printf: usage: printf FORMAT [ARGUMENT]...', stream: 'err' },
+          { op: 'status', code: 2 },
+        ];
+      const r = formatPrintf(rest[0]!, rest.slice(1));
+      return [
+        ...textSteps(r.text),
+        ...r.errors.map((e): Step => ({ op: 'log', text: `printf: ${e}`, stream: 'err' })),
+        { op: 'status', code: r.errors.length > 0 ? 1 : 0 },
+      ];
     }
     case 'true':
     case ':':
@@ -384,7 +436,7 @@ function commandSteps(argv: string[], state: BuildState, main: boolean): Step[] 
     case 'getent':
       if (!main && !ctx.profile.tools.includes(bin))
         return [
-          { op: 'log', text: `sh: ${bin}: not found` },
+          { op: 'log', text: `sh: ${bin}: not found`, stream: 'err' },
           { op: 'status', code: 127 },
         ];
       return [{ op: 'tool', argv }];
@@ -404,7 +456,7 @@ function commandSteps(argv: string[], state: BuildState, main: boolean): Step[] 
       if (ctx.profile.tools.includes(bin)) return [{ op: 'status', code: 0 }];
       if (main) return genericApp(state);
       return [
-        { op: 'log', text: `sh: ${bin}: not found` },
+        { op: 'log', text: `sh: ${bin}: not found`, stream: 'err' },
         { op: 'status', code: 127 },
       ];
     }

@@ -1,19 +1,28 @@
 /**
- * What `sh -c '…'` does in a container, for the scripts labs actually write: `echo`, `sleep`, `exit`,
- * `touch`/`rm` (the liveness-probe example of the Kubernetes docs), `while true; do …; done`,
- * `for x in …; do …; done`, `trap … TERM`, and servers started from a script (`httpd -f -p 8080`,
- * `nc -lk -p 5000`). The script is compiled into timed steps (see process-model.ts) rather than run.
+ * What `sh -c '…'` does in a container. The script is parsed by the interactive shell's parser
+ * (shell/parser.ts, the one `kubectl exec -it … -- sh` uses), so quoting, redirections, `if`, loops
+ * and pipes mean the same in both; the syntax tree is then compiled into timed steps
+ * (process-model.ts) rather than run, because the container's time is the simulated clock: `sleep`
+ * advances it, network clients (wget, nslookup, curl) become `tool` steps whose answers the runtime
+ * gets from the dataplane as the script reaches them, and loops accumulate log lines round by round.
  *
- * Lists follow POSIX sh (BusyBox ash): `a && b || c` is left-associative, the right side of `&&`
- * runs only after status 0 and that of `||` only after a failure, `! cmd` inverts the status and a bare
- * `exit` ends with the last status. A side whose status is known when compiling (`echo`, `true`) is
- * decided then; after a network tool the decision is a step the runtime takes.
+ * Both of the process's streams go to the container log, as the CRI's log file records them. What
+ * the compiler can decide (a status after `echo`, a test on strings) is decided then; what depends on
+ * a tool's outcome (`$?`, the branch of an `if`, what `grep` keeps of a page) becomes a step the
+ * runtime takes.
  *
- * Simplified: no `if`/`case`/functions/subshells (an `if … fi` block is skipped), pipes keep the first
- * command's output and status. Network clients (wget, nslookup, curl) become `tool` steps:
- * the runtime gets their answers from the dataplane as the script reaches them.
+ * Simplified: variables assigned inside a `while` body keep the value of its first round, a pipe
+ * stage that is not a text utility (`| sh`, `| while read`) runs without its input, and the files a
+ * script tests or lists are not modelled (`[ -f x ]` on a path is false, `ls` prints nothing).
  */
-import type { Step } from './process-model.ts';
+import type { Filesystem } from '../shell/vfs.ts';
+import { parseProgram, ShellSyntaxError } from '../shell/parser.ts';
+import { syntaxErrorText } from '../shell/syntax-errors.ts';
+import { expandWord, expandWords, ExpansionError, type ExpandContext } from '../shell/expand.ts';
+import { evaluateTest, TestError } from '../shell/test-expression.ts';
+import { TEXT_UTILITIES } from '../shell/utilities/index.ts';
+import type { AndOr, Command, List, Pipeline, Redirect, Word } from '../shell/syntax.ts';
+import { dateLine, type Dest, type Step } from './process-model.ts';
 
 export interface ScriptContext {
   readonly env: Readonly<Record<string, string>>;
@@ -22,270 +31,348 @@ export interface ScriptContext {
   readonly command: (argv: string[]) => Step[];
 }
 
-type Token = { word: string } | { op: string };
-
 /** Stands for the output of `$(date)`, filled in with the simulated time when the line is printed. */
 export const DATE_MARK = '\u0002date\u0002';
-const loopVar = (name: string) => `\u0001${name}\u0001`;
 
-/** Splits a script into words and operators, honouring quotes and expanding variables. */
-export function tokenize(script: string, vars: Readonly<Record<string, string>>): Token[] {
-  const out: Token[] = [];
-  let word = '';
-  let inWord = false;
-  const flush = () => {
-    if (inWord) out.push({ word });
-    word = '';
-    inWord = false;
-  };
-  for (let i = 0; i < script.length; i++) {
-    const c = script[i]!;
-    if (c === "'") {
-      const end = script.indexOf("'", i + 1);
-      word += script.slice(i + 1, end < 0 ? undefined : end);
-      inWord = true;
-      i = end < 0 ? script.length : end;
-    } else if (c === '"') {
-      let j = i + 1;
-      for (; j < script.length && script[j] !== '"'; j++) {
-        if (script[j] === '\\' && j + 1 < script.length) word += script[++j];
-        else if (script[j] === '$') j = expand(script, j, vars, (s) => (word += s));
-        else word += script[j];
-      }
-      inWord = true;
-      i = j;
-    } else if (c === '$') {
-      i = expand(script, i, vars, (s) => (word += s));
-      inWord = true;
-    } else if (c === '\\' && i + 1 < script.length) {
-      word += script[++i];
-      inWord = true;
-    } else if (c === '#' && !inWord) {
-      while (i < script.length && script[i] !== '\n') i++;
-      flush();
-      out.push({ op: ';' });
-    } else if (c === ';' || c === '\n' || c === '&' || c === '|' || c === '>' || c === '<') {
-      flush();
-      const two = script.slice(i, i + 2);
-      if (two === '&&' || two === '||' || two === '>>') {
-        out.push({ op: two });
-        i++;
-      } else out.push({ op: c === '\n' ? ';' : c });
-    } else if (c === ' ' || c === '\t') {
-      flush();
-    } else {
-      word += c;
-      inWord = true;
-    }
-  }
-  flush();
-  return out;
-}
+/** A `for` list or a brace expansion longer than this is cut: the log keeps bounded anyway. */
+const MAX_FOR_VALUES = 1000;
 
-/** Expands `$VAR`, `${VAR}`, `$(cmd)` at script[i]; returns the index of the last consumed character. */
-function expand(
-  script: string,
-  i: number,
-  vars: Readonly<Record<string, string>>,
-  emit: (s: string) => void,
-): number {
-  const rest = script.slice(i + 1);
-  let m = /^\{([A-Za-z_][A-Za-z0-9_]*)\}/.exec(rest) ?? /^([A-Za-z_][A-Za-z0-9_]*|[0-9?$#])/.exec(rest);
-  if (m) {
-    emit(vars[m[1]!] ?? '');
-    return i + m[0].length;
-  }
-  m = /^\(([^)]*)\)/.exec(rest);
-  if (m) {
-    const cmd = m[1]!.trim().split(/\s+/)[0] ?? '';
-    emit(cmd === 'hostname' ? (vars.HOSTNAME ?? '') : cmd === 'date' ? DATE_MARK : '');
-    return i + m[0].length;
-  }
-  emit('$');
-  return i;
-}
+const NO_FILES: Filesystem = {
+  stat: () => undefined,
+  read: () => ({ error: 'ENOENT' }),
+  write: () => 'EROFS',
+  remove: () => 'ENOENT',
+  mkdir: () => 'EROFS',
+  list: () => 'ENOENT',
+};
 
-interface Parser {
-  readonly tokens: Token[];
-  pos: number;
+interface Compiler {
+  readonly ctx: ScriptContext;
+  readonly vars: Map<string, string>;
+  /** `$?` when the runtime substitutes it into a command compiled late. */
+  status?: number;
 }
 
 /** Compiles a script into steps. */
-export function compileScript(
-  script: string,
-  ctx: ScriptContext,
-  extraVars: Record<string, string> = {},
-): Step[] {
-  const loopVars = Object.fromEntries(
-    [...script.matchAll(/\bfor\s+([A-Za-z_]\w*)\s+in\b/g)].map((m) => [m[1]!, loopVar(m[1]!)]),
-  );
-  const vars = { ...loopVars, ...ctx.env, HOSTNAME: ctx.hostname, ...extraVars };
-  const p: Parser = { tokens: tokenize(script, vars), pos: 0 };
-  const strip = {
-    ...ctx,
-    command: (argv: string[]) => ctx.command(argv.map((a) => a.replace(/\u0001\w+\u0001/g, ''))),
-  };
-  return parseList(p, strip, new Set());
-}
-
-function isWord(t: Token | undefined, w?: string): t is { word: string } {
-  return t !== undefined && 'word' in t && (w === undefined || t.word === w);
-}
-
-function parseList(p: Parser, ctx: ScriptContext, stop: Set<string>): Step[] {
-  const steps: Step[] = [];
-  while (p.pos < p.tokens.length) {
-    const t = p.tokens[p.pos]!;
-    if (isWord(t) && stop.has(t.word)) break;
-    if (!isWord(t)) {
-      p.pos++;
-      continue;
-    }
-    steps.push(...parseAndOr(p, ctx, stop));
+export function compileScript(script: string, ctx: ScriptContext): Step[] {
+  let list: List;
+  try {
+    list = parseProgram(script).list;
+  } catch (e) {
+    if (!(e instanceof ShellSyntaxError)) throw e;
+    return [...textSteps(syntaxErrorText(e, { flavour: 'ash' }), 'err'), { op: 'exit', code: 2 }];
   }
+  const vars = new Map<string, string>(Object.entries(ctx.env));
+  vars.set('HOSTNAME', ctx.hostname);
+  return compileList(list, { ctx, vars });
+}
+
+/** Text a command writes as it is (a last line without newline continues with the next write). */
+export function textSteps(text: string, stream: 'out' | 'err' = 'out'): Step[] {
+  if (text === '') return [];
+  if (!text.includes(DATE_MARK)) return [{ op: 'write', text, stream }];
+  return [{ op: 'write', text: (ms) => text.split(DATE_MARK).join(dateLine(ms)), stream }];
+}
+
+function compileList(list: List, c: Compiler): Step[] {
+  const steps: Step[] = [];
+  for (const item of list) steps.push(...compileAndOr(item, c));
   return steps;
 }
 
 /** `a && b || c`: each operator applies to the status the list so far left behind. */
-function parseAndOr(p: Parser, ctx: ScriptContext, stop: Set<string>): Step[] {
-  let steps = parsePipeline(p, ctx, stop);
-  for (;;) {
-    const t = p.tokens[p.pos];
-    if (!t || isWord(t) || (t.op !== '&&' && t.op !== '||')) return steps;
-    p.pos++;
-    // The tokenizer turned a line break after the operator into `;`.
-    while (p.tokens[p.pos] && !isWord(p.tokens[p.pos]) && (p.tokens[p.pos] as { op: string }).op === ';')
-      p.pos++;
-    const when = t.op === '&&' ? 'ok' : 'fail';
-    const right = parsePipeline(p, ctx, stop);
+function compileAndOr(item: AndOr, c: Compiler): Step[] {
+  let steps = compilePipeline(item.first, c);
+  for (const { op, pipeline } of item.rest) {
+    const when = op === '&&' ? 'ok' : 'fail';
+    const right = compilePipeline(pipeline, c);
     const known = staticStatus(steps);
     if (known === undefined) steps = [...steps, { op: 'if', when, body: right }];
     else if ((known === 0) === (when === 'ok')) steps = [...steps, ...right];
   }
+  return steps;
 }
 
-function parsePipeline(p: Parser, ctx: ScriptContext, stop: Set<string>): Step[] {
-  let negate = false;
-  while (isWord(p.tokens[p.pos], '!')) {
-    negate = !negate;
-    p.pos++;
+function compilePipeline(p: Pipeline, c: Compiler): Step[] {
+  const [first, ...rest] = p.commands;
+  if (!first) return [];
+  let steps: Step[];
+  const stages = rest.map((cmd) => textStage(cmd, c));
+  if (rest.length === 0) steps = compileCommand(first, c);
+  else if (stages.every((s) => s !== undefined)) {
+    const filters = stages as TextStage[];
+    steps = [
+      {
+        op: 'io',
+        body: compileCommand(first, c),
+        out: 'pipe',
+        err: p.pipeStderr[0] ? 'pipe' : 'err',
+        then: (input) => runStages(filters, input),
+      },
+    ];
+  } else {
+    // The first command still runs (a server, a tool); the last one's output is what the log keeps.
+    steps = [
+      { op: 'io', body: compileCommand(first, c), out: 'null', err: 'err' },
+      ...compileCommand(rest[rest.length - 1]!, c),
+    ];
   }
-  const t = p.tokens[p.pos];
-  if (!isWord(t) || stop.has(t.word)) return [];
-  const steps =
-    t.word === 'while' || t.word === 'until'
-      ? parseLoop(p, ctx, t.word === 'until')
-      : t.word === 'for'
-        ? parseFor(p, ctx)
-        : t.word === 'if'
-          ? (skipBlock(p, 'if', 'fi'), [])
-          : parseSimple(p, ctx);
-  if (!negate) return steps;
+  if (!p.negate) return steps;
   const known = staticStatus(steps);
   return [...steps, known === undefined ? { op: 'not' } : { op: 'status', code: known === 0 ? 1 : 0 }];
 }
 
+type TextStage = (input: string) => { output: Step[]; stdout: string; status: number };
+
+/** A pipe stage the runtime can run on the text it receives (grep, tr, head, sed…). */
+function textStage(cmd: Command, c: Compiler): TextStage | undefined {
+  if (cmd.type !== 'simple' || cmd.redirects.length > 0) return undefined;
+  const argv = expandArgv(cmd.words, c);
+  if (!argv) return undefined;
+  const name = argv[0] ?? '';
+  const handler = TEXT_UTILITIES.get(name.slice(name.lastIndexOf('/') + 1));
+  if (!handler) return undefined;
+  return (input) => {
+    const r = handler(argv, {
+      stdin: input,
+      env: Object.fromEntries(c.vars),
+      context: { kind: 'host' },
+      interactive: false,
+    });
+    const chunks = r.output ?? [
+      { stream: 'stdout' as const, text: r.stdout },
+      { stream: 'stderr' as const, text: r.stderr },
+    ];
+    const output = chunks.flatMap((ch) => textSteps(ch.text, ch.stream === 'stdout' ? 'out' : 'err'));
+    return { output, stdout: r.stdout, status: r.exitCode };
+  };
+}
+
+/** Runs the later stages of a pipe: each reads the previous one's stdout; the last one's output is written. */
+function runStages(stages: readonly TextStage[], input: string): Step[] {
+  const errors: Step[] = [];
+  let text = input;
+  for (let i = 0; i < stages.length; i++) {
+    const r = stages[i]!(text);
+    if (i === stages.length - 1) return [...errors, ...r.output, { op: 'status', code: r.status }];
+    errors.push(...r.output.filter((s) => s.op === 'write' && s.stream === 'err'));
+    text = r.stdout;
+  }
+  return [{ op: 'status', code: 0 }];
+}
+
 /** The status steps leave behind when it does not depend on the run (no tool or branch decides it). */
-function staticStatus(steps: readonly Step[]): number | undefined {
+export function staticStatus(steps: readonly Step[]): number | undefined {
   for (let i = steps.length - 1; i >= 0; i--) {
     const s = steps[i]!;
-    if (s.op === 'status') return s.code;
-    if (s.op === 'exit') return s.code;
-    if (s.op === 'tool' || s.op === 'if' || s.op === 'not' || s.op === 'loop' || s.op === 'block')
-      return undefined;
+    if (s.op === 'status' || s.op === 'exit') return s.code;
+    if (s.op === 'io') return s.then ? undefined : staticStatus(s.body);
+    if (['tool', 'if', 'not', 'loop', 'block', 'branch', 'while', 'late'].includes(s.op)) return undefined;
   }
   return undefined;
 }
 
-function parseSimple(p: Parser, ctx: ScriptContext): Step[] {
-  const argv: string[] = [];
-  let redirect: string | undefined;
-  let piped = false;
-  while (p.pos < p.tokens.length) {
-    const t = p.tokens[p.pos]!;
-    if (isWord(t)) {
-      argv.push(t.word);
-      p.pos++;
-    } else if (t.op === '>' || t.op === '>>' || t.op === '<') {
-      p.pos++;
-      const target = p.tokens[p.pos];
-      if (isWord(target) && t.op !== '<') redirect = target.word;
-      p.pos++;
-    } else if (t.op === '|') {
-      piped = true;
-      p.pos++;
-      while (p.pos < p.tokens.length && isWord(p.tokens[p.pos])) p.pos++;
-    } else break;
+function compileCommand(cmd: Command, c: Compiler): Step[] {
+  let body: Step[];
+  switch (cmd.type) {
+    case 'simple':
+      body = compileSimple(cmd.words, cmd.assigns, c);
+      break;
+    case 'group':
+      body = compileList(cmd.body, c);
+      break;
+    case 'if':
+      body = compileIf(cmd.clauses, cmd.otherwise, c);
+      break;
+    case 'for':
+      body = compileFor(cmd.name, cmd.items, cmd.body, c);
+      break;
+    case 'while':
+      body = compileWhile(cmd.until, cmd.cond, cmd.body, c);
+      break;
   }
-  if (argv[0] === 'exec') argv.shift();
-  if (argv.length === 0) return [];
-  if (redirect !== undefined) {
-    if (redirect.startsWith('/dev/')) return [{ op: 'status', code: 0 }];
+  return withRedirects(body, cmd.redirects, c);
+}
+
+/**
+ * Where fd 1 and 2 go after the redirections, relative to the enclosing output: `>&2` and `2>&1`
+ * keep everything in the container log, `> /dev/null` drops it, `> file` creates the file.
+ */
+function withRedirects(body: Step[], redirects: readonly Redirect[], c: Compiler): Step[] {
+  const fds: Record<1 | 2, Dest> = { 1: 'out', 2: 'err' };
+  const files: Step[] = [];
+  for (const r of redirects) {
+    if (r.op === '<' || r.op === '<<' || r.op === '<<-' || r.op === '<<<' || r.op === '<>') continue;
+    const fd = r.fd ?? 1;
+    if (fd !== 1 && fd !== 2) continue;
+    const target = expandOne(r.target, c) ?? '';
+    if ((r.op === '>&' || r.op === '<&') && /^\d+$|^-$/.test(target)) {
+      fds[fd] = target === '1' ? fds[1] : target === '2' ? fds[2] : 'null';
+      continue;
+    }
+    const dest: Dest = target === '/dev/stdout' ? fds[1] : target === '/dev/stderr' ? fds[2] : 'null';
+    if (!target.startsWith('/dev/')) files.push({ op: 'file', path: target, exists: true });
+    if (r.op === '&>' || r.op === '&>>' || r.op === '>&') fds[1] = fds[2] = dest;
+    else fds[fd] = dest;
+  }
+  if (fds[1] === 'out' && fds[2] === 'err') return [...files, ...body];
+  return [...files, { op: 'io', body, out: fds[1], err: fds[2] }];
+}
+
+function compileSimple(
+  words: readonly Word[],
+  assigns: readonly { name: string; value: Word }[],
+  c: Compiler,
+): Step[] {
+  // A command that reads `$?` is compiled when the runtime reaches it and knows the status.
+  if (c.status === undefined && [...words, ...assigns.map((a) => a.value)].some(readsStatus)) {
     return [
-      { op: 'file', path: redirect, exists: true },
-      { op: 'status', code: 0 },
+      {
+        op: 'late',
+        build: (status) => compileSimple(words, assigns, { ...c, vars: new Map(c.vars), status }),
+      },
     ];
   }
-  const steps = ctx.command(argv);
-  return piped ? steps.filter((s) => s.op !== 'block') : steps;
+  const argv = expandArgv(words, c);
+  if (!argv) return [...textSteps('sh: bad substitution\n', 'err'), { op: 'status', code: 2 }];
+  if (argv.length === 0) {
+    for (const a of assigns) c.vars.set(a.name, expandOne(a.value, c) ?? '');
+    return [{ op: 'status', code: 0 }];
+  }
+  const name = argv[0]!;
+  switch (name) {
+    case 'export':
+    case 'readonly':
+    case 'local':
+      for (const a of argv.slice(1)) {
+        const eq = a.indexOf('=');
+        if (eq > 0) c.vars.set(a.slice(0, eq), a.slice(eq + 1));
+      }
+      return [{ op: 'status', code: 0 }];
+    case 'unset':
+      for (const a of argv.slice(1)) c.vars.delete(a);
+      return [{ op: 'status', code: 0 }];
+    case 'cd':
+    case 'set':
+    case 'shift':
+    case 'wait':
+    case 'umask':
+    case 'ulimit':
+      return [{ op: 'status', code: 0 }];
+    case 'exec':
+      return argv.length > 1 ? c.ctx.command(argv.slice(1)) : [{ op: 'status', code: 0 }];
+    case 'test':
+    case '[':
+      return testSteps(argv);
+  }
+  return c.ctx.command(argv);
 }
 
-function parseLoop(p: Parser, ctx: ScriptContext, until: boolean): Step[] {
-  p.pos++;
-  const cond: string[] = [];
-  while (p.pos < p.tokens.length && !isWord(p.tokens[p.pos], 'do')) {
-    const t = p.tokens[p.pos]!;
-    if (isWord(t)) cond.push(t.word);
-    p.pos++;
+function testSteps(argv: string[]): Step[] {
+  let args = argv.slice(1);
+  if (argv[0] === '[') {
+    if (args[args.length - 1] !== ']')
+      return [...textSteps('sh: missing ]\n', 'err'), { op: 'status', code: 2 }];
+    args = args.slice(0, -1);
   }
-  p.pos++;
-  const body = parseList(p, ctx, new Set(['done']));
-  p.pos++;
-  const c = cond.join(' ');
-  const forever = until ? c === 'false' : c === 'true' || c === ':' || c === '[ 1 ]' || /^sleep \d+$/.test(c);
-  if (forever) return [{ op: 'loop', body }];
-  // A loop on a condition we cannot evaluate (`until nslookup db`) is taken as met at once.
-  return [];
+  try {
+    return [{ op: 'status', code: evaluateTest(args, NO_FILES, (p) => p) ? 0 : 1 }];
+  } catch (e) {
+    if (!(e instanceof TestError)) throw e;
+    return [...textSteps(`sh: ${e.message}\n`, 'err'), { op: 'status', code: 2 }];
+  }
 }
 
-function parseFor(p: Parser, ctx: ScriptContext): Step[] {
-  p.pos++;
-  const name = isWord(p.tokens[p.pos]) ? (p.tokens[p.pos] as { word: string }).word : 'i';
-  p.pos++;
-  const values: string[] = [];
-  if (isWord(p.tokens[p.pos], 'in')) {
-    p.pos++;
-    while (p.pos < p.tokens.length && isWord(p.tokens[p.pos]))
-      values.push((p.tokens[p.pos++] as { word: string }).word);
-  }
-  while (p.pos < p.tokens.length && !isWord(p.tokens[p.pos], 'do')) p.pos++;
-  p.pos++;
-  const start = p.pos;
+function readsStatus(w: Word): boolean {
+  return w.parts.some(
+    (p) =>
+      (p.type === 'param' && p.name === '?') ||
+      (p.type === 'arith' && readsStatus(p.expr)) ||
+      (p.type === 'param' && p.arg !== undefined && readsStatus(p.arg)),
+  );
+}
+
+function compileIf(
+  clauses: readonly { cond: List; body: List }[],
+  otherwise: List | undefined,
+  c: Compiler,
+): Step[] {
+  const [clause, ...more] = clauses;
+  // No condition held and there is no `else`: the status is 0 (XCU 2.9.4.4).
+  if (!clause) return otherwise ? compileList(otherwise, c) : [{ op: 'status', code: 0 }];
+  const cond = compileList(clause.cond, c);
+  const known = staticStatus(cond);
+  if (known === 0) return [...cond, ...compileList(clause.body, c)];
+  const rest = compileIf(more, otherwise, c);
+  if (known !== undefined) return [...cond, ...rest];
+  return [...cond, { op: 'branch', then: compileList(clause.body, c), else: rest }];
+}
+
+function compileFor(name: string, items: readonly Word[], body: List, c: Compiler): Step[] {
+  const values = (expandArgv(items, c) ?? []).slice(0, MAX_FOR_VALUES);
   const steps: Step[] = [];
-  let end = start;
-  for (const v of values.length > 0 ? values : ['']) {
-    // Re-tokenising per value would lose quoting; substituting the loop variable in the words is enough.
-    p.pos = start;
-    const bound = {
-      ...ctx,
-      command: (argv: string[]) => ctx.command(argv.map((a) => a.split(loopVar(name)).join(v))),
-    };
-    const body = parseList(p, bound, new Set(['done']));
-    steps.push(...body);
-    end = p.pos;
+  for (const v of values) {
+    c.vars.set(name, v);
+    steps.push(...compileList(body, c));
   }
-  p.pos = end + 1;
-  return steps;
+  return steps.length > 0 ? steps : [{ op: 'status', code: 0 }];
 }
 
-function skipBlock(p: Parser, open: string, close: string): void {
-  let depth = 0;
-  for (; p.pos < p.tokens.length; p.pos++) {
-    const t = p.tokens[p.pos]!;
-    if (isWord(t, open)) depth++;
-    else if (isWord(t, close) && --depth === 0) {
-      p.pos++;
-      return;
-    }
+function compileWhile(until: boolean, condList: List, bodyList: List, c: Compiler): Step[] {
+  const cond = compileList(condList, c);
+  const known = staticStatus(cond);
+  const body = compileList(bodyList, c);
+  if (known === undefined) return [{ op: 'while', until, cond, body }];
+  // A condition that never holds: the body never runs and the loop's status is 0.
+  if ((known === 0) === until) return [...cond, { op: 'status', code: 0 }];
+  return [{ op: 'loop', body: [...cond, ...body] }];
+}
+
+function expandContext(c: Compiler): ExpandContext {
+  return {
+    get: (name) => {
+      if (name === '?') return String(c.status ?? 0);
+      if (name === '$') return '1';
+      if (name === '#') return '0';
+      if (name === '0') return 'sh';
+      return c.vars.get(name);
+    },
+    set: (name, value) => {
+      c.vars.set(name, value);
+    },
+    substitute: (body) => substitute(body, c),
+    home: c.vars.get('HOME') ?? '/root',
+    cwd: '/',
+    fs: NO_FILES,
+  };
+}
+
+/** `$(…)`: what its commands print when that is known now; `$(date)` is filled in when printed. */
+function substitute(body: List, c: Compiler): string {
+  const first = body[0]?.first.commands[0];
+  if (first?.type === 'simple' && first.words[0]?.raw === 'date' && body.length === 1) return DATE_MARK;
+  const steps = compileList(body, { ctx: c.ctx, vars: new Map(c.vars), status: c.status });
+  let out = '';
+  for (const s of steps)
+    if (s.op === 'write' && s.stream === 'out') out += typeof s.text === 'string' ? s.text : DATE_MARK;
+    else if (s.op === 'log' && s.stream !== 'err') out += `${typeof s.text === 'string' ? s.text : ''}\n`;
+  return out.replace(/\n+$/, '');
+}
+
+function expandArgv(words: readonly Word[], c: Compiler): string[] | undefined {
+  try {
+    return expandWords(words, expandContext(c));
+  } catch (e) {
+    if (e instanceof ExpansionError) return undefined;
+    throw e;
+  }
+}
+
+function expandOne(word: Word, c: Compiler): string | undefined {
+  try {
+    return expandWord(word, expandContext(c));
+  } catch (e) {
+    if (e instanceof ExpansionError) return undefined;
+    throw e;
   }
 }
