@@ -201,7 +201,15 @@ export class Table {
   private reindex(key: string, old: AnyObject, obj: AnyObject, at: string): void {
     for (const idx of this.indexes.values()) {
       const before = idx.byKey.get(key) ?? valuesOf(idx.fn, old);
-      const after = idx.reads && idx.reads(old) === idx.reads(obj) ? before : valuesOf(idx.fn, obj);
+      if (idx.reads && idx.reads(old) === idx.reads(obj)) {
+        // Same values: only the cached lists need the new instance.
+        for (const v of before) {
+          const cached = idx.sorted.get(v);
+          if (cached && !replaceAt(cached, at, old, obj)) idx.sorted.delete(v);
+        }
+        continue;
+      }
+      const after = valuesOf(idx.fn, obj);
       idx.byKey.set(key, after);
       for (const v of before) {
         if (!after.includes(v)) removeKey(idx, v, key);
