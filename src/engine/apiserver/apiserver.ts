@@ -15,7 +15,7 @@ import type { SimClock } from '../util/clock.ts';
 import type { Rng } from '../util/rng.ts';
 import { decodeManifest, type DecodedObject, type FieldValidation } from './decode.ts';
 import { applyDefaults } from './defaults.ts';
-import { validateObject, validateUpdate } from './validation.ts';
+import { validateMetadataWrite, validateObject, validateUpdate } from './validation.ts';
 import { Allocators } from './allocators.ts';
 import { admitPod } from './admission.ts';
 import { prepareForCreate, prepareForUpdate } from './strategy.ts';
@@ -191,6 +191,7 @@ export class ApiServer {
       metadata: { ...object.metadata, resourceVersion: old.metadata.resourceVersion },
     } as AnyObject;
     keepDeletion(next, old);
+    validateMetadataWrite(info, next);
     const stored = this.store.update(info.key, next);
     this.deleteIfFinalized(info.key, stored, old);
     return stored as unknown as T;

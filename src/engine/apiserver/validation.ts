@@ -75,6 +75,15 @@ export function validateUpdate(
   if (errs.length > 0) throw invalid(info.kind, next.metadata.name, causesOf(errs), info.group);
 }
 
+/**
+ * A metadata patch (kubectl label/annotate): the whole object is validated upstream, but the stored
+ * spec already passed, so only the metadata can fail (`metadata.labels: Invalid value: "a b": …`).
+ */
+export function validateMetadataWrite(info: ResourceInfo, object: ValidatedObject): void {
+  const errs = validateMeta(info, object);
+  if (errs.length > 0) throw invalid(info.kind, object.metadata.name, causesOf(errs), info.group);
+}
+
 function validateMeta(info: ResourceInfo, object: ValidatedObject): FieldError[] {
   const errs: FieldError[] = [];
   const meta = object.metadata;

@@ -116,3 +116,82 @@ describe('kubectl label/annotate --resource-version', () => {
     expect(k.host.api.get('pods', 'default', 'web')!.metadata.annotations).toBeUndefined();
   });
 });
+
+// Goldens: kubectl v1.33 offline (`--local -f`) on this pod.yaml; label.go parseLabels checks only the
+// `k=v` split and the value, annotate's cmdutil.ParsePairs nothing; the keys are the API server's.
+describe('kubectl label/annotate pairs (label.go parseLabels, cmdutil.ParsePairs)', () => {
+  const POD2 = POD.replace('    app: web\n', '    app: web\n    tier: db\n  annotations:\n    x: "1"\n');
+  const local = (k: ReturnType<typeof makeKubectl>, line: string) =>
+    k.run(`${line} -o jsonpath={.metadata.labels}{.metadata.annotations}`);
+
+  it('keys, __proto__ included, are plain data for the client', () => {
+    const k = makeKubectl({ files: { 'pod.yaml': POD } });
+    expect(local(k, "label -f pod.yaml --local __proto__=1 'a b=1' constructor=2")).toEqual({
+      stdout: '{"__proto__":"1","a b":"1","app":"web","constructor":"2"}',
+      stderr: '',
+      exitCode: 0,
+    });
+    expect(local(k, "annotate -f pod.yaml --local __proto__=1 'a b=x y' a=b=c")).toEqual({
+      stdout: '{"app":"web"}{"__proto__":"1","a":"b=c","a b":"x y"}',
+      stderr: '',
+      exitCode: 0,
+    });
+  });
+
+  it.each([
+    ['label -f pod.yaml --local a=b=c', 'error: invalid label spec: a=b=c'],
+    [
+      "label -f pod.yaml --local 'a b=1' q=-",
+      `error: invalid label value: "q=-": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+    ],
+    ['label -f pod.yaml --local a=1 a-', 'error: can not both modify and remove a label in the same command'],
+    [
+      'annotate -f pod.yaml --local a=1 b=2 a- b-',
+      'error: can not both modify and remove the following annotation(s) in the same command: a, b',
+    ],
+    [
+      'annotate -f pod.yaml --local =x',
+      'error: can only use local files by -f rsrc.yaml or --filename=rsrc.json when --local=true is set',
+    ],
+    [
+      'label -f pod.yaml --local -',
+      'error: can only use local files by -f pod.yaml or --filename=pod.json when --local=true is set',
+    ],
+    [
+      'annotate -f pod.yaml --local x=2',
+      "error: --overwrite is false but found the following declared annotation(s): 'x' already has a value (1)",
+    ],
+    [
+      'label -f pod.yaml --local app=q tier=w',
+      "'app' already has a value (web), and --overwrite is false\n'tier' already has a value (db), and --overwrite is false",
+    ],
+  ])('%s', (line, stderr) => {
+    const k = makeKubectl({ files: { 'pod.yaml': POD2 } });
+    expect(k.run(line)).toEqual({ stdout: '', stderr: `${stderr}\n`, exitCode: 1 });
+  });
+
+  it('annotate may always overwrite kubernetes.io/change-cause', () => {
+    const k = makeKubectl({
+      files: { 'pod.yaml': POD2.replace('    x: "1"\n', '    kubernetes.io/change-cause: old\n') },
+    });
+    expect(local(k, 'annotate -f pod.yaml --local kubernetes.io/change-cause=new').stdout).toBe(
+      '{"app":"web","tier":"db"}{"kubernetes.io/change-cause":"new"}',
+    );
+  });
+
+  // The server validates the patched metadata (ValidateObjectMeta): bad keys are its Invalid error.
+  it.each([
+    ["label pod web 'a b=1'", 'metadata.labels', '"a b"'],
+    ['label pod web __proto__=1', 'metadata.labels', '"__proto__"'],
+    ["annotate pod web 'a b=1'", 'metadata.annotations', '"a b"'],
+  ])('%s', (line, field, key) => {
+    const k = makeKubectl({ files: { 'pod.yaml': POD } });
+    k.run('create -f pod.yaml');
+    expect(k.run(line)).toEqual({
+      stdout: '',
+      stderr: `The Pod "web" is invalid: ${field}: Invalid value: ${key}: name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')\n`,
+      exitCode: 1,
+    });
+    expect(k.host.api.get('pods', 'default', 'web')!.metadata.labels).toEqual({ app: 'web' });
+  });
+});

@@ -5,9 +5,10 @@
  * `unlabeled` when only removing, `not labeled` when nothing changed (annotate: `annotated`).
  */
 import type { AnyObject } from '../../api/objects.ts';
+import { setOwn } from '../../apiserver/json-values.ts';
 import { deepClone, jsonEqual } from '../../util/json.ts';
 import type { KubectlContext } from '../context.ts';
-import { cmdError, usageError } from '../errors.ts';
+import { cmdError, KubectlError, usageError } from '../errors.ts';
 import { readManifests } from '../manifests.ts';
 import {
   fetchRefs,
@@ -22,8 +23,8 @@ import { refsFromManifests } from './file-refs.ts';
 import { localTargets } from './targets.ts';
 import { dryRunMode, dryRunSuffix, printOutcome, updateObject } from './write.ts';
 
-const KEY =
-  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+/** polymorphichelpers.ChangeCauseAnnotation, which annotate may always overwrite. */
+const CHANGE_CAUSE = 'kubernetes.io/change-cause';
 const VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 interface Changes {
@@ -36,7 +37,9 @@ function splitArgs(
   args: readonly string[],
   what: 'label' | 'annotation',
 ): { resources: string[]; changes: string[] } {
-  const isChange = (a: string): boolean => a.includes('=') || (a.endsWith('-') && a.length > 1);
+  // cmdutil.GetResourcesAndPairs: `=x` and `-` are resource arguments.
+  const isChange = (a: string): boolean =>
+    (a.includes('=') && a[0] !== '=') || (a.endsWith('-') && a !== '-');
   const first = args.findIndex(isChange);
   if (first < 0) return { resources: [...args], changes: [] };
   const late = args.slice(first).find((a) => !isChange(a));
@@ -50,27 +53,64 @@ const LOCAL_EXAMPLE = {
   annotation: '-f rsrc.yaml or --filename=rsrc.json',
 } as const;
 
+/**
+ * label.go `parseLabels`: `k=v` must split into exactly two parts and its value be a valid label value;
+ * keys are left to the API server. annotate.go goes through `cmdutil.ParsePairs`, which splits at the
+ * first `=` and checks nothing. Every item is a change (splitArgs put the rest among the resources).
+ */
 function parseChanges(items: readonly string[], what: 'label' | 'annotation'): Changes {
   const set: Record<string, string> = {};
   const remove: string[] = [];
   for (const item of items) {
-    if (item.includes('=')) {
-      const eq = item.indexOf('=');
-      const k = item.slice(0, eq);
-      const v = item.slice(eq + 1);
-      if (!KEY.test(k)) throw cmdError(`invalid ${what} spec: ${item}`);
-      if (what === 'label' && (!VALUE.test(v) || v.length > 63)) {
+    const eq = item.indexOf('=');
+    if (eq < 0) {
+      remove.push(item.slice(0, -1));
+      continue;
+    }
+    const k = item.slice(0, eq);
+    const v = item.slice(eq + 1);
+    if (what === 'label') {
+      if (v.includes('=')) throw cmdError(`invalid label spec: ${item}`);
+      if (!VALUE.test(v) || v.length > 63) {
         throw cmdError(
           `invalid label value: "${item}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
         );
       }
-      set[k] = v;
-    } else if (item.endsWith('-')) remove.push(item.slice(0, -1));
-    else throw cmdError(`invalid ${what} spec: ${item}`);
+    }
+    setOwn(set, k, v); // a `__proto__` key is data, for the server to judge
   }
-  for (const k of remove)
-    if (Object.hasOwn(set, k)) throw cmdError(`can not both modify and remove ${what}s in the same command`);
+  const both = remove.filter((k) => Object.hasOwn(set, k));
+  if (both.length > 0) {
+    throw cmdError(
+      what === 'label'
+        ? 'can not both modify and remove a label in the same command'
+        : `can not both modify and remove the following annotation(s) in the same command: ${both.join(', ')}`,
+    );
+  }
   return { set, remove };
+}
+
+/**
+ * label.go `validateNoOverwrites` (an aggregate: one error is `error: …`, several are bare lines) and
+ * annotate.go `validateNoAnnotationOverwrites` (one message; the change-cause annotation is exempt).
+ * Go walks a map; the arguments' order stands in for it.
+ */
+function checkOverwrites(
+  what: 'label' | 'annotation',
+  current: Record<string, string>,
+  set: Changes['set'],
+): void {
+  const clashes = Object.entries(set).filter(
+    ([k, v]) =>
+      Object.hasOwn(current, k) && current[k] !== v && !(what === 'annotation' && k === CHANGE_CAUSE),
+  );
+  if (clashes.length === 0) return;
+  if (what === 'annotation') {
+    const found = clashes.map(([k]) => `'${k}' already has a value (${current[k]})`).join('; ');
+    throw cmdError(`--overwrite is false but found the following declared annotation(s): ${found}`);
+  }
+  const lines = clashes.map(([k]) => `'${k}' already has a value (${current[k]}), and --overwrite is false`);
+  throw lines.length === 1 ? cmdError(lines[0]!) : new KubectlError(lines.join('\n'));
 }
 
 function run(ctx: KubectlContext, what: 'label' | 'annotation'): number {
@@ -147,11 +187,7 @@ function apply(
     for (const k of Object.keys(current).sort()) ctx.out(`${k}=${current[k]}\n`);
     return;
   }
-  const overwrite = ctx.flags.bool('overwrite');
-  for (const [k, v] of Object.entries(changes.set)) {
-    if (!overwrite && Object.hasOwn(current, k) && current[k] !== v)
-      throw cmdError(`'${k}' already has a value (${current[k]}), and --overwrite is false`);
-  }
+  if (!ctx.flags.bool('overwrite')) checkOverwrites(what, current, changes.set);
   // Only a request to the server reports a missing key (label.go's non-local, non-client-dry-run path).
   const sends = mode !== 'client' && !ctx.flags.bool('local');
   const next = { ...current, ...changes.set };
