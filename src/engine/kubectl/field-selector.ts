@@ -90,7 +90,7 @@ function unescape(s: string): string {
 }
 
 /** `schema.GroupVersionResource.String()`: `/v1, Resource=pods`, `apps/v1, Resource=deployments`. */
-function gvrString(info: ResourceInfo): string {
+export function gvrString(info: ResourceInfo): string {
   return `${info.group}/${info.version}, Resource=${info.plural}`;
 }
 

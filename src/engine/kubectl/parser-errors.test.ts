@@ -72,3 +72,48 @@ describe('go-yaml unclosed flow collections (kubectl v1.33 apply -f - --dry-run=
     });
   });
 });
+
+describe('malformed -l selectors: the API server BadRequest (apimachinery labels/selector.go, cli-runtime helper.go EnhanceListError)', () => {
+  const wrap = (selector: string, why: string): string =>
+    `Error from server (BadRequest): Unable to find "/v1, Resource=pods" that match label selector "${selector}", field selector "": ${why}\n`;
+  it.each([
+    ['a=b=c', "found '=', expected: ',' or 'end of string'"],
+    ['a in (b', "unable to parse requirement: found '', expected: ',' or ')'"],
+    ['a in b', "unable to parse requirement: found 'b' expected: '('"],
+    ['a b', "unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt"],
+    ['!', "unable to parse requirement: found '', expected: identifier"],
+    ['a,', "found '', expected: identifier after ','"],
+    [',a', "found ',', expected: !, identifier, or 'end of string'"],
+    ['a in (b c)', "unable to parse requirement: found 'c', expected: ',' or ')'"],
+    ['a in (=)', "unable to parse requirement: found '=', expected: ',', ')' or identifier"],
+    ['a=(', "unable to parse requirement: found '(', expected: identifier"],
+    ['!a=b', "found '=', expected: ',' or 'end of string'"],
+    [
+      'x>a',
+      `unable to parse requirement: values[0]: Invalid value: "a": for 'Gt', 'Lt' operators, the value must be an integer`,
+    ],
+  ])('get pods -l %j', (selector, why) => {
+    expect(run(`get pods -l '${selector}'`)).toEqual({
+      stdout: '',
+      stderr: wrap(selector, why),
+      exitCode: 1,
+    });
+  });
+
+  it('delete and logs list through the same server error', () => {
+    expect(run(`delete pods -l 'a b'`).stderr).toBe(
+      wrap('a b', "unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt"),
+    );
+    expect(run(`logs -l 'a in b'`).stderr).toBe(
+      wrap('a in b', "unable to parse requirement: found 'b' expected: '('"),
+    );
+  });
+
+  it('valid set-based selectors still parse (in, notin, !key, empty values)', () => {
+    expect(run(`get pods -l 'a in (x,,y),b notin (),!c,d'`)).toEqual({
+      stdout: '',
+      stderr: 'No resources found in default namespace.\n',
+      exitCode: 0,
+    });
+  });
+});

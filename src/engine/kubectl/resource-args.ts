@@ -7,10 +7,10 @@
 import type { AnyObject, ResourceKey } from '../api/objects.ts';
 import { RESOURCES, resolveResource, type ResourceInfo } from '../api/resources.ts';
 import { matches, parseSelector, SelectorParseError, type Selector } from '../api/labels.ts';
-import { notFound } from '../api/errors.ts';
+import { notFound, StatusError } from '../api/errors.ts';
 import { cmdError } from './errors.ts';
 import type { KubectlApi } from './host.ts';
-import { checkFieldSelector, matchesFields } from './field-selector.ts';
+import { checkFieldSelector, gvrString, matchesFields } from './field-selector.ts';
 
 export interface ResourceRef {
   readonly info: ResourceInfo;
@@ -73,13 +73,35 @@ export function parseResourceArgs(args: readonly string[]): ResourceRef[] {
   return out;
 }
 
+/**
+ * Selectors kubectl could not have parsed: kubectl sends `-l` unparsed and the API server rejects
+ * it when the list is made, so the error waits for the resource it is listed against.
+ */
+const invalidSelectors = new WeakMap<Selector, { text: string; message: string }>();
+
 export function parseLabelSelector(text: string): Selector {
   try {
     return parseSelector(text);
   } catch (e) {
-    if (e instanceof SelectorParseError) throw cmdError(e.message);
-    throw e;
+    if (!(e instanceof SelectorParseError)) throw e;
+    // Matches nothing (an `in` with no values), should a caller filter before listing.
+    const never: Selector = [{ key: '', op: 'in', values: [] }];
+    invalidSelectors.set(never, { text, message: e.message });
+    return never;
   }
+}
+
+/**
+ * Throws the server's BadRequest for a selector parseLabelSelector could not parse, as cli-runtime's
+ * EnhanceListError rewords it: `Unable to find "/v1, Resource=pods" that match label selector …`.
+ */
+export function checkListSelector(info: ResourceInfo, selector: Selector, fieldSelector = ''): void {
+  const bad = invalidSelectors.get(selector);
+  if (bad)
+    throw new StatusError(
+      'BadRequest',
+      `Unable to find "${gvrString(info)}" that match label selector "${bad.text}", field selector "${fieldSelector}": ${bad.message}`,
+    );
 }
 
 export interface FetchOptions {
@@ -116,6 +138,7 @@ export function fetchRefs(
       else errors.push(notFound(ref.info.key, ref.name));
       continue;
     }
+    checkListSelector(ref.info, opts.selector, opts.fieldSelector);
     const fields = opts.fieldSelector
       ? checkFieldSelector(ref.info, opts.fieldSelector, opts.labelSelectorText ?? '')
       : [];

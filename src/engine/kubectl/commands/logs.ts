@@ -11,7 +11,7 @@ import { containerLogs as runtimeLogs } from '../../node/container-runtime.ts';
 import type { KubectlContext } from '../context.ts';
 import { cmdError, KubectlError, usageError } from '../errors.ts';
 import { matches } from '../../api/labels.ts';
-import { parseLabelSelector } from '../resource-args.ts';
+import { checkListSelector, mustResolve, parseLabelSelector } from '../resource-args.ts';
 import { parseRFC3339 } from './go-time.ts';
 import { byLogging, pickContainer, resolvePodTarget } from './pod-target.ts';
 
@@ -183,6 +183,7 @@ function targetRequests(ctx: KubectlContext, arg: string, named: string): LogReq
  */
 function selectorRequests(ctx: KubectlContext, selectorText: string): LogRequest[] {
   const selector = parseLabelSelector(selectorText);
+  checkListSelector(mustResolve('pods'), selector);
   const pods = (ctx.host.api.list('pods', ctx.namespace) as Pod[])
     .filter((p) => matches(selector, p.metadata.labels))
     .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
