@@ -10,6 +10,7 @@ import {
   type ExecResult,
   type OutputChunk,
   type SessionContext,
+  type SessionExitHook,
 } from '../shell/types.ts';
 import type { ParsedFlags } from './flags.ts';
 import type { KubectlHooks, KubectlHost } from './host.ts';
@@ -26,7 +27,7 @@ export class KubectlContext {
   /** Both streams in write order: a warning printed before a table shows before it. */
   private readonly transcript = new Transcript();
   /** A session the shell should open when the command ends (`exec -it`, `debug node -it`). */
-  enter: (SessionContext & { readonly onExit?: () => string | void }) | undefined;
+  enter: (SessionContext & { readonly onExit?: SessionExitHook }) | undefined;
 
   constructor(host: KubectlHost, hooks: KubectlHooks, io: CommandIO, path: string, flags: ParsedFlags) {
     this.host = host;

@@ -66,3 +66,45 @@ describe('kubectl run --rm -it: the session ends, the pod is deleted', () => {
     expect(c.execSync('exit', it_).stdout).toBe('pod "o" deleted from default namespace\n');
   });
 });
+
+/**
+ * The attached shell is the container's PID 1 (audit #3, #16): leaving it ends the container. run.go
+ * then waits for a Never/OnFailure pod to complete and returns its exit code as a CodeExitError worded
+ * `pod NS/NAME terminated (REASON)`, after the deferred --rm deletion; an Always pod restarts.
+ */
+describe('kubectl run -it … -- sh: exit ends the container', () => {
+  const status = (c: ReturnType<typeof createCluster>, pod: string) =>
+    c.execSync(`kubectl get pod ${pod} --no-headers`, it_).stdout.split(/\s+/).slice(1, 4).join(' ');
+
+  it('--restart=Never: exit 0 completes the pod, exit N fails it with run.go’s message and code N', () => {
+    const c = createCluster(undefined, { seed: 5 });
+    c.execSync('kubectl run n -it --restart=Never --image=busybox:1.36 -- sh', it_);
+    expect(c.execSync('exit', it_)).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    expect(status(c, 'n')).toBe('0/1 Completed 0');
+    c.execSync('kubectl run e -it --restart=Never --image=busybox:1.36 -- sh', it_);
+    expect(c.execSync('exit 2', it_)).toEqual({
+      stdout: '',
+      stderr: 'pod default/e terminated (Error)\n',
+      exitCode: 2,
+    });
+    expect(status(c, 'e')).toBe('0/1 Error 0');
+  });
+
+  it('--rm --restart=Never then exit 3: the deletion, then the terminated error, status 3', () => {
+    const c = createCluster(undefined, { seed: 5 });
+    c.execSync('kubectl run -it --rm t2 --image=busybox --restart=Never -- sh', it_);
+    expect(c.execSync('exit 3', it_)).toEqual({
+      stdout: 'pod "t2" deleted from default namespace\n',
+      stderr: 'pod default/t2 terminated (Error)\n',
+      exitCode: 3,
+    });
+  });
+
+  it('restartPolicy Always: the container restarts and runs again', () => {
+    const c = createCluster(undefined, { seed: 5 });
+    c.execSync('kubectl run k -it --image=busybox:1.36 -- sh', it_);
+    c.execSync('exit', it_);
+    c.tick(3000);
+    expect(status(c, 'k')).toBe('1/1 Running 1');
+  });
+});

@@ -141,6 +141,71 @@ function toolOutcomes(pod: Pod, container: string, tools: ContainerTools): ToolO
   };
 }
 
+const sessionKey = (pod: Pod, container: string) =>
+  `container-session/${pod.metadata.uid ?? pod.metadata.name}/${container}`;
+
+/** Session ends by instance start (ms): when the attached shell left and with which status. */
+type SessionEnds = Record<string, { readonly at: number; readonly code: number }>;
+
+function sessionEnd(state: NodeLocalState, pod: Pod, container: string, startMs: number) {
+  const ends = state.get(pod.spec?.nodeName ?? '', sessionKey(pod, container)) as unknown as
+    | SessionEnds
+    | undefined;
+  return ends?.[startMs];
+}
+
+/** Who hears of container exits the runtime did not plan: each kubelet's relist (its PLEG). */
+interface RuntimeEvents {
+  readonly state: NodeLocalState;
+  readonly relist: Set<(pod: Pod) => void>;
+}
+const runtimeEvents = new WeakMap<object, RuntimeEvents>();
+
+/** A kubelet subscribes to exits of its containers that only the runtime sees (an attached shell closed). */
+export function watchContainerExits(
+  ctx: { readonly api: object; readonly nodeState: NodeLocalState },
+  relist: (pod: Pod) => void,
+): () => void {
+  let events = runtimeEvents.get(ctx.api);
+  if (!events) {
+    events = { state: ctx.nodeState, relist: new Set() };
+    runtimeEvents.set(ctx.api, events);
+  }
+  events.relist.add(relist);
+  const subscribed = events;
+  return () => {
+    subscribed.relist.delete(relist);
+  };
+}
+
+/**
+ * The terminal attached to a container's interactive shell (PID 1) closed: `exit N` ends the process,
+ * so the container exits with N at `atMs`, and the kubelet then applies the restart policy. Returns
+ * false when no kubelet runs the container (nothing changes).
+ */
+export function endAttachedSession(
+  api: object,
+  pod: Pod,
+  container: string,
+  code: number,
+  atMs: number,
+): boolean {
+  const events = runtimeEvents.get(api);
+  const startedAt = pod.status?.containerStatuses?.find((s) => s.name === container)?.state?.running
+    ?.startedAt;
+  if (!events || !startedAt) return false;
+  const node = pod.spec?.nodeName ?? '';
+  const key = sessionKey(pod, container);
+  const start = parseTimestamp(startedAt);
+  events.state.updateRecord(node, key, (ends) => {
+    // Only the current instance can still be attached: older instances' records are dropped.
+    for (const k of Object.keys(ends)) if (Number(k) !== start) delete ends[k];
+    ends[start] = { at: Math.max(atMs, start), code: code & 255 };
+  });
+  for (const relist of events.relist) relist(pod);
+  return true;
+}
+
 /**
  * The programs of a pod's containers, in start order. Init containers come first; each regular
  * container sees the ports the lower-indexed ones hold (one network namespace per pod). Containers
@@ -176,7 +241,13 @@ export function podPrograms(pod: Pod, tools?: ContainerTools): Map<string, Conta
     out.set(container.name, {
       container,
       profile: resolved.profile,
-      program: tools ? { ...program, tools: toolOutcomes(pod, container.name, tools) } : program,
+      program: tools
+        ? {
+            ...program,
+            tools: toolOutcomes(pod, container.name, tools),
+            session: (startMs) => sessionEnd(tools.state, pod, container.name, startMs),
+          }
+        : program,
     });
   });
   return out;
@@ -241,6 +312,15 @@ export function runProgram(program: Program, startMs: number, untilMs: number): 
         case 'block':
           done = true;
           break;
+        case 'stdin': {
+          const end = program.session?.(startMs);
+          if (end && end.at <= untilMs) {
+            t = Math.max(t, end.at);
+            exit = { at: t, code: end.code };
+          }
+          done = true;
+          break;
+        }
         case 'loop':
           playLoop(s.body);
           break;
@@ -362,7 +442,7 @@ export function programSettleMs(program: Program): number {
   let t = 0;
   for (const s of program.steps) {
     if (s.op === 'sleep') t += s.ms;
-    else if (s.op === 'block') return t;
+    else if (s.op === 'block' || s.op === 'stdin') return t;
     else if (['loop', 'exit', 'if', 'branch', 'while', 'late'].includes(s.op)) return Infinity;
   }
   return Infinity;

@@ -27,7 +27,7 @@ import { parseTimestamp } from '../util/clock.ts';
 import { cniPlugin, sandboxId } from './cni/index.ts';
 import { recordSandboxCreated } from './cni/cni-settings.ts';
 import { allocateIP } from './ipam.ts';
-import { kubeletTools, podPrograms } from './container-runtime.ts';
+import { kubeletTools, podPrograms, watchContainerExits } from './container-runtime.ts';
 import { currentPull, planContainers, type PlannedEvent } from './pod-lifecycle.ts';
 import { podConditions } from './pod-status.ts';
 import { terminatedStatus, waitingStatus } from './container-lifecycle.ts';
@@ -72,6 +72,13 @@ export class Kubelet implements Controller {
       if (e.type === 'MODIFIED' && old && statusOnlyChange(old, pod)) return;
       this.queue.add(objectKey(pod.metadata.namespace, pod.metadata.name));
     });
+    // PLEG: a container exit only the runtime sees (an attached shell's `exit`) syncs the pod.
+    const unwatchPods = this.unwatch;
+    const unwatchExits = watchContainerExits(this.ctx, (pod) => {
+      if (pod.spec?.nodeName === this.nodeName)
+        this.queue.add(objectKey(pod.metadata.namespace, pod.metadata.name));
+    });
+    this.unwatch = () => (unwatchPods(), unwatchExits());
     for (const pod of this.podsHere()) this.queue.add(objectKey(pod.metadata.namespace, pod.metadata.name));
   }
 

@@ -46,6 +46,8 @@ export type Step =
   | { readonly op: 'listen'; readonly listener: Listener }
   | { readonly op: 'trap' }
   | { readonly op: 'block' }
+  /** An interactive shell reading the attached terminal: it runs until the session ends (then exits). */
+  | { readonly op: 'stdin' }
   | { readonly op: 'loop'; readonly body: readonly Step[] }
   /** The right side of `&&` (runs when the last status is 0) or `||` (runs when it is not). */
   | { readonly op: 'if'; readonly when: 'ok' | 'fail'; readonly body: readonly Step[] }
@@ -105,6 +107,8 @@ export interface Program {
   readonly stopLogs: readonly LogText[];
   /** Where its network tools' outcomes come from; without it they print nothing and succeed. */
   readonly tools?: ToolOutcomes;
+  /** When and how the attached terminal session of the instance started at `startMs` ended, if it has. */
+  readonly session?: (startMs: number) => { readonly at: number; readonly code: number } | undefined;
 }
 
 export interface ProcessContext {
@@ -258,7 +262,7 @@ function commandSteps(argv: string[], state: BuildState, main: boolean): Step[] 
         });
       }
       // With no script and no stdin attached, an interactive shell reads EOF and exits.
-      return ctx.container.stdin ? [{ op: 'block' }] : [{ op: 'status', code: 0 }];
+      return ctx.container.stdin ? [{ op: 'stdin' }] : [{ op: 'status', code: 0 }];
     }
     case 'sleep': {
       const a = args[0] ?? '';

@@ -3,7 +3,7 @@
  * (`kubectl exec -it … -- sh`, `kubectl debug node/…`, `bash` inside `sh`). A frame holds what a
  * real shell process holds: variables, working directory, aliases, and its view of the files.
  */
-import type { SessionContext, SessionEnvironment, ShellFlavour } from './types.ts';
+import type { SessionContext, SessionEnvironment, SessionExitHook, ShellFlavour } from './types.ts';
 import { LabFilesystem, OverlayFilesystem, withDevices, type Filesystem } from './vfs.ts';
 import type { LabFiles } from '../cluster/files.ts';
 
@@ -26,7 +26,7 @@ export interface Frame {
   readonly dirs: Set<string>;
   /** A session's writes over its base files (null = removed). Unused on the host. */
   readonly overlay: Map<string, string | null>;
-  readonly onExit?: () => string | void;
+  readonly onExit?: SessionExitHook;
   readonly commandPath?: (name: string) => string | undefined;
   /** Opened by a shell program inside a session (`bash` in `sh`), not by kubectl. */
   readonly nested?: boolean;
@@ -78,7 +78,7 @@ export function hostFrame(files: LabFiles, dirs: Iterable<string> = []): Frame {
 const READ_ONLY_MOUNTS = ['/var/run/secrets/kubernetes.io/serviceaccount'];
 
 export function sessionFrame(
-  context: SessionContext & { readonly onExit?: () => string | void },
+  context: SessionContext & { readonly onExit?: SessionExitHook },
   env: SessionEnvironment,
   saved?: { overlay?: Record<string, string | null>; dirs?: readonly string[] },
 ): Frame {

@@ -327,7 +327,7 @@ export class Shell {
       const frame = this.top();
       if (this.resolver.environment?.(frame.context)) break;
       this.frames.pop();
-      frame.onExit?.();
+      frame.onExit?.(137);
       if (!frame.nested) {
         err.write('command terminated with exit code 137\n');
         this.status = 137;
@@ -347,7 +347,13 @@ export class Shell {
     this.frames.pop();
     if (frame.flavour === 'bash') err.write('exit\n');
     // What the command that opened the session prints once it ends (kubectl run --rm: the deletion).
-    const said = frame.onExit?.();
+    const said = frame.onExit?.(code);
+    if (typeof said === 'object') {
+      out.write(said.stdout);
+      err.write(said.stderr);
+      this.status = said.exitCode;
+      return false;
+    }
     if (said) out.write(said);
     if (!frame.nested && code !== 0) err.write(`command terminated with exit code ${code}\n`);
     this.status = code;

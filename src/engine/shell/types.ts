@@ -91,13 +91,26 @@ export interface CommandIO {
   readonly run?: (argv: readonly string[], stdin: string) => ExecResult;
 }
 
+/**
+ * What the command that opened a session reports once it ends, in place of exec's `command terminated
+ * with exit code N` (`kubectl run -it --restart=Never`: the deletion, then `pod ns/x terminated (Error)`).
+ */
+export interface SessionEnd {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number;
+}
+
+/** Runs when a session ends with the status of its last command. */
+export type SessionExitHook = (code: number) => string | SessionEnd | void;
+
 export interface CommandResult extends ExecResult {
   /**
    * Opens a nested session (`kubectl exec -it … -- sh`, `kubectl debug node/… -it`); `exit` leaves it.
    * `onExit` runs when the session ends; text it returns is what the opening command prints then, on
    * stdout (`kubectl run --rm -it`: `pod "t" deleted from default namespace`).
    */
-  readonly enter?: SessionContext & { readonly onExit?: () => string | void };
+  readonly enter?: SessionContext & { readonly onExit?: SessionExitHook };
   /** Asks the shell to clear the screen (`clear`, Ctrl+L is the terminal's). */
   readonly clear?: boolean;
 }

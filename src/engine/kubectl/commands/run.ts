@@ -14,7 +14,8 @@ import { cascadeOf, type Propagation } from './delete.ts';
 /** Simulated time an attached `kubectl run` follows a container that keeps running. */
 export const ATTACH_WAIT_CAP_MS = 5 * 60 * 1000;
 import { isInteractiveShell } from './exec.ts';
-import { containerLogs as runtimeLogs } from '../../node/container-runtime.ts';
+import { containerLogs as runtimeLogs, endAttachedSession } from '../../node/container-runtime.ts';
+import type { SessionEnd } from '../../shell/types.ts';
 import { StatusError } from '../../api/errors.ts';
 import { createObject, dryRunMode, printOutcome } from './write.ts';
 import { withOverrides } from './overrides.ts';
@@ -165,13 +166,14 @@ function attachToPod(
       !quiet && (created.spec?.restartPolicy ?? 'Always') === 'Always'
         ? `Session ended, resume using 'kubectl attach ${name} -c ${name} -i -t' command when the pod is running\n`
         : '';
-    ctx.enter = {
-      kind: 'pod',
-      namespace: ns,
-      pod: name,
-      container: name,
-      onExit: () => reattach + (rm ? removeAfterSession() : ''),
+    // The shell is the container's PID 1: leaving it ends the container with the shell's status.
+    const sessionEnded = (code: number): SessionEnd => {
+      const live = current();
+      if (live) endAttachedSession(api, live, name, code, ctx.now());
+      const outcome = waitForExitCode(ctx, created, current, timeout);
+      return { ...outcome, stdout: reattach + (rm ? removeAfterSession() : '') };
     };
+    ctx.enter = { kind: 'pod', namespace: ns, pod: name, container: name, onExit: sessionEnded };
     return 0;
   }
   // Attached without a terminal session, kubectl streams the container's stdout: its log (a network
@@ -194,13 +196,47 @@ function attachToPod(
   } catch (e) {
     ctx.err(`${errorText(e)}\n`);
   }
-  const exitCode = firstExit(done)?.exitCode ?? 0;
+  const last = firstExit(done);
+  const exitCode = last?.exitCode ?? 0;
   if (f.bool('rm')) ctx.out(removeCreated(ctx, ns, name, cascade));
   if (exitCode !== 0) {
-    ctx.err(`pod ${ns}/${name} terminated (Error)\n`);
-    return 1;
+    const text = `pod ${ns}/${name} terminated (${last?.reason ?? 'Error'})\n${last?.message ?? ''}`;
+    ctx.err(text.endsWith('\n') ? text : `${text}\n`);
+    return exitCode;
   }
   return 0;
+}
+
+/**
+ * run.go after an attached session: with restartPolicy Never or OnFailure (and no
+ * --leave-stdin-open) it waits for the pod to complete (OnFailure: to succeed) and returns the
+ * container's exit code as a CodeExitError worded `pod NS/NAME terminated (REASON)`; with Always it
+ * returns at once. The `--rm` deletion, deferred in run.go, is printed before that error.
+ */
+function waitForExitCode(
+  ctx: KubectlContext,
+  created: Pod,
+  current: () => Pod | undefined,
+  timeoutMs: number,
+): { stderr: string; exitCode: number } {
+  const policy = created.spec?.restartPolicy ?? 'Always';
+  if (policy === 'Always' || ctx.flags.bool('leave-stdin-open')) return { stderr: '', exitCode: 0 };
+  const done = (p: Pod) =>
+    p.status?.phase === 'Succeeded' || (policy === 'Never' && p.status?.phase === 'Failed');
+  if (!ctx.host.waitFor(() => !current() || done(current()!), timeoutMs, 500))
+    return { stderr: 'error: timed out waiting for the condition\n', exitCode: 1 };
+  const pod = current();
+  if (!pod) {
+    // watchtools' condition on a Deleted event: NotFound for a pod without a name.
+    return { stderr: 'Error from server (NotFound): pods "" not found\n', exitCode: 1 };
+  }
+  if (pod.status?.phase === 'Succeeded') return { stderr: '', exitCode: 0 };
+  const ns = pod.metadata.namespace ?? 'default';
+  const term = pod.status?.containerStatuses?.[0]?.state?.terminated;
+  if (!term || term.exitCode === 0)
+    return { stderr: `error: pod ${ns}/${pod.metadata.name} failed with unknown exit code\n`, exitCode: 1 };
+  const text = `pod ${ns}/${pod.metadata.name} terminated (${term.reason ?? ''})\n${term.message ?? ''}`;
+  return { stderr: text.endsWith('\n') ? text : `${text}\n`, exitCode: term.exitCode };
 }
 
 /** The container's log, from the hook or the runtime (what an attached kubectl would have streamed). */
