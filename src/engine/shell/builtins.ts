@@ -321,6 +321,9 @@ export function createBuiltins(services: BuiltinServices): ReadonlyMap<string, B
   table.set('eval', (argv, c) => c.interp.runSource(argv.slice(1).join(' '), c.rt, c.io));
 
   table.set('set', (argv, c) => {
+    // `set -- A B…` replaces the positional parameters; options are accepted and ignored.
+    const dashes = argv.indexOf('--');
+    if (dashes > 0) c.rt.frame.args = argv.slice(dashes + 1);
     if (argv.length > 1) return 0;
     for (const [k, v] of [...c.rt.frame.vars].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       c.out(
@@ -330,7 +333,22 @@ export function createBuiltins(services: BuiltinServices): ReadonlyMap<string, B
     return 0;
   });
 
-  table.set('shift', () => 0);
+  table.set('shift', (argv, c) => {
+    const params = c.rt.frame.args ?? [];
+    const n = argv[1] === undefined ? 1 : Number(argv[1]);
+    const bash = c.rt.frame.flavour === 'bash';
+    if (!Number.isInteger(n) || n < 0) {
+      err(c, 'shift', bash ? `${argv[1]}: numeric argument required` : `Illegal number: ${argv[1]}`);
+      return bash ? 1 : 2;
+    }
+    // bash says nothing unless shopt shift_verbose; dash and ash complain.
+    if (n > params.length) {
+      if (!bash) err(c, 'shift', "can't shift that many");
+      return bash ? 1 : 2;
+    }
+    c.rt.frame.args = params.slice(n);
+    return 0;
+  });
   table.set('wait', () => 0);
   table.set('jobs', () => 0);
 

@@ -13,6 +13,8 @@ export class ExpansionError extends Error {}
 export interface ExpandContext {
   get(name: string): string | undefined;
   set(name: string, value: string): void;
+  /** The positional parameters, for `"$@"` (one field each); none when absent. */
+  params?(): readonly string[];
   /** Runs `$( … )` and returns its stdout. */
   substitute(body: List): string;
   readonly home: string;
@@ -121,6 +123,14 @@ function expandFields(word: Word, ctx: ExpandContext): string[] {
       add(ctx.home, true);
       continue;
     }
+    if (part.type === 'param' && part.name === '@' && isQuoted(part) && !part.op && !part.length) {
+      // `"$@"`: each parameter is its own field, and no parameters make no field at all.
+      (ctx.params?.() ?? []).forEach((p, i) => {
+        if (i > 0) close();
+        add(p, true);
+      });
+      continue;
+    }
     const value = expandPart(part, ctx);
     if (isQuoted(part)) {
       add(value, true);
@@ -136,6 +146,13 @@ function expandFields(word: Word, ctx: ExpandContext): string[] {
     if (/[ \t\n]$/.test(value)) close();
   }
   close();
+  // `"$@"` with no parameters leaves no field, even though its quotes would make an empty one.
+  const onlyEmptyAt =
+    fields.length === 1 &&
+    fields[0]!.every((c) => c.text === '') &&
+    word.parts.some((p) => p.type === 'param' && p.name === '@' && isQuoted(p)) &&
+    word.parts.every((p) => (p.type === 'text' && p.value === '') || (p.type === 'param' && p.name === '@'));
+  if (onlyEmptyAt) return [];
   const out: string[] = [];
   for (const chunks of fields) {
     const literal = chunks.map((c) => c.text).join('');

@@ -305,7 +305,7 @@ export class Interpreter {
       });
     }
     const handler = this.host.lookup(name, rt.frame);
-    if (!handler) return this.notFound(name, rt, io);
+    if (!handler) return this.notFound(argv, rt, io);
     const result = this.callHandler(handler, argv, rt, io, extraEnv);
     if (result.clear && !rt.subshell && io.out.kind === 'buffer' && io.out.buffer === this.host.terminalOut)
       this.host.clear();
@@ -358,14 +358,15 @@ export class Interpreter {
     }
   }
 
-  private notFound(name: string, rt: Runtime, io: StdIo): number {
+  private notFound(argv: readonly string[], rt: Runtime, io: StdIo): number {
+    const name = argv[0] ?? '';
     if (name.includes('/')) {
       const kind = rt.frame.fs.stat(resolveIn(rt.frame, name));
       if (kind === 'dir') {
         writeTo(io.err, shellError(rt.frame, `${name}: Is a directory`));
         return 126;
       }
-      if (kind === 'file') return this.runScriptFile(resolveIn(rt.frame, name), [], rt, io);
+      if (kind === 'file') return this.runScriptFile(resolveIn(rt.frame, name), name, argv.slice(1), rt, io);
       writeTo(io.err, shellError(rt.frame, `${name}: ${fileErrorText('ENOENT')}`));
       return 127;
     }
@@ -395,13 +396,16 @@ export class Interpreter {
   }
 
   /** `sh FILE` / `./FILE`: the script runs in a child shell, so its `exit` and variables stay there. */
-  runScriptFile(path: string, _args: readonly string[], rt: Runtime, io: StdIo): number {
+  runScriptFile(path: string, arg0: string, args: readonly string[], rt: Runtime, io: StdIo): number {
     const read = rt.frame.fs.read(path);
     if ('error' in read) {
       writeTo(io.err, shellError(rt.frame, `${path}: ${fileErrorText(read.error)}`));
       return read.error === 'ENOENT' ? 127 : 126;
     }
-    return this.inSubshell(rt, (sub) => this.runSource(read.content, sub, io));
+    return this.inSubshell(rt, (sub) => {
+      sub.frame = { ...sub.frame, arg0, args };
+      return this.runSource(read.content, sub, io);
+    });
   }
 
   /** Runs something with fresh output buffers and returns what it printed, in order (xargs, `io.run`). */
@@ -424,6 +428,7 @@ export class Interpreter {
     const frame = rt.frame;
     const ctx: ExpandContext & { substStatus?: number } = {
       get: (name) => this.getVar(rt, name),
+      params: () => rt.frame.args ?? [],
       set: (name, value) => this.setVar(rt.frame, name, value),
       substitute: (body) => {
         const out = new OutputBuffer(false);
@@ -446,17 +451,18 @@ export class Interpreter {
       case '$':
         return rt.frame.context.kind === 'host' ? '4242' : '7';
       case '#':
-        return '0';
+        return String(rt.frame.args?.length ?? 0);
       case '0':
-        return shellName(rt.frame);
+        return rt.frame.arg0 ?? shellName(rt.frame);
       case '-':
         return rt.frame.flavour === 'bash' ? 'himBHs' : 'smi';
       case '!':
+        return '';
       case '@':
       case '*':
-        return '';
+        return (rt.frame.args ?? []).join(' ');
     }
-    if (/^[0-9]+$/.test(name)) return undefined;
+    if (/^[0-9]+$/.test(name)) return rt.frame.args?.[Number(name) - 1];
     return rt.frame.vars.get(name)?.value;
   }
 

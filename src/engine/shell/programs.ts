@@ -30,16 +30,23 @@ export function createPrograms(s: ProgramServices): ReadonlyMap<string, CommandH
     const flavour = s.flavourOf(program, cur.rt.frame);
     let script: string | undefined;
     let file: string | undefined;
+    // `sh -c CMD NAME ARGS…` makes NAME $0; `sh FILE ARGS…` makes FILE $0.
+    let arg0: string | undefined;
+    let args: readonly string[] = [];
     for (let i = 1; i < argv.length; i++) {
       const a = argv[i]!;
       if (a === '-c') {
         script = argv[i + 1];
         if (script === undefined)
           return { stdout: '', stderr: `${program}: -c: option requires an argument\n`, exitCode: 2 };
+        arg0 = argv[i + 2];
+        args = argv.slice(i + 3);
         break;
       }
       if (a.startsWith('-') && a !== '-') continue;
       file = a;
+      arg0 = a;
+      args = argv.slice(i + 1);
       break;
     }
     if (script === undefined && file !== undefined) {
@@ -66,7 +73,7 @@ export function createPrograms(s: ProgramServices): ReadonlyMap<string, CommandH
     }
     const source = script ?? stdin;
     return s.interp.runCaptured(cur.rt, script === undefined ? '' : stdin, (sub, subIo) => {
-      sub.frame = { ...subshellOf(sub.frame), flavour };
+      sub.frame = { ...subshellOf(sub.frame), flavour, args, ...(arg0 === undefined ? {} : { arg0 }) };
       return s.interp.runSource(source, sub, subIo);
     });
   };

@@ -30,6 +30,10 @@ export interface Frame {
   readonly commandPath?: (name: string) => string | undefined;
   /** Opened by a shell program inside a session (`bash` in `sh`), not by kubectl. */
   readonly nested?: boolean;
+  /** `$1…` of a script or `sh -c` (changed by `shift` and `set --`); none in an interactive shell. */
+  args?: readonly string[];
+  /** `$0` of a script (its path) or of `sh -c CMD NAME`; otherwise the shell's name. */
+  readonly arg0?: string;
 }
 
 export const HOST_USER = 'learner';

@@ -132,8 +132,9 @@ export function runEdit(ctx: KubectlContext): number {
   for (let round = 1; ; round++) {
     const path = `/tmp/kubectl-edit-${ctx.host.rng.int(4_294_967_295)}.yaml`;
     if (files.write(path, buffer)) preserved(cmdError(`open ${path}: permission denied`), previous);
+    // editor.go Editor.args: in shell form the path is appended with Go's %q.
     const argv = editor.shell
-      ? [...editor.argv.slice(0, -1), `${editor.argv.at(-1)!} ${path}`]
+      ? [...editor.argv.slice(0, -1), `${editor.argv.at(-1)!} ${JSON.stringify(path)}`]
       : [...editor.argv, path];
     const r = run(argv, '');
     // exec.ErrNotFound: the program is not there (the shell's own 127); any other failure is the editor's.
