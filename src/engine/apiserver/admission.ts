@@ -4,8 +4,10 @@
  * projected `kube-api-access-xxxxx` token volume mounted at /var/run/secrets/kubernetes.io/serviceaccount),
  * Priority (`priority: 0`, `preemptionPolicy: PreemptLowerPriority`, or the value of a system class)
  * and DefaultTolerationSeconds (NoExecute tolerations for not-ready/unreachable, 300 s). They run on
- * create only. The ServiceAccount object itself is not required to exist: the engine's namespaces may
- * be created without one, and the token is never read.
+ * create only. A pod naming a ServiceAccount its namespace lacks is Forbidden, as the ServiceAccount
+ * plugin's lookup fails; that is enforced once the namespace has its `default` ServiceAccount (the
+ * serviceaccount controller makes it), since upstream waits for that one rather than fail and a
+ * namespace here may not have it yet. The token is never read.
  */
 import { forbidden as forbiddenError } from '../api/errors.ts';
 import type { ApiStore } from '../api/store.ts';
@@ -23,23 +25,34 @@ const SYSTEM_PRIORITY: Record<string, number> = {
 };
 
 export function admitPod(
-  pod: { metadata: { name: string; namespace?: string }; spec?: unknown },
+  pod: { metadata: { name: string; namespace?: string; generateName?: string }; spec?: unknown },
   store: ApiStore,
   rng: Rng,
 ): void {
   const spec = (isPlainObject(pod.spec) ? pod.spec : (pod.spec = {})) as Obj;
-  admitServiceAccount(pod.metadata.namespace ?? 'default', spec, store, rng);
+  // admission.NewForbidden names a generateName pod by its prefix: upstream the name is drawn after
+  // admission, here the decoder (or the controller) has drawn it already.
+  const shownName = pod.metadata.generateName || pod.metadata.name;
+  admitServiceAccount(pod.metadata.namespace ?? 'default', shownName, spec, store, rng);
   admitPriority(pod.metadata.name, spec);
   admitDefaultTolerations(spec);
 }
 
-function admitServiceAccount(namespace: string, spec: Obj, store: ApiStore, rng: Rng): void {
+function admitServiceAccount(namespace: string, podName: string, spec: Obj, store: ApiStore, rng: Rng): void {
   if (!spec.serviceAccountName)
     spec.serviceAccountName =
       typeof spec.serviceAccount === 'string' && spec.serviceAccount ? spec.serviceAccount : 'default';
   // The v1 conversion keeps the deprecated field in step with the real one.
   spec.serviceAccount = spec.serviceAccountName;
-  const sa = store.get('serviceaccounts', namespace, spec.serviceAccountName as string);
+  const name = spec.serviceAccountName as string;
+  const sa = store.get('serviceaccounts', namespace, name);
+  if (!sa && store.get('serviceaccounts', namespace, 'default')) {
+    throw forbiddenError(
+      'pods',
+      podName,
+      `error looking up service account ${namespace}/${name}: serviceaccount "${name}" not found`,
+    );
+  }
   if (spec.automountServiceAccountToken === false) return;
   if (spec.automountServiceAccountToken === undefined && sa?.automountServiceAccountToken === false) return;
   const containers = [...list(spec.initContainers), ...list(spec.containers)];
