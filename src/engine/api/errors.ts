@@ -2,6 +2,8 @@
  * API errors, shaped like `metav1.Status` so kubectl can print them exactly as the real client prints
  * apimachinery's errors (`Error from server (NotFound): pods "x" not found`).
  */
+import { unsimulatedBuiltin } from './resources.ts';
+
 export type StatusReason =
   | 'NotFound'
   | 'AlreadyExists'
@@ -213,10 +215,11 @@ export class NoKindMatchError extends Error {
 
   /** cli-runtime `mapper.go`: the text after kubectl's `error: ` prefix for a manifest read from `source`. */
   mappingText(source: string): string {
-    return (
-      `resource mapping not found for name: "${this.objectName}" namespace: "${this.objectNamespace}" ` +
-      `from "${source}": ${this.message}\nensure CRDs are installed first`
-    );
+    const prefix = `resource mapping not found for name: "${this.objectName}" namespace: "${this.objectNamespace}" from "${source}": `;
+    // A built-in kind the simulation lacks is no CRD problem: say so instead of the CRD hint.
+    const missing = unsimulatedBuiltin({ apiVersion: this.apiVersion, kind: this.kind });
+    if (missing) return `${prefix}${missing}`;
+    return `${prefix}${this.message}\nensure CRDs are installed first`;
   }
 }
 

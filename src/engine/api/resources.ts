@@ -29,7 +29,17 @@ function r(
   categories: string[] = [],
 ): ResourceInfo {
   const key = (group ? `${plural}.${group}` : plural) as ResourceKey;
-  return { key, plural, singular: kind.toLowerCase(), kind, group, version, namespaced, shortNames, categories };
+  return {
+    key,
+    plural,
+    singular: kind.toLowerCase(),
+    kind,
+    group,
+    version,
+    namespaced,
+    shortNames,
+    categories,
+  };
 }
 
 /** In `kubectl api-resources` order (core group first, then groups alphabetically as the server lists them). */
@@ -57,6 +67,76 @@ export const RESOURCES: readonly ResourceInfo[] = [
   r('ingresses', 'Ingress', 'networking.k8s.io', 'v1', true, ['ing']),
   r('networkpolicies', 'NetworkPolicy', 'networking.k8s.io', 'v1', true, ['netpol']),
 ];
+
+/**
+ * Built-in kinds of a v1.33 API server that this simulated cluster does not implement, by apiVersion
+ * (group/version as served), with the names `kubectl get` accepts for them. A manifest or type
+ * naming one gets an honest "not implemented here" error instead of the CRD hint meant for kinds
+ * that do not exist at all.
+ */
+const UNSIMULATED: readonly {
+  readonly apiVersions: readonly string[];
+  readonly kind: string;
+  readonly names: readonly string[];
+}[] = [
+  { apiVersions: ['v1'], kind: 'PersistentVolumeClaim', names: ['persistentvolumeclaims', 'pvc'] },
+  { apiVersions: ['v1'], kind: 'PersistentVolume', names: ['persistentvolumes', 'pv'] },
+  { apiVersions: ['v1'], kind: 'ReplicationController', names: ['replicationcontrollers', 'rc'] },
+  { apiVersions: ['v1'], kind: 'LimitRange', names: ['limitranges', 'limits'] },
+  { apiVersions: ['v1'], kind: 'ResourceQuota', names: ['resourcequotas', 'quota'] },
+  { apiVersions: ['v1'], kind: 'PodTemplate', names: ['podtemplates'] },
+  { apiVersions: ['apps/v1'], kind: 'StatefulSet', names: ['statefulsets', 'sts'] },
+  { apiVersions: ['apps/v1'], kind: 'ControllerRevision', names: ['controllerrevisions'] },
+  { apiVersions: ['batch/v1'], kind: 'Job', names: ['jobs'] },
+  { apiVersions: ['batch/v1'], kind: 'CronJob', names: ['cronjobs', 'cj'] },
+  {
+    apiVersions: ['autoscaling/v1', 'autoscaling/v2'],
+    kind: 'HorizontalPodAutoscaler',
+    names: ['horizontalpodautoscalers', 'hpa'],
+  },
+  { apiVersions: ['policy/v1'], kind: 'PodDisruptionBudget', names: ['poddisruptionbudgets', 'pdb'] },
+  { apiVersions: ['rbac.authorization.k8s.io/v1'], kind: 'Role', names: ['roles'] },
+  { apiVersions: ['rbac.authorization.k8s.io/v1'], kind: 'RoleBinding', names: ['rolebindings'] },
+  { apiVersions: ['rbac.authorization.k8s.io/v1'], kind: 'ClusterRole', names: ['clusterroles'] },
+  {
+    apiVersions: ['rbac.authorization.k8s.io/v1'],
+    kind: 'ClusterRoleBinding',
+    names: ['clusterrolebindings'],
+  },
+  { apiVersions: ['storage.k8s.io/v1'], kind: 'StorageClass', names: ['storageclasses', 'sc'] },
+  { apiVersions: ['coordination.k8s.io/v1'], kind: 'Lease', names: ['leases'] },
+  { apiVersions: ['scheduling.k8s.io/v1'], kind: 'PriorityClass', names: ['priorityclasses', 'pc'] },
+  {
+    apiVersions: ['apiextensions.k8s.io/v1'],
+    kind: 'CustomResourceDefinition',
+    names: ['customresourcedefinitions', 'crd', 'crds'],
+  },
+  { apiVersions: ['node.k8s.io/v1'], kind: 'RuntimeClass', names: ['runtimeclasses'] },
+  {
+    apiVersions: ['certificates.k8s.io/v1'],
+    kind: 'CertificateSigningRequest',
+    names: ['certificatesigningrequests', 'csr'],
+  },
+];
+
+/** The one-line reason a built-in kind or resource type this cluster lacks cannot be used, if it is one. */
+export function unsimulatedBuiltin(
+  what: { apiVersion: string; kind: string } | { typed: string },
+): string | undefined {
+  const entry =
+    'typed' in what
+      ? UNSIMULATED.find((u) => {
+          // `jobs`, `Job`, `jobs.batch`, `jobs.v1.batch`: a qualifier must name the kind's group.
+          const [name = '', ...rest] = what.typed.toLowerCase().split('.');
+          const qualifier = rest.join('.');
+          const group = u.apiVersions[0]!.includes('/') ? u.apiVersions[0]!.split('/')[0]! : '';
+          const named = u.names.includes(name) || u.kind.toLowerCase() === name;
+          return named && (qualifier === '' || qualifier === group || qualifier.endsWith(`.${group}`));
+        })
+      : UNSIMULATED.find((u) => u.kind === what.kind && u.apiVersions.includes(what.apiVersion));
+  if (!entry) return undefined;
+  return `${entry.kind} (${entry.apiVersions.at(-1)!}) is a built-in Kubernetes kind that this simulated cluster does not implement`;
+}
 
 const BY_KEY = new Map(RESOURCES.map((info) => [info.key as string, info]));
 

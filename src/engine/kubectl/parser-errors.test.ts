@@ -117,3 +117,38 @@ describe('malformed -l selectors: the API server BadRequest (apimachinery labels
     });
   });
 });
+
+describe('built-in kinds the simulation lacks are named as such, not as missing CRDs', () => {
+  const files = {
+    'ss.yaml': 'apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: web\n',
+    'foo.yaml': 'apiVersion: example.com/v1\nkind: Foo\nmetadata:\n  name: web\n',
+  };
+  const k = (line: string) => {
+    const r = makeKubectl({ files }).run(line);
+    return { stderr: r.stderr, exitCode: r.exitCode };
+  };
+  it('apply -f of a StatefulSet', () => {
+    expect(k('apply -f ss.yaml')).toEqual({
+      stderr:
+        'error: resource mapping not found for name: "web" namespace: "" from "ss.yaml": StatefulSet (apps/v1) is a built-in Kubernetes kind that this simulated cluster does not implement\n',
+      exitCode: 1,
+    });
+  });
+  it('get of an unsimulated built-in type, qualified or not', () => {
+    for (const typed of ['statefulsets', 'sts', 'jobs.batch', 'cronjob'])
+      expect(k(`get ${typed}`).stderr).toMatch(
+        new RegExp(
+          `^error: resource type "${typed.replace('.', '\\.')}": \\w+ \\([a-z/.0-9]+\\) is a built-in Kubernetes kind that this simulated cluster does not implement\\n$`,
+        ),
+      );
+  });
+  it('truly unknown kinds keep the real mapping error and CRD hint', () => {
+    expect(k('apply -f foo.yaml').stderr).toBe(
+      'error: resource mapping not found for name: "web" namespace: "" from "foo.yaml": no matches for kind "Foo" in version "example.com/v1"\nensure CRDs are installed first\n',
+    );
+    expect(k('get foos').stderr).toBe('error: the server doesn\'t have a resource type "foos"\n');
+    expect(k('get jobs.example.com').stderr).toBe(
+      'error: the server doesn\'t have a resource type "jobs.example.com"\n',
+    );
+  });
+});

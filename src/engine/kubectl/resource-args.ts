@@ -5,7 +5,7 @@
  * not fatal) and label-selected lists.
  */
 import type { AnyObject, ResourceKey } from '../api/objects.ts';
-import { RESOURCES, resolveResource, type ResourceInfo } from '../api/resources.ts';
+import { RESOURCES, resolveResource, unsimulatedBuiltin, type ResourceInfo } from '../api/resources.ts';
 import { matches, parseSelector, SelectorParseError, type Selector } from '../api/labels.ts';
 import { notFound, StatusError } from '../api/errors.ts';
 import { cmdError } from './errors.ts';
@@ -20,6 +20,8 @@ export interface ResourceRef {
 
 /** `error: the server doesn't have a resource type "foo"`. */
 export function unknownType(typed: string): Error {
+  const missing = unsimulatedBuiltin({ typed });
+  if (missing) return cmdError(`resource type "${typed}": ${missing}`);
   return cmdError(`the server doesn't have a resource type "${typed}"`);
 }
 

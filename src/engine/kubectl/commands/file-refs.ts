@@ -7,7 +7,7 @@ import type { Manifest } from '../../api/objects.ts';
 import { resourceForKind, type ResourceInfo } from '../../api/resources.ts';
 import { isPlainObject } from '../../util/json.ts';
 import type { KubectlContext } from '../context.ts';
-import { StatusError } from '../../api/errors.ts';
+import { NoKindMatchError, StatusError } from '../../api/errors.ts';
 import { cmdError, errorText, KubectlError, statusErrorText } from '../errors.ts';
 import type { SourcedManifest } from '../manifests.ts';
 import type { ResourceRef } from '../resource-args.ts';
@@ -60,9 +60,7 @@ function mapFileObject(ctx: KubectlContext, sm: SourcedManifest): FileObject {
   const info = resourceForKind(apiVersion, kind);
   if (!info) {
     const ns = typeof meta.namespace === 'string' ? meta.namespace : '';
-    throw cmdError(
-      `resource mapping not found for name: "${name}" namespace: "${ns}" from "${sm.source}": no matches for kind "${kind}" in version "${apiVersion}"\nensure CRDs are installed first`,
-    );
+    throw cmdError(new NoKindMatchError(kind, apiVersion, name, ns).mappingText(sm.source));
   }
   const own = typeof meta.namespace === 'string' && meta.namespace !== '' ? meta.namespace : undefined;
   const namespace = info.namespaced ? (own ?? ctx.namespace) : undefined;

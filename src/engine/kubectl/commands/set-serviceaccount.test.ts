@@ -136,9 +136,9 @@ describe('kubectl set subject', () => {
     expect(makeKubectl({ files: FILES }).run(line)).toMatchObject({ stderr: `${stderr}\n`, exitCode: 1 });
   });
 
-  it('this cluster serves no RBAC API', () => {
+  it('this cluster serves no RBAC API, and says so', () => {
     expect(makeKubectl().run('set subject rolebinding rb --user=x').stderr).toBe(
-      'error: the server doesn\'t have a resource type "rolebinding"\n',
+      'error: resource type "rolebinding": RoleBinding (rbac.authorization.k8s.io/v1) is a built-in Kubernetes kind that this simulated cluster does not implement\n',
     );
   });
 });
