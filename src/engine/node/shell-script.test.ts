@@ -102,6 +102,7 @@ describe('sh -c scripts parse as the interactive shell parses them (goldens from
       code: 0,
     },
     { script: 'until false; do echo once; exit 7; done', out: 'once', code: 7 },
+    { script: 'for i in $(seq 1 3); do echo "n$i"; done | tail -1', out: 'n3', code: 0 },
   ])('$script', ({ script, out, code }) => {
     expect(run(program(script))).toEqual({ out, code });
   });
@@ -159,5 +160,22 @@ describe('a network tool inside pipes, redirections and if (busybox 1.36 wget, c
     expect(run(withTool('curl -sv http://web 2>&1 | head -2', verbose, 'curlimages/curl:8.11.1')).out).toBe(
       '* Host web:80 was resolved.\n< HTTP/1.1 200 OK',
     );
+  });
+
+  it('until waits on the tool, round by round, until it succeeds', () => {
+    let calls = 0;
+    const prog = {
+      ...program('until wget -q -O /dev/null http://db; do echo waiting; sleep 2; done; echo up'),
+      tools: () => (++calls < 3 ? bad : { ...page, stdout: '' }),
+    };
+    const r = runProgram(prog, 0, Number.MAX_SAFE_INTEGER);
+    expect(r.logs.map((l) => `${l.time} ${l.text}`)).toEqual([
+      "10 wget: bad address 'nope'",
+      '10 waiting',
+      "2020 wget: bad address 'nope'",
+      '2020 waiting',
+      '4030 up',
+    ]);
+    expect(r.exit).toEqual({ at: 4030, code: 0 });
   });
 });

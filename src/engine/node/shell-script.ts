@@ -12,8 +12,10 @@
  * runtime takes.
  *
  * Simplified: variables assigned inside a `while` body keep the value of its first round, a pipe
- * stage that is not a text utility (`| sh`, `| while read`) runs without its input, and the files a
- * script tests or lists are not modelled (`[ -f x ]` on a path is false, `ls` prints nothing).
+ * stage that is not a text utility (`| sh`, `| while read`) runs without its input, the files a
+ * script tests or lists are not modelled (`[ -f x ]` on a path is false, `ls` prints nothing), and a
+ * loop waiting on a tool (`until nslookup db`) ends, for the kubelet, after its fresh runs
+ * (container-runtime.ts).
  */
 import type { Filesystem } from '../shell/vfs.ts';
 import { parseProgram, ShellSyntaxError } from '../shell/parser.ts';
@@ -162,7 +164,7 @@ function runStages(stages: readonly TextStage[], input: string): Step[] {
 }
 
 /** The status steps leave behind when it does not depend on the run (no tool or branch decides it). */
-export function staticStatus(steps: readonly Step[]): number | undefined {
+function staticStatus(steps: readonly Step[]): number | undefined {
   for (let i = steps.length - 1; i >= 0; i--) {
     const s = steps[i]!;
     if (s.op === 'status' || s.op === 'exit') return s.code;
@@ -351,6 +353,8 @@ function expandContext(c: Compiler): ExpandContext {
 function substitute(body: List, c: Compiler): string {
   const first = body[0]?.first.commands[0];
   if (first?.type === 'simple' && first.words[0]?.raw === 'date' && body.length === 1) return DATE_MARK;
+  const stage = first && body.length === 1 && body[0]!.first.commands.length === 1 && textStage(first, c);
+  if (stage) return stage('').stdout.replace(/\n+$/, '');
   const steps = compileList(body, { ctx: c.ctx, vars: new Map(c.vars), status: c.status });
   let out = '';
   for (const s of steps)
