@@ -267,14 +267,37 @@ function readSources(ctx: KubectlContext, add: (key: string, value: string) => v
   for (const path of f.array('from-env-file')) {
     const text = ctx.host.files.read(path);
     if (text === undefined) throw cmdError(`error reading ${path}: no such file or directory`);
-    for (const line of text.split('\n')) {
-      const l = line.trim();
-      if (l === '' || l.startsWith('#')) continue;
-      const eq = l.indexOf('=');
-      if (eq < 0) add(l, '');
-      else add(l.slice(0, eq), l.slice(eq + 1));
-    }
+    // bufio.ScanLines: no empty line after the last newline, one trailing \r dropped per line.
+    const lines = text.split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    lines.forEach((raw, i) => {
+      // Only the first line loses a UTF-8 BOM.
+      const pair = envFileLine(i === 0 ? raw.replace(/^\uFEFF/, '') : raw, ctx.io.env);
+      if (pair) add(...pair);
+    });
   }
+}
+
+/** Go's unicode.IsSpace (JS `\s` would also take U+FEFF, which Go leaves in the key). */
+const GO_LEADING_SPACE = /^[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+/;
+/** validation.IsEnvVarName. */
+const ENV_VAR_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
+
+/**
+ * env_file.go `processEnvFileLine`: leading whitespace trimmed (the rest of the line kept, trailing
+ * spaces included), blank and `#` lines skipped, the key checked as an environment variable name
+ * before the ConfigMap/Secret rule, and a line without `=` takes its value from the environment.
+ */
+function envFileLine(raw: string, env: Readonly<Record<string, string>>): [string, string] | undefined {
+  const line = raw.replace(/\r$/, '').replace(GO_LEADING_SPACE, '');
+  if (line === '' || line.startsWith('#')) return undefined;
+  const eq = line.indexOf('=');
+  const key = eq < 0 ? line : line.slice(0, eq);
+  if (!ENV_VAR_NAME.test(key))
+    throw cmdError(
+      `${goQuote(key)} is not a valid key name: a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')`,
+    );
+  return [key, eq < 0 ? (Object.hasOwn(env, key) ? env[key]! : '') : line.slice(eq + 1)];
 }
 
 /** `kubectl create configmap NAME --from-literal=k=v --from-file=[key=]path [--append-hash]`. */
