@@ -9,8 +9,17 @@ import { describe, expect, it } from 'vitest';
 import { apply, clusterIP, exec, scenario } from '../network/test-helpers.ts';
 
 const cluster = scenario('cilium', 'none', 17);
+// The agent on echo-a's node: its endpoint list holds only that node's pods, and its NodePort
+// frontends carry that node's address (`ds/cilium` would pick whichever agent sorts first).
+const echoNode = cluster.store.get('pods', 'default', 'echo-a')?.spec?.nodeName;
+const agentPod = cluster.store
+  .list('pods', 'kube-system')
+  .find((p) => p.metadata.labels?.['k8s-app'] === 'cilium' && p.spec?.nodeName === echoNode)?.metadata.name;
+const nodeIP = cluster.store
+  .get('nodes', undefined, echoNode ?? '')
+  ?.status?.addresses?.find((a) => a.type === 'InternalIP')?.address;
 const agent = (line: string) =>
-  cluster.execSync(`kubectl exec -n kube-system ds/cilium -- cilium-dbg ${line}`);
+  cluster.execSync(`kubectl exec -n kube-system ${agentPod} -- cilium-dbg ${line}`);
 
 describe('cilium-config', () => {
   it('has the chart keys a lab reads, kube-proxy replacement on when the cluster has no kube-proxy', () => {
@@ -57,7 +66,9 @@ describe('cilium-dbg service list', () => {
 
   it('has NodePort frontends on 0.0.0.0 and the node address with kube-proxy replacement', () => {
     expect(out).toMatch(/^0\.0\.0\.0:\d+\/TCP +NodePort +1 => /m);
-    expect(out).toMatch(/^172\.18\.0\.3:\d+\/TCP +NodePort +1 => /m);
+    expect(out).toMatch(
+      new RegExp(`^${(nodeIP ?? '').replace(/\./g, '\\.')}:\\d+/TCP +NodePort +1 => `, 'm'),
+    );
   });
 });
 
