@@ -699,8 +699,12 @@ function systemListeners(bin: string, _args: string[], ctx: ProcessContext): Lis
   }
 }
 
-function stopLogsOf(bin: string, ctx: ProcessContext): LogText[] {
-  if (bin !== 'nginx' || ctx.boundPorts.has('TCP/80')) return [];
+function stopLogsOf(bin: string, ctx: ProcessContext): readonly LogText[] {
+  return bin !== 'nginx' || ctx.boundPorts.has('TCP/80') ? [] : NGINX_STOP_LOGS;
+}
+
+/** nginx's shutdown lines (master pid 1, four workers): the same for every pod, so built once. */
+const NGINX_STOP_LOGS: readonly LogText[] = (() => {
   const n =
     (text: string): LogText =>
     (ms) =>
@@ -719,4 +723,4 @@ function stopLogsOf(bin: string, ctx: ProcessContext): LogText[] {
     );
   lines.push(n('1#1: exit'));
   return lines;
-}
+})();
