@@ -9,11 +9,14 @@ import { kubectlInvalidText, StatusError } from '../api/errors.ts';
 export class KubectlError extends Error {
   readonly text: string;
   readonly exitCode: number;
-  constructor(text: string, exitCode = 1) {
+  /** What the command printed to stdout before failing (a go-template's debugging dump). */
+  readonly stdout: string;
+  constructor(text: string, exitCode = 1, stdout = '') {
     super(text);
     this.name = 'KubectlError';
     this.text = text;
     this.exitCode = exitCode;
+    this.stdout = stdout;
   }
 }
 

@@ -190,6 +190,7 @@ function runCommand(
     return result(ctx, run(ctx));
   } catch (e) {
     if (!(e instanceof KubectlError) && !(e instanceof StatusError)) hooks.onInternalError?.(e);
+    if (e instanceof KubectlError && e.stdout !== '') ctx.out(e.stdout);
     const text = errorText(e);
     ctx.err(text.endsWith('\n') ? text : `${text}\n`);
     return result(ctx, e instanceof KubectlError ? e.exitCode : 1);

@@ -9,7 +9,16 @@ import { stringify } from 'yaml';
 import type { AnyObject } from '../../api/objects.ts';
 import { resourceForKind } from '../../api/resources.ts';
 import { isPlainObject } from '../../util/json.ts';
-import { cmdError } from '../errors.ts';
+import { cmdError, KubectlError } from '../errors.ts';
+import {
+  executeGoTemplate,
+  goDump,
+  goQuote,
+  GoTemplateExecError,
+  GoTemplateParseError,
+  parseGoTemplate,
+  type GoTemplate,
+} from './go-template.ts';
 import {
   evaluateJsonPath,
   executeJsonPath,
@@ -27,7 +36,8 @@ export type OutputFormat =
   | { kind: 'json' }
   | { kind: 'name' }
   | { kind: 'jsonpath'; template: string; asJson: boolean }
-  | { kind: 'custom-columns'; spec: string };
+  | { kind: 'custom-columns'; spec: string }
+  | { kind: 'go-template'; template: string; parsed: GoTemplate };
 
 const GENERIC_FORMATS =
   'go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,yaml';
@@ -48,6 +58,16 @@ export function parseOutputFormat(value: string, tables: boolean): OutputFormat 
   if (name === 'jsonpath' || name === 'jsonpath-as-json') {
     if (arg === '') throw cmdError('template format specified but no template given');
     return { kind: 'jsonpath', template: arg, asJson: name === 'jsonpath-as-json' };
+  }
+  if (name === 'go-template' || name === 'template') {
+    if (arg === '') throw cmdError('template format specified but no template given');
+    // kubectl parses the template when it builds the printer, before any request.
+    try {
+      return { kind: 'go-template', template: arg, parsed: parseGoTemplate(arg) };
+    } catch (e) {
+      if (e instanceof GoTemplateParseError) throw cmdError(`error parsing template ${arg}, ${e.message}`);
+      throw e;
+    }
   }
   if (tables && name === 'custom-columns') {
     if (arg === '') throw cmdError('custom-columns format specified but no custom columns given');
@@ -136,6 +156,37 @@ export function printGeneric(
     }
     case 'jsonpath':
       return runJsonPath(format.template, data, format.asJson);
+    case 'go-template':
+      return runGoTemplate(format, data, opts.keepOrder === true);
+  }
+}
+
+/**
+ * cli-runtime GoTemplatePrinter.PrintObj: on an execution error, what the template wrote so far and
+ * a debugging dump go to stdout, then the error.
+ */
+function runGoTemplate(
+  format: Extract<OutputFormat, { kind: 'go-template' }>,
+  data: unknown,
+  keepOrder: boolean,
+): string {
+  try {
+    return executeGoTemplate(format.parsed, data);
+  } catch (e) {
+    if (!(e instanceof GoTemplateExecError)) throw e;
+    const raw = JSON.stringify(keepOrder ? data : sortKeys(data)).replace(
+      /[\u2028\u2029<>&]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+    const dump =
+      `${e.partial}Error executing template: ${e.message}. Printing more information for debugging the template:\n` +
+      `\ttemplate was:\n\t\t${format.template}\n\traw data was:\n\t\t${raw}\n` +
+      `\tobject given to template engine was:\n\t\t${goDump(data)}\n\n`;
+    throw new KubectlError(
+      `error: error executing template ${goQuote(format.template)}: ${e.message}`,
+      1,
+      dump,
+    );
   }
 }
 
