@@ -12,6 +12,7 @@ import type { Toleration } from 'kubernetes-types/core/v1';
 import type { AnyObject, DaemonSet, Node, Pod, ResourceKey } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
 import { objectKey, POD_CONTROLLER_INDEX } from '../api/store.ts';
+import { isStatusError } from '../api/errors.ts';
 import { parseTimestamp } from '../util/clock.ts';
 import { deepClone, jsonEqual } from '../util/json.ts';
 import { BaseController, splitKey } from './base-controller.ts';
@@ -233,39 +234,47 @@ export class DaemonSetController extends BaseController {
         (t) => !existing.some((e) => e.key === t.key && e.effect === t.effect),
       ),
     ];
-    const created = createWithGeneratedName(
-      this.ctx.api,
-      this.ctx.rng,
-      {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: {
-          namespace: ds.metadata.namespace,
-          labels: {
-            ...template.metadata?.labels,
-            [REVISION_LABEL]: hash,
-            'pod-template-generation': String(ds.metadata.generation ?? 1),
+    let created: AnyObject | undefined;
+    try {
+      created = createWithGeneratedName(
+        this.ctx.api,
+        this.ctx.rng,
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: {
+            namespace: ds.metadata.namespace,
+            labels: {
+              ...template.metadata?.labels,
+              [REVISION_LABEL]: hash,
+              'pod-template-generation': String(ds.metadata.generation ?? 1),
+            },
+            ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
+            ownerReferences: [controllerRef(ds as unknown as AnyObject)],
           },
-          ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
-          ownerReferences: [controllerRef(ds as unknown as AnyObject)],
-        },
-        spec: {
-          ...spec,
-          tolerations,
-          affinity: {
-            ...spec.affinity,
-            nodeAffinity: {
-              requiredDuringSchedulingIgnoredDuringExecution: {
-                nodeSelectorTerms: [
-                  { matchFields: [{ key: 'metadata.name', operator: 'In', values: [node.metadata.name] }] },
-                ],
+          spec: {
+            ...spec,
+            tolerations,
+            affinity: {
+              ...spec.affinity,
+              nodeAffinity: {
+                requiredDuringSchedulingIgnoredDuringExecution: {
+                  nodeSelectorTerms: [
+                    { matchFields: [{ key: 'metadata.name', operator: 'In', values: [node.metadata.name] }] },
+                  ],
+                },
               },
             },
           },
         },
-      },
-      `${ds.metadata.name}-`,
-    );
+        `${ds.metadata.name}-`,
+      );
+    } catch (e) {
+      // syncNodes → CreatePods: a refused create (admission, quota) is a FailedCreate event.
+      if (!isStatusError(e)) throw e;
+      this.record(ds, 'FailedCreate', `Error creating: ${e.message}`, 'Warning');
+      return false;
+    }
     if (!created) return false;
     this.record(ds, 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
     return true;
@@ -305,8 +314,13 @@ export class DaemonSetController extends BaseController {
     return true;
   }
 
-  private record(ds: DaemonSet, reason: string, message: string): void {
-    this.ctx.recorder.event(ds as unknown as AnyObject, 'Normal', reason, message, {
+  private record(
+    ds: DaemonSet,
+    reason: string,
+    message: string,
+    type: 'Normal' | 'Warning' = 'Normal',
+  ): void {
+    this.ctx.recorder.event(ds as unknown as AnyObject, type, reason, message, {
       component: 'daemonset-controller',
     });
   }
