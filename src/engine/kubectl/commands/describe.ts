@@ -20,6 +20,7 @@ import type {
   ReplicaSet,
   Secret,
   Service,
+  ServiceAccount,
 } from '../../api/objects.ts';
 import type { ResourceInfo } from '../../api/resources.ts';
 import { notFound } from '../../api/errors.ts';
@@ -36,6 +37,7 @@ import {
   describeNode,
   describeReplicaSet,
   describeSecret,
+  describeServiceAccount,
   podCounts,
 } from '../describe/cluster.ts';
 import {
@@ -191,6 +193,13 @@ function describeObject(
       return describeConfigMap(obj as unknown as ConfigMap, events, now);
     case 'secrets':
       return describeSecret(obj as unknown as Secret);
+    case 'serviceaccounts':
+      return describeServiceAccount(
+        obj as unknown as ServiceAccount,
+        api.list('secrets', ns) as Secret[],
+        events,
+        now,
+      );
     case 'nodes': {
       const pods = (api.list('pods') as Pod[]).filter(
         (p) =>

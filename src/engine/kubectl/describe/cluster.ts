@@ -1,7 +1,7 @@
 /**
  * Describers for workloads and cluster objects (pkg/describe `describeDeployment`,
  * `describeReplicaSet`, `describeDaemonSet`, `describeNamespace`, ConfigMap, `describeSecret`,
- * `describeNode`) and the generic one custom resources get (`printUnstructuredContent`).
+ * `describeServiceAccount`, `describeNode`) and the generic one custom resources get (`printUnstructuredContent`).
  */
 import type {
   AnyObject,
@@ -14,6 +14,7 @@ import type {
   Pod,
   ReplicaSet,
   Secret,
+  ServiceAccount,
 } from '../../api/objects.ts';
 import { formatLabelSelector, formatLabels, fromLabelSelector, selectorString } from '../../api/labels.ts';
 import { isPlainObject } from '../../util/json.ts';
@@ -226,6 +227,53 @@ export function describeSecret(s: Secret): string {
   w.write(0, '\nData\n====\n');
   for (const k of Object.keys(s.data ?? {}).sort())
     w.write(0, `${k}:\t${decodedLength(s.data![k]!)} bytes\n`);
+  return w.toString();
+}
+
+/** kubectl's headers, padded to one width so a second name lines up under the first. */
+const SA_SECRET_HEADERS = [
+  ['Image pull secrets:', 'imagePullSecrets'],
+  ['Mountable secrets: ', 'secrets'],
+  ['Tokens:            ', 'tokens'],
+] as const;
+
+/**
+ * `describeServiceAccount`: its token Secrets are the `kubernetes.io/service-account-token` ones
+ * annotated with its name and uid; a referenced Secret that does not exist is marked `(not found)`.
+ */
+export function describeServiceAccount(
+  sa: ServiceAccount,
+  secrets: readonly Secret[],
+  events: readonly Event[] | undefined,
+  now: number,
+): string {
+  const w = new PrefixWriter();
+  w.write(0, `Name:\t${sa.metadata.name}\n`);
+  w.write(0, `Namespace:\t${sa.metadata.namespace ?? ''}\n`);
+  writeLabels(w, 'Labels', sa.metadata.labels);
+  writeAnnotations(w, 'Annotations', sa.metadata.annotations);
+  const existing = new Set(secrets.map((s) => s.metadata.name));
+  const names = {
+    imagePullSecrets: (sa.imagePullSecrets ?? []).map((r) => r.name ?? ''),
+    secrets: (sa.secrets ?? []).map((r) => r.name ?? ''),
+    tokens: secrets
+      .filter(
+        (s) =>
+          s.type === 'kubernetes.io/service-account-token' &&
+          s.metadata.annotations?.['kubernetes.io/service-account.name'] === sa.metadata.name &&
+          s.metadata.annotations?.['kubernetes.io/service-account.uid'] === sa.metadata.uid,
+      )
+      .map((s) => s.metadata.name),
+  };
+  for (const [header, key] of SA_SECRET_HEADERS) {
+    const list = names[key];
+    if (list.length === 0) w.write(0, `${header}\t<none>\n`);
+    list.forEach((name, i) => {
+      const missing = key !== 'tokens' && !existing.has(name) ? ' (not found)' : '';
+      w.write(0, `${i === 0 ? header : ' '.repeat(header.length)}\t${name}${missing}\n`);
+    });
+  }
+  writeEvents(w, events, now);
   return w.toString();
 }
 

@@ -1,6 +1,7 @@
 /**
  * Describer goldens: the expected outputs of kubernetes/kubectl pkg/describe/describe_test.go
- * (TestDescribeService "test1", TestDescribeConfigMap, TestDescribeNetworkPolicies), run end to end
+ * (TestDescribeService "test1", TestDescribeConfigMap, TestDescribeNetworkPolicies,
+ * TestDescribeServiceAccount), run end to end
  * through `kubectl describe`. Objects are stored as the tests build them (no admission), since those
  * tests bypass the API server too. The NetworkPolicy's "Created on" is the simulated clock's origin in
  * UTC (the simulator has no local time zone), printed in metav1.Time's String() format.
@@ -132,6 +133,64 @@ binarykey1: 5 bytes
 binarykey2: 6 bytes
 
 Events:  <none>
+`);
+  });
+
+  it('serviceaccount (TestDescribeServiceAccount)', () => {
+    const k = makeKubectl();
+    withNamespace(k, 'foo');
+    k.put({
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'bar', namespace: 'foo' },
+      secrets: [{ name: 'test-objectref' }],
+      imagePullSecrets: [{ name: 'test-local-ref' }],
+    });
+    expect(k.run('describe serviceaccount bar -n foo').stdout).toBe(`Name:                bar
+Namespace:           foo
+Labels:              <none>
+Annotations:         <none>
+Image pull secrets:  test-local-ref (not found)
+Mountable secrets:   test-objectref (not found)
+Tokens:              <none>
+Events:              <none>
+`);
+  });
+
+  it('serviceaccount: its token Secrets (name and uid annotations), further names under an empty header', () => {
+    const k = makeKubectl();
+    withNamespace(k, 'foo');
+    const sa = k.put({
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'bar', namespace: 'foo' },
+      imagePullSecrets: [{ name: 'reg' }, { name: 'gone' }],
+    });
+    const token = (name: string, uid: string) => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        name,
+        namespace: 'foo',
+        annotations: {
+          'kubernetes.io/service-account.name': 'bar',
+          'kubernetes.io/service-account.uid': uid,
+        },
+      },
+      type: 'kubernetes.io/service-account-token',
+    });
+    k.put(token('bar-token', sa.metadata.uid));
+    k.put(token('stale-token', 'another-uid'));
+    k.put({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'reg', namespace: 'foo' }, type: 'Opaque' });
+    expect(k.run('describe sa bar -n foo').stdout).toBe(`Name:                bar
+Namespace:           foo
+Labels:              <none>
+Annotations:         <none>
+Image pull secrets:  reg
+                     gone (not found)
+Mountable secrets:   <none>
+Tokens:              bar-token
+Events:              <none>
 `);
   });
 
