@@ -107,21 +107,23 @@ export function goYamlError(code: string, message: string, line: number): string
  */
 function unclosedFlowStart(docText: string): number | undefined {
   let best: number | undefined;
-  const visit = (v: unknown): void => {
+  // An explicit stack, not recursion: the CST of a 10,000-deep flow collection is 10,000 levels deep.
+  const stack: unknown[] = [...new Parser().parse(docText)];
+  while (stack.length > 0) {
+    const v = stack.pop();
     if (Array.isArray(v)) {
-      for (const x of v) visit(x);
-      return;
+      for (const x of v) stack.push(x);
+      continue;
     }
-    if (!isPlainObject(v)) return;
+    if (!isPlainObject(v)) continue;
     if (v.type === 'flow-collection' && isPlainObject(v.start) && Array.isArray(v.end)) {
       const close = v.start.source === '[' ? ']' : '}';
       const end: unknown = v.end[0];
       if (!(isPlainObject(end) && end.source === close) && typeof v.offset === 'number')
         best = Math.min(best ?? v.offset, v.offset);
     }
-    for (const key of Object.keys(v)) if (typeof v[key] === 'object') visit(v[key]);
-  };
-  for (const token of new Parser().parse(docText)) visit(token);
+    for (const key of Object.keys(v)) if (typeof v[key] === 'object') stack.push(v[key]);
+  }
   return best;
 }
 
