@@ -205,12 +205,13 @@ export class ApiStore {
 
   /**
    * Stores a new object: uid, resourceVersion, generation and creationTimestamp are assigned here.
-   * The input is copied, never kept, unless the caller hands it over (`adopt`).
+   * The input is copied, never kept, unless the caller hands it over (`adopt`). A given `uid` leaves
+   * the cluster's generator untouched, so objects added to bootstrap shift no later draw.
    */
   create<K extends ResourceKey>(
     resource: K,
     input: NewObject,
-    opts: { readonly adopt?: boolean } = {},
+    opts: { readonly adopt?: boolean; readonly uid?: string } = {},
   ): ResourceTypes[K] {
     const info = resourceInfo(resource);
     const ns = info.namespaced ? input.metadata.namespace : undefined;
@@ -222,7 +223,7 @@ export class ApiStore {
     obj.metadata = {
       ...obj.metadata,
       ...(ns ? { namespace: ns } : {}),
-      uid: this.rng.uuid(),
+      uid: opts.uid ?? this.rng.uuid(),
       resourceVersion: String(++this.revision),
       creationTimestamp: this.clock.rfc3339(),
     };

@@ -6,7 +6,9 @@
  * 2. the control-plane kubelets register their Nodes (node IPAM gives them a podCIDR) and, on kubeadm,
  *    their static pods (etcd, kube-apiserver, kube-controller-manager, kube-scheduler) are mirrored;
  *    kube-controller-manager's controllers create their ServiceAccounts, and every namespace gets its
- *    `default` ServiceAccount and `kube-root-ca.crt` ConfigMap;
+ *    `default` ServiceAccount and `kube-root-ca.crt` ConfigMap; kube-apiserver publishes its
+ *    authentication settings and kubeadm uploads its configuration (kubeadm-config, kubelet-config,
+ *    kube-public's cluster-info);
  * 3. the add-ons: kube-proxy (unless `kubeProxyMode: none`; k3s runs it in-process), the CNI's own
  *    pods (k3s's flannel is in-process), CoreDNS with its ConfigMap and the kube-dns Service, kind's
  *    local-path-provisioner or k3s's local-path, metrics-server and Traefik;
@@ -23,7 +25,15 @@ import { controllerServiceAccounts } from '../controllers/addons/kube-controller
 import { corednsManifests } from '../controllers/addons/coredns.ts';
 import { kubeProxyManifests } from '../controllers/addons/kube-proxy.ts';
 import { cniManifests } from '../controllers/addons/cni.ts';
-import { k3sAddons, kindLocalPath } from '../controllers/addons/k3s.ts';
+import { k3sAddons, k3sLocalPathConfig, kindLocalPath } from '../controllers/addons/k3s.ts';
+import {
+  apiserverConfigMaps,
+  kubeadmConfigMaps,
+  type ControlPlaneIdentity,
+} from '../controllers/addons/kubeadm-config.ts';
+import type { NewObject } from '../api/store.ts';
+import { Rng } from '../util/rng.ts';
+import { parseTimestamp } from '../util/clock.ts';
 import { imageIdOf, resolveImage } from '../node/images.ts';
 import { formatImageRef } from '../node/image-ref.ts';
 import { KUBERNETES_VERSION } from './config.ts';
@@ -61,6 +71,22 @@ export function bootstrapCluster(cluster: Cluster): void {
     apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   }
   kubernetesService(cluster, apply);
+  const system = api.get('namespaces', undefined, 'kube-system')!;
+  const identity: ControlPlaneIdentity = {
+    systemUid: system.metadata.uid,
+    createdMs: parseTimestamp(system.metadata.creationTimestamp),
+  };
+  const systemConfigMaps = (cms: readonly NewObject[]) => {
+    for (const cm of cms) {
+      const { name, namespace } = cm.metadata;
+      if (api.get('configmaps', namespace, name)) continue;
+      // Uids from a generator of their own: these came later than the rest of bootstrap, and drawing
+      // from the cluster's would change every uid and name suffix after them.
+      const uid = new Rng(`${config.name}/${identity.systemUid}/configmaps/${namespace}/${name}`).uuid();
+      cluster.store.create('configmaps', cm, { uid });
+    }
+  };
+  systemConfigMaps(apiserverConfigMaps(config, identity, cluster.clock.rfc3339().slice(0, 10)));
 
   const register = (role: 'control-plane' | 'worker') => {
     for (const n of config.nodes.filter((x) => x.role === role)) {
@@ -76,6 +102,7 @@ export function bootstrapCluster(cluster: Cluster): void {
   };
 
   register('control-plane');
+  if (!k3s) systemConfigMaps(kubeadmConfigMaps(config, identity));
   // kube-controller-manager is up: each of its controllers has created its ServiceAccount.
   for (const sa of controllerServiceAccounts(config)) apply(sa);
   const addons: Manifest[] = [
@@ -85,6 +112,7 @@ export function bootstrapCluster(cluster: Cluster): void {
     ...(k3s ? k3sAddons(config) : kindLocalPath()),
   ];
   for (const m of addons) apply(m);
+  if (k3s) systemConfigMaps(k3sLocalPathConfig(config));
   cluster.settle();
   register('worker');
 

@@ -143,13 +143,19 @@ function base64(bytes: readonly number[]): string {
 
 /**
  * The CA certificate in PEM. `createdMs` is when the control plane came up (the certificates phase
- * ran just before); `seed` makes each cluster's key and serial its own.
+ * ran just before); `seed` makes each cluster's key and serial its own. `caName` makes one of the
+ * distribution's other CAs the same way (kubeadm's `front-proxy-ca`, k3s's `k3s-client-ca`, …).
  */
-export function clusterCaPem(distribution: 'kubeadm' | 'k3s', seed: string, createdMs: number): string {
+export function clusterCaPem(
+  distribution: 'kubeadm' | 'k3s',
+  seed: string,
+  createdMs: number,
+  caName = distribution === 'k3s' ? 'k3s-server-ca' : 'kubernetes',
+): string {
   const k3s = distribution === 'k3s';
   const issuedMs = Math.floor(createdMs / 1000) * 1000;
   const notBefore = k3s ? issuedMs : issuedMs - KUBEADM_BACKDATE_MS;
-  const cn = k3s ? `k3s-server-ca@${issuedMs / 1000}` : 'kubernetes';
+  const cn = k3s ? `${caName}@${issuedMs / 1000}` : caName;
   const publicKeyInfo = k3s
     ? seq(seq(oid('1.2.840.10045.2.1'), oid('1.2.840.10045.3.1.7')), bits(ecPublicKey(`${seed}/ec`)))
     : seq(
@@ -178,7 +184,7 @@ export function clusterCaPem(distribution: 'kubeadm' | 'k3s', seed: string, crea
             seq(
               tlv(
                 0x82,
-                [...'kubernetes'].map((c) => c.charCodeAt(0)),
+                [...cn].map((c) => c.charCodeAt(0)),
               ),
             ),
           ),

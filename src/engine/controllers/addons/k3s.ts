@@ -5,7 +5,9 @@
  * kind adds its own local-path-provisioner in `local-path-storage`.
  */
 import type { Manifest } from '../../api/objects.ts';
+import type { NewObject } from '../../api/store.ts';
 import type { ClusterConfig } from '../../cluster/config.ts';
+import { configMap } from './kubeadm-config.ts';
 
 function simpleDeployment(
   name: string,
@@ -46,6 +48,29 @@ const sa = (name: string, namespace: string): Manifest => ({
   metadata: { name, namespace },
 });
 
+const KIND_HELPER_IMAGE = 'docker.io/kindest/local-path-helper:v20241212-8ac705d0';
+
+/** The pod local-path-provisioner runs the setup/teardown scripts in. */
+const helperPod = (image: string): string =>
+  `apiVersion: v1\nkind: Pod\nmetadata:\n  name: helper-pod\nspec:\n  containers:\n  - name: helper-pod\n    image: ${image}\n    imagePullPolicy: IfNotPresent`;
+
+/**
+ * k3s's manifests/local-storage.yaml ConfigMap, its `%{DEFAULT_LOCAL_STORAGE_PATH}%` filled in; the
+ * setup script also closes the parent directory to other users.
+ */
+export function k3sLocalPathConfig(config: ClusterConfig): NewObject[] {
+  if (config.k3sDisable.includes('local-storage')) return [];
+  return [
+    configMap('kube-system', 'local-path-config', {
+      'config.json':
+        '{\n  "nodePathMap":[\n  {\n    "node":"DEFAULT_PATH_FOR_NON_LISTED_NODES",\n    "paths":["/var/lib/rancher/k3s/storage"]\n  }\n  ]\n}',
+      'helperPod.yaml': helperPod('"rancher/mirrored-library-busybox:1.36.1"'),
+      setup: '#!/bin/sh\nset -eu\nmkdir -m 0777 -p "${VOL_DIR}"\nchmod 700 "${VOL_DIR}/.."',
+      teardown: '#!/bin/sh\nset -eu\nrm -rf "${VOL_DIR}"',
+    }),
+  ];
+}
+
 export function kindLocalPath(): Manifest[] {
   const ns = 'local-path-storage';
   return [
@@ -55,9 +80,13 @@ export function kindLocalPath(): Manifest[] {
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { name: 'local-path-config', namespace: ns },
+      // kind's pkg/build/nodeimage/const_storage.go, as the YAML block scalars read.
       data: {
         'config.json':
           '{\n        "nodePathMap":[\n        {\n                "node":"DEFAULT_PATH_FOR_NON_LISTED_NODES",\n                "paths":["/var/local-path-provisioner"]\n        }\n        ]\n}',
+        'helperPod.yaml': helperPod(KIND_HELPER_IMAGE),
+        setup: '#!/bin/sh\nset -eu\nmkdir -m 0777 -p "$VOL_DIR"',
+        teardown: '#!/bin/sh\nset -eu\nrm -rf "$VOL_DIR"',
       },
     },
     simpleDeployment(
@@ -72,7 +101,7 @@ export function kindLocalPath(): Manifest[] {
           '--debug',
           'start',
           '--helper-image',
-          'docker.io/kindest/local-path-helper:v20241212-8ac705d0',
+          KIND_HELPER_IMAGE,
           '--config',
           '/etc/config/config.json',
         ],
