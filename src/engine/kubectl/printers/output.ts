@@ -5,7 +5,6 @@
  * sigs.k8s.io/yaml (go-yaml v2: YAML 1.1 quoting, sequences not indented under their key).
  * managedFields are dropped unless `--show-managed-fields`.
  */
-import { stringify } from 'yaml';
 import type { AnyObject } from '../../api/objects.ts';
 import { resourceForKind } from '../../api/resources.ts';
 import { isPlainObject } from '../../util/json.ts';
@@ -28,6 +27,7 @@ import {
   relaxedJsonPath,
 } from './jsonpath.ts';
 import { tabwrite } from './tabwriter.ts';
+import { goYamlStringify } from './go-yaml-scalars.ts';
 import { setOwn } from '../../apiserver/json-values.ts';
 
 export type OutputFormat =
@@ -101,9 +101,9 @@ export function stripManagedFields<T>(obj: T): T {
   return { ...obj, metadata } as T;
 }
 
-/** go-yaml v2 style YAML of a value, keys sorted. */
+/** go-yaml v2 style YAML of a value: its key order, string styles and line folding. */
 export function toYaml(v: unknown): string {
-  return stringify(sortKeys(v), { version: '1.1', indentSeq: false, lineWidth: 80, minContentWidth: 20 });
+  return goYamlStringify(sortKeys(v));
 }
 
 /** Go's json.MarshalIndent with four-space indent (kubectl's JSON printer), keys sorted unless `keepOrder`. */
