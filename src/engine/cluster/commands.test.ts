@@ -36,8 +36,8 @@ describe('pod sessions through the command registry', () => {
     expect(env).toContain('EARLY_SERVICE_PORT=80\n');
     expect(env).not.toContain('LATE_');
     expect(
-      run(c, 'echo hi > /tmp/x; cat /tmp/x; ls /var/run/secrets/kubernetes.io/serviceaccount').stdout,
-    ).toBe('hi\nnamespace\n');
+      run(c, 'echo hi > /tmp/x; cat /tmp/x; ls -1 /var/run/secrets/kubernetes.io/serviceaccount').stdout,
+    ).toBe('hi\nca.crt\nnamespace\ntoken\n');
     expect(run(c, 'exit').exitCode).toBe(0);
     expect(c.shell.context()).toEqual({ kind: 'host' });
   });

@@ -10,7 +10,8 @@
  * `sh: curl: not found`, exactly as on a real cluster.
  */
 import type { Container } from 'kubernetes-types/core/v1';
-import type { Pod } from '../api/objects.ts';
+import type { ConfigMap, Pod } from '../api/objects.ts';
+import { ROOT_CA_CONFIGMAP } from '../controllers/root-ca-cert-publisher.ts';
 import { RESOURCES } from '../api/resources.ts';
 import type {
   CommandHandler,
@@ -30,6 +31,7 @@ import {
   nodeResolvConf,
   podUtsHostname,
   resolvConfFor,
+  serviceAccountFiles,
 } from '../node/pod-files.ts';
 import { createKubectl } from '../kubectl/index.ts';
 import { TOP_LEVEL_ORDER } from '../kubectl/commands/registry.ts';
@@ -297,8 +299,21 @@ function podEnvironment(target: PodTarget): SessionEnvironment {
         '/etc/hosts': hostsFileFor(pod, config),
         '/etc/hostname': `${hostname}\n`,
       };
-      if (automount) files['/var/run/secrets/kubernetes.io/serviceaccount/namespace'] = ns;
-      return files;
+      if (!automount) return files;
+      const system = cluster.store.get('namespaces', undefined, 'kube-system');
+      const sa = cluster.store.get('serviceaccounts', ns, pod.spec?.serviceAccountName || 'default');
+      const node = cluster.store.get('nodes', undefined, pod.spec?.nodeName ?? '');
+      return {
+        ...files,
+        ...serviceAccountFiles(pod, config, {
+          caCrt: (cluster.store.get('configmaps', ns, ROOT_CA_CONFIGMAP) as ConfigMap | undefined)?.data?.[
+            'ca.crt'
+          ],
+          serviceAccountUid: sa?.metadata.uid ?? '',
+          nodeUid: node?.metadata.uid ?? '',
+          signingKeySeed: `${config.name}/${system?.metadata.uid ?? ''}/sa.key`,
+        }),
+      };
     },
     commandPath: (name) => (hasTool(profile, name) ? binDir(profile, name) : undefined),
   };

@@ -1,7 +1,15 @@
 import { describe, it, expect } from 'vitest';
-import type { Pod, Service } from '../api/objects.ts';
+import type { ConfigMap, Pod, Service } from '../api/objects.ts';
+import { createCluster } from '../cluster/cluster.ts';
 import { defaultClusterConfig, parseClusterConfig } from '../cluster/config.ts';
-import { containerEnvFor, hostsFileFor, podUtsHostname, resolvConfFor, serviceEnvFor } from './pod-files.ts';
+import {
+  containerEnvFor,
+  hostsFileFor,
+  podUtsHostname,
+  resolvConfFor,
+  serviceAccountFiles,
+  serviceEnvFor,
+} from './pod-files.ts';
 
 const kind = defaultClusterConfig();
 const k3s = parseClusterConfig(
@@ -267,5 +275,79 @@ describe('containerEnvFor (makeEnvironmentVariables)', () => {
       ['WEB_SERVICE_HOST', '10.96.100.7'],
       ['WEB_SERVICE_PORT', '80'],
     ]);
+  });
+});
+
+describe('the service account volume (/var/run/secrets/kubernetes.io/serviceaccount)', () => {
+  const decode = (part: string) => JSON.parse(atob(part.replace(/-/g, '+').replace(/_/g, '/'))) as unknown;
+  const src = {
+    caCrt: 'PEM\n',
+    serviceAccountUid: 'sa-uid',
+    nodeUid: 'node-uid',
+    signingKeySeed: 'kind/x/sa.key',
+  };
+
+  it('ca.crt, namespace without a newline, and a bound token: RS256 header with a kid, claims as TokenRequest issues them', () => {
+    const pod = makePod('web', (p) => {
+      p.spec!.serviceAccountName = 'builder';
+      p.status!.startTime = '2026-01-01T00:00:12Z';
+    });
+    const files = serviceAccountFiles(pod, kind, src);
+    const dir = '/var/run/secrets/kubernetes.io/serviceaccount';
+    expect(Object.keys(files).sort()).toEqual([`${dir}/ca.crt`, `${dir}/namespace`, `${dir}/token`]);
+    expect(files[`${dir}/ca.crt`]).toBe('PEM\n');
+    expect(files[`${dir}/namespace`]).toBe('default');
+    const parts = files[`${dir}/token`]!.split('.');
+    expect(parts).toHaveLength(3);
+    for (const p of parts) expect(p).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(decode(parts[0]!)).toEqual({ alg: 'RS256', kid: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    // 2026-01-01T00:00:12Z; a year's validity, warnafter at the kubelet's 3607 s.
+    const iat = 1767225612;
+    const claims = decode(parts[1]!) as Record<string, unknown>;
+    expect(Object.keys(claims)).toEqual(['aud', 'exp', 'iat', 'iss', 'jti', 'kubernetes.io', 'nbf', 'sub']);
+    expect(claims).toEqual({
+      aud: ['https://kubernetes.default.svc.cluster.local'],
+      exp: iat + 31536000,
+      iat,
+      iss: 'https://kubernetes.default.svc.cluster.local',
+      jti: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+      'kubernetes.io': {
+        namespace: 'default',
+        node: { name: 'kind-worker', uid: 'node-uid' },
+        pod: { name: 'web', uid: 'u1' },
+        serviceaccount: { name: 'builder', uid: 'sa-uid' },
+        warnafter: iat + 3607,
+      },
+      nbf: iat,
+      sub: 'system:serviceaccount:default:builder',
+    });
+    // An RSA-2048 signature: 256 bytes.
+    expect(parts[2]).toHaveLength(342);
+    expect(serviceAccountFiles(pod, kind, src)).toEqual(files);
+    expect(decode(serviceAccountFiles(pod, k3s, src)[`${dir}/token`]!.split('.')[1]!)).toMatchObject({
+      aud: ['https://kubernetes.default.svc.cluster.local', 'k3s'],
+    });
+  });
+
+  it('kubectl exec reads them: the namespace, the kube-root-ca.crt PEM, the token', () => {
+    const c = createCluster(undefined, { seed: 1 });
+    c.execSync('kubectl create namespace team');
+    c.execSync('kubectl run bb -n team --image=busybox -- sleep 3600');
+    c.tick(20_000);
+    const cat = (f: string) =>
+      c.execSync(`kubectl exec -n team bb -- cat /var/run/secrets/kubernetes.io/serviceaccount/${f}`);
+    expect(cat('namespace')).toEqual({ stdout: 'team', stderr: '', exitCode: 0 });
+    const ca = (c.api.get('configmaps', 'team', 'kube-root-ca.crt') as ConfigMap).data!['ca.crt'];
+    expect(cat('ca.crt').stdout).toBe(ca);
+    const token = cat('token').stdout;
+    expect(token).toBe(cat('token').stdout);
+    const pod = c.api.get('pods', 'team', 'bb')!;
+    expect(decode(token.split('.')[1]!)).toMatchObject({
+      sub: 'system:serviceaccount:team:default',
+      'kubernetes.io': {
+        pod: { name: 'bb', uid: pod.metadata.uid },
+        serviceaccount: { uid: c.api.get('serviceaccounts', 'team', 'default')!.metadata.uid },
+      },
+    });
   });
 });

@@ -3,7 +3,8 @@
  * `/etc/resolv.conf` (network/dns/dns.go `GetPodDNS`, written by containerd's `parseDNSOptions`:
  * search, nameserver, options lines), `/etc/hosts` (kubelet_pods.go `managedHostsFileContent`,
  * `nodeHostsFileContent` for hostNetwork pods), the hostname (`GeneratePodHostNameAndDomain`), and the
- * environment (`makeEnvironmentVariables` with envvars.FromServices for service links).
+ * environment (`makeEnvironmentVariables` with envvars.FromServices for service links), and the
+ * service account's projected volume (`ca.crt`, `namespace`, `token`).
  *
  * Simplifications: the node's own resolv.conf is fixed per distribution (see NODE_RESOLV), service
  * links include the Services that existed when the container started (a Service deleted since then
@@ -12,7 +13,11 @@
 import type { Container, EnvVar } from 'kubernetes-types/core/v1';
 import type { ConfigMap, Pod, Secret, Service } from '../api/objects.ts';
 import type { ClusterConfig } from '../cluster/config.ts';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { parseTimestamp } from '../util/clock.ts';
+import { Rng } from '../util/rng.ts';
+import { utf8 } from '../dataplane/proxy/hash.ts';
+import { base64Url } from '../controllers/addons/kubeadm-config.ts';
 
 const DEFAULT_DNS_OPTIONS = ['ndots:5'];
 /** validation.MaxDNSNameservers, MaxDNSSearchPathsExpanded, MaxDNSSearchListCharsExpanded. */
@@ -432,4 +437,70 @@ function envValue(
     return raw === undefined ? undefined : decodeBase64(raw);
   }
   return undefined;
+}
+
+/** Where the kubelet mounts the projected `kube-api-access-*` volume (ServiceAccount admission). */
+export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
+/** The kubelet's token request (3607 s) and the API server's extension of it to a year. */
+const TOKEN_REQUEST_SECONDS = 3607;
+const EXTENDED_TOKEN_SECONDS = 365 * 24 * 3600;
+const ISSUER = 'https://kubernetes.default.svc.cluster.local';
+
+export interface ServiceAccountSources {
+  /** `kube-root-ca.crt`'s `ca.crt` in the pod's namespace, the volume's configMap source. */
+  readonly caCrt: string | undefined;
+  readonly serviceAccountUid: string;
+  readonly nodeUid: string;
+  /** One per cluster: the API server's signing key, which names the token's `kid`. */
+  readonly signingKeySeed: string;
+}
+
+/**
+ * The projected volume's three files: `ca.crt`, `namespace` (no trailing newline) and `token`, a
+ * bound service account JWT as the TokenRequest API issues it (serviceaccount/claims.go): RS256 with
+ * the key's id, audience and issuer the API server's, bound to the pod and its node, valid a year
+ * with `warnafter` at the kubelet's requested hour. Its key id and signature are derived from seeds
+ * (nothing in the simulation verifies them); the same pod always reads the same token.
+ */
+export function serviceAccountFiles(
+  pod: Pod,
+  config: ClusterConfig,
+  src: ServiceAccountSources,
+): Record<string, string> {
+  const ns = pod.metadata.namespace ?? 'default';
+  const sa = pod.spec?.serviceAccountName || 'default';
+  const issuedAt = Math.floor(
+    parseTimestamp(pod.status?.startTime ?? pod.metadata.creationTimestamp ?? '') / 1000,
+  );
+  const header = { alg: 'RS256', kid: base64Url(sha256(utf8(src.signingKeySeed))) };
+  const jti = new Rng(`${pod.metadata.uid}/token`).uuid();
+  // encoding/json of the merged claims: keys in sorted order at every level.
+  const claims = {
+    aud: config.distribution === 'k3s' ? [ISSUER, 'k3s'] : [ISSUER],
+    exp: issuedAt + EXTENDED_TOKEN_SECONDS,
+    iat: issuedAt,
+    iss: ISSUER,
+    jti,
+    'kubernetes.io': {
+      namespace: ns,
+      node: { name: pod.spec?.nodeName ?? '', uid: src.nodeUid },
+      pod: { name: pod.metadata.name, uid: pod.metadata.uid },
+      serviceaccount: { name: sa, uid: src.serviceAccountUid },
+      warnafter: issuedAt + TOKEN_REQUEST_SECONDS,
+    },
+    nbf: issuedAt,
+    sub: `system:serviceaccount:${ns}:${sa}`,
+  };
+  const signer = new Rng(`${src.signingKeySeed}/${pod.metadata.uid}/${jti}`);
+  const signature = Uint8Array.from({ length: 256 }, () => signer.nextUint32() & 0xff);
+  const token = [
+    base64Url(utf8(JSON.stringify(header))),
+    base64Url(utf8(JSON.stringify(claims))),
+    base64Url(signature),
+  ].join('.');
+  return {
+    ...(src.caCrt === undefined ? {} : { [`${SERVICE_ACCOUNT_DIR}/ca.crt`]: src.caCrt }),
+    [`${SERVICE_ACCOUNT_DIR}/namespace`]: ns,
+    [`${SERVICE_ACCOUNT_DIR}/token`]: token,
+  };
 }
