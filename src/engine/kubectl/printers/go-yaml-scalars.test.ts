@@ -374,6 +374,15 @@ const VALUES: readonly (readonly [string, string])[] = [
   ['\u00e9\n\u00fc', 'data:\n  k: |-\n    \u00e9\n    \u00fc\n'],
   ['a\u00a0', 'data:\n  k: a\u00a0\n'],
   ['\u00a0a', 'data:\n  k: \u00a0a\n'],
+  ['0000-02-29', 'data:\n  k: "0000-02-29"\n'],
+  ['0100-02-29', 'data:\n  k: 0100-02-29\n'],
+  ['0400-02-29', 'data:\n  k: "0400-02-29"\n'],
+  ['1900-02-29', 'data:\n  k: 1900-02-29\n'],
+  ['2000-02-29', 'data:\n  k: "2000-02-29"\n'],
+  ['2001-04-31', 'data:\n  k: 2001-04-31\n'],
+  ['2001-04-30', 'data:\n  k: "2001-04-30"\n'],
+  ['2001-00-10', 'data:\n  k: 2001-00-10\n'],
+  ['2001-1-0', 'data:\n  k: 2001-1-0\n'],
 ];
 
 const KEYS: readonly (readonly [string, string])[] = [

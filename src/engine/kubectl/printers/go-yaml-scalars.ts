@@ -89,7 +89,9 @@ function isTimestamp(s: string): boolean {
     return false;
   const y = Number(year);
   const mo = Number(month);
-  const daysInMonth = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  // Date.UTC would read years 0-99 as 1900-1999; Go's calendar is proleptic Gregorian from year 0.
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  const daysInMonth = mo === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(mo) ? 30 : 31;
   if (mo < 1 || mo > 12 || Number(day) < 1 || Number(day) > daysInMonth) return false;
   return hour === undefined || (Number(hour) < 24 && Number(minute) < 60 && Number(second) < 60);
 }
