@@ -57,7 +57,8 @@ interface Task {
   readonly field?: boolean;
   /** Go error context: the struct holding the current field. */
   readonly struct: string;
-  readonly assign: (v: unknown) => void;
+  /** Where the decoded value goes (under `key`, or `index` for an array); none for the root. */
+  readonly into?: Record<string, unknown> | unknown[];
   /** A key the struct does not have: reported when the walk reaches it, in document order. */
   readonly unknown?: boolean;
 }
@@ -70,6 +71,11 @@ function sortedKeys(obj: Record<string, unknown>): string[] {
   const keys = Object.keys(obj);
   for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return keys.sort();
   return keys;
+}
+
+/** Stores a decoded value where its task says (the root task's value is the output itself). */
+function assign(t: Task, value: unknown): void {
+  if (t.into) setOwn(t.into, t.index ?? t.key ?? '', value);
 }
 
 /** Strict-error path with indices: `spec.containers[0]`. */
@@ -162,7 +168,6 @@ export function decodeAgainstSchema(
           parent: t,
           key,
           struct,
-          assign: () => {},
           unknown: true,
         });
         continue;
@@ -176,18 +181,13 @@ export function decodeAgainstSchema(
         key,
         field: true,
         struct,
-        assign: (x) => setOwn(target, key, x),
+        into: target,
       });
     }
   };
 
   const rootNode = resolveNode(root);
-  pushStruct(
-    { value: input, node: rootNode, struct: rootStruct, assign: () => {} },
-    rootNode,
-    rootStruct,
-    out,
-  );
+  pushStruct({ value: input, node: rootNode, struct: rootStruct }, rootNode, rootStruct, out);
 
   // Unknown fields found after a fatal error are not reported: decoding stopped there.
   let unknownAtFatal = 0;
@@ -207,7 +207,7 @@ export function decodeAgainstSchema(
     }
     switch (node.type) {
       case 'any':
-        t.assign(boundedClone(v));
+        assign(t, boundedClone(v));
         break;
       case 'string':
         if (node.format === 'quantity') {
@@ -216,7 +216,7 @@ export function decodeAgainstSchema(
           if (problem !== undefined) {
             fatal = problem;
             unknownAtFatal = unknownFields.length;
-          } else t.assign(text);
+          } else assign(t, text);
         } else if (typeof v !== 'string') {
           if (node.format === 'date-time' && !opts.structural) {
             fatal = `json: cannot unmarshal ${jsonKind(v)} into Go value of type string`;
@@ -228,11 +228,11 @@ export function decodeAgainstSchema(
         } else if (node.format === 'byte') {
           const bad = base64ErrorIndex(v);
           if (bad !== undefined) save(`illegal base64 data at input byte ${bad}`);
-          else t.assign(v);
-        } else t.assign(v);
+          else assign(t, v);
+        } else assign(t, v);
         break;
       case 'boolean':
-        if (typeof v === 'boolean') t.assign(v);
+        if (typeof v === 'boolean') assign(t, v);
         else typeError(t, v, 'bool');
         break;
       case 'integer':
@@ -244,7 +244,7 @@ export function decodeAgainstSchema(
         const [lo, hi] = INT_RANGES[node.format ?? 'int32'] ?? INT_RANGES.int32!;
         if (node.type === 'integer' && (!Number.isInteger(v) || v < lo || v > hi)) {
           typeError(t, v, goTypeName(node), `number ${String(v)}`);
-        } else t.assign(v);
+        } else assign(t, v);
         break;
       }
       case 'int-or-string':
@@ -254,7 +254,7 @@ export function decodeAgainstSchema(
           typeof v === 'string' ||
           (typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647)
         ) {
-          t.assign(v);
+          assign(t, v);
         } else if (opts.structural) {
           typeError(t, v, 'int32');
         } else {
@@ -268,7 +268,7 @@ export function decodeAgainstSchema(
           break;
         }
         const arr: unknown[] = [];
-        t.assign(arr);
+        assign(t, arr);
         const items = node.items ?? { type: 'any' };
         for (let i = v.length - 1; i >= 0; i--) {
           const item: unknown = v[i];
@@ -282,7 +282,7 @@ export function decodeAgainstSchema(
             parent: t,
             index: i,
             struct: t.struct,
-            assign: (x) => setOwn(arr, i, x),
+            into: arr,
           });
         }
         break;
@@ -293,10 +293,10 @@ export function decodeAgainstSchema(
           break;
         }
         const target: Record<string, unknown> = {};
-        t.assign(target);
+        assign(t, target);
         if (node.additionalProperties) {
           const values = node.additionalProperties;
-          const keys = Object.keys(v).sort();
+          const keys = sortedKeys(v);
           for (let i = keys.length - 1; i >= 0; i--) {
             const key = keys[i]!;
             const item = v[key];
@@ -310,7 +310,7 @@ export function decodeAgainstSchema(
               parent: t,
               key,
               struct: t.struct,
-              assign: (x) => setOwn(target, key, x),
+              into: target,
             });
           }
         } else {
