@@ -130,9 +130,12 @@ function resolveKind(manifest: unknown): { info: ResourceInfo; apiVersion: strin
  */
 function measure(value: unknown): 'ok' | 'too-large' | 'too-deep' {
   let bytes = 0;
-  const stack: { v: unknown; depth: number }[] = [{ v: value, depth: 1 }];
-  while (stack.length > 0) {
-    const { v, depth } = stack.pop()!;
+  // Two parallel stacks rather than a { value, depth } pair per node: every request is measured.
+  const values: unknown[] = [value];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const v = values.pop();
+    const depth = depths.pop()!;
     if (typeof v === 'string') bytes += v.length + 2;
     else if (Array.isArray(v) || isPlainObject(v)) {
       if (depth > MAX_JSON_DEPTH) return 'too-deep';
@@ -140,12 +143,14 @@ function measure(value: unknown): 'ok' | 'too-large' | 'too-deep' {
       if (Array.isArray(v)) {
         for (const item of v) {
           bytes += 1;
-          stack.push({ v: item, depth: depth + 1 });
+          values.push(item);
+          depths.push(depth + 1);
         }
       } else {
         for (const key of Object.keys(v)) {
           bytes += key.length + 4;
-          stack.push({ v: v[key], depth: depth + 1 });
+          values.push(v[key]);
+          depths.push(depth + 1);
         }
       }
     } else bytes += 5;
