@@ -5,7 +5,7 @@
  * before the lab loads, keyboard-only use, and axe with the lab open in both themes.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   LAB_PAGES,

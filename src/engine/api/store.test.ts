@@ -35,12 +35,16 @@ describe('ApiStore', () => {
   it('rejects duplicates with the API wording', () => {
     const store = makeStore();
     store.create('configmaps', cm('a'));
-    expect(() => store.create('configmaps', cm('a'))).toThrowError(new StatusError('AlreadyExists', 'configmaps "a" already exists'));
+    expect(() => store.create('configmaps', cm('a'))).toThrow(
+      new StatusError('AlreadyExists', 'configmaps "a" already exists'),
+    );
   });
 
   it('NotFound names the qualified resource', () => {
     const store = makeStore();
-    expect(() => store.mustGet('deployments.apps', 'default', 'web')).toThrowError('deployments.apps "web" not found');
+    expect(() => store.mustGet('deployments.apps', 'default', 'web')).toThrow(
+      'deployments.apps "web" not found',
+    );
   });
 
   it('an update that changes nothing keeps the resourceVersion and emits nothing', () => {
@@ -61,9 +65,15 @@ describe('ApiStore', () => {
       metadata: { name: 'deny', namespace: 'default' },
       spec: { podSelector: {} },
     });
-    const relabelled = store.update('networkpolicies.networking.k8s.io', { ...a, metadata: { ...a.metadata, labels: { x: 'y' } } });
+    const relabelled = store.update('networkpolicies.networking.k8s.io', {
+      ...a,
+      metadata: { ...a.metadata, labels: { x: 'y' } },
+    });
     expect(relabelled.metadata.generation).toBe(1);
-    const changed = store.update('networkpolicies.networking.k8s.io', { ...relabelled, spec: { podSelector: { matchLabels: { a: 'b' } } } });
+    const changed = store.update('networkpolicies.networking.k8s.io', {
+      ...relabelled,
+      spec: { podSelector: { matchLabels: { a: 'b' } } },
+    });
     expect(changed.metadata.generation).toBe(2);
   });
 
@@ -71,7 +81,9 @@ describe('ApiStore', () => {
     const store = makeStore();
     const a = store.create('configmaps', cm('a', { k: 'v' }));
     store.update('configmaps', { ...a, data: { k: 'w' } });
-    expect(() => store.update('configmaps', { ...a, data: { k: 'x' } })).toThrowError(/Operation cannot be fulfilled on configmaps "a"/);
+    expect(() => store.update('configmaps', { ...a, data: { k: 'x' } })).toThrow(
+      /Operation cannot be fulfilled on configmaps "a"/,
+    );
   });
 
   it('lists sorted by namespace then name and emits watch events in order', () => {
@@ -82,13 +94,20 @@ describe('ApiStore', () => {
     store.create('configmaps', cm('c'));
     store.create('configmaps', cm('a'));
     store.delete('configmaps', 'default', 'c');
-    expect(store.list('configmaps').map((o) => `${o.metadata.namespace}/${o.metadata.name}`)).toEqual(['default/a', 'x/b']);
+    expect(store.list('configmaps').map((o) => `${o.metadata.namespace}/${o.metadata.name}`)).toEqual([
+      'default/a',
+      'x/b',
+    ]);
     expect(seen).toEqual(['ADDED b', 'ADDED c', 'ADDED a', 'DELETED c']);
   });
 
   it('cluster-scoped objects carry no namespace', () => {
     const store = makeStore();
-    const ns = store.create('namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop', namespace: 'oops' } });
+    const ns = store.create('namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'shop', namespace: 'oops' },
+    });
     expect(ns.metadata.namespace).toBeUndefined();
     expect(store.get('namespaces', 'whatever', 'shop')).toBeDefined();
   });

@@ -6,7 +6,7 @@
  * (controller_utils `CreatePodsWithGenerateName`: `Error creating: %v`).
  */
 import { describe, expect, it } from 'vitest';
-import type { Manifest } from '../api/objects.ts';
+import type { Manifest, Pod } from '../api/objects.ts';
 import { createCluster } from '../cluster/cluster.ts';
 import { makeServer, thrown } from './test-helpers.ts';
 
@@ -15,6 +15,8 @@ const sa = (namespace: string, name: string): Manifest => ({
   kind: 'ServiceAccount',
   metadata: { name, namespace },
 });
+
+const serviceAccountOf = (o: unknown) => (o as Pod).spec?.serviceAccountName;
 
 const pod = (name: string, namespace: string, serviceAccountName?: string): Manifest => ({
   apiVersion: 'v1',
@@ -37,8 +39,8 @@ describe('ServiceAccount admission', () => {
     );
     expect(api.get('pods', 'app', 'sa-test')).toBeUndefined();
     api.create(sa('app', 'nope'));
-    expect(api.create(pod('sa-test', 'app', 'nope')).spec!.serviceAccountName).toBe('nope');
-    expect(api.create(pod('plain', 'app')).spec!.serviceAccountName).toBe('default');
+    expect(serviceAccountOf(api.create(pod('sa-test', 'app', 'nope')))).toBe('nope');
+    expect(serviceAccountOf(api.create(pod('plain', 'app')))).toBe('default');
   });
 
   it('a generateName pod is named by its prefix', () => {
@@ -55,7 +57,7 @@ describe('ServiceAccount admission', () => {
 
   it('is not enforced in a namespace without its default ServiceAccount yet', () => {
     const { api } = makeServer();
-    expect(api.create(pod('p', 'default', 'nope')).spec!.serviceAccountName).toBe('nope');
+    expect(serviceAccountOf(api.create(pod('p', 'default', 'nope')))).toBe('nope');
   });
 });
 

@@ -8,7 +8,6 @@ import { matchesLabelSelector } from '../api/labels.ts';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import {
   forbidden,
-  goStruct,
   invalidValue,
   notSupported,
   required,

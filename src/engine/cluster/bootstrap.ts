@@ -16,7 +16,7 @@
  * 5. time runs until every system pod is up, then a few minutes more.
  */
 import type { Cluster } from './cluster.ts';
-import type { AnyObject, Manifest, Node } from '../api/objects.ts';
+import type { AnyObject, Manifest } from '../api/objects.ts';
 import { isStatusError } from '../api/errors.ts';
 import { formatIPv4, nthAddress, parseCidr } from '../util/ip.ts';
 import { nodeManifest } from '../node/node-object.ts';

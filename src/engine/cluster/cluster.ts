@@ -91,7 +91,7 @@ export class Cluster {
     this.rng = rng;
     this.store = new ApiStore(clock, rng);
     this.api = new ApiServer(this.store, { clock, rng, config });
-    this.recorder = new EventRecorder(this.api, clock, rng);
+    this.recorder = new EventRecorder(this.api, clock);
     const ctx: ControllerContext = {
       api: this.api,
       clock,

@@ -92,7 +92,7 @@ export class DeploymentController extends BaseController {
       created = true;
       wrote = true;
     } else if (newRS) {
-      wrote = this.syncRevision(d, newRS, owned) || wrote;
+      wrote = this.syncRevision(newRS, owned) || wrote;
     }
     const olds = owned.filter((rs) => rs !== newRS);
     if (newRS && !d.spec?.paused) {
@@ -162,7 +162,7 @@ export class DeploymentController extends BaseController {
   }
 
   /** A ReplicaSet that becomes new again (rollout undo) takes the next revision. */
-  private syncRevision(d: Deployment, newRS: ReplicaSet, owned: readonly ReplicaSet[]): boolean {
+  private syncRevision(newRS: ReplicaSet, owned: readonly ReplicaSet[]): boolean {
     const max = maxRevision(owned);
     const current = Number(newRS.metadata.annotations?.[REVISION_ANNOTATION] ?? 0);
     if (current >= max && max > 0) return false;

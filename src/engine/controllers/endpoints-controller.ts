@@ -9,7 +9,6 @@ import type { EndpointAddress, EndpointPort, EndpointSubset } from 'kubernetes-t
 import type { AnyObject, Endpoints, Pod, ResourceKey, Service } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
 import { objectKey } from '../api/store.ts';
-import { matchesMapSelector } from '../api/labels.ts';
 import { jsonEqual } from '../util/json.ts';
 import { parseIPv4 } from '../util/ip.ts';
 import { BaseController, splitKey } from './base-controller.ts';

@@ -5,7 +5,7 @@ import type { AnyObject } from '../api/objects.ts';
 
 function setup() {
   const s = makeServer(5);
-  const recorder = new EventRecorder(s.api, s.clock, s.rng);
+  const recorder = new EventRecorder(s.api, s.clock);
   const pod = s.api.create({
     apiVersion: 'v1',
     kind: 'Pod',

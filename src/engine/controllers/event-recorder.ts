@@ -11,7 +11,6 @@
 import type { ApiServer } from '../apiserver/apiserver.ts';
 import type { AnyObject, Event } from '../api/objects.ts';
 import type { SimClock } from '../util/clock.ts';
-import type { Rng } from '../util/rng.ts';
 import { parseTimestamp } from '../util/clock.ts';
 import { EVENT_OBJECT_INDEX } from '../api/store.ts';
 
@@ -25,12 +24,10 @@ export interface EventSource {
 export class EventRecorder {
   private readonly api: ApiServer;
   private readonly clock: SimClock;
-  private readonly rng: Rng;
 
-  constructor(api: ApiServer, clock: SimClock, rng: Rng) {
+  constructor(api: ApiServer, clock: SimClock) {
     this.api = api;
     this.clock = clock;
-    this.rng = rng;
   }
 
   /**

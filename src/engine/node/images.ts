@@ -164,8 +164,6 @@ function profile(
   return { tags: VERSION_TAG, stopSignal: 'SIGTERM', ...p };
 }
 
-const MB = 1_000_000;
-
 export const IMAGE_CATALOGUE: readonly ImageProfile[] = [
   profile({
     repository: 'docker.io/library/nginx',

@@ -22,7 +22,7 @@ import type { ContainerImage, PodStatus } from 'kubernetes-types/core/v1';
 import { WorkQueue } from '../cluster/controller.ts';
 import { objectKey } from '../api/store.ts';
 import { POD_NODE_INDEX } from '../api/store.ts';
-import { deepClone, jsonEqual } from '../util/json.ts';
+import { jsonEqual } from '../util/json.ts';
 import { parseTimestamp } from '../util/clock.ts';
 import { cniPlugin, sandboxId } from './cni/index.ts';
 import { recordSandboxCreated } from './cni/cni-settings.ts';

@@ -243,7 +243,7 @@ function commandSteps(argv: string[], state: BuildState, main: boolean): Step[] 
   const { ctx } = state;
   const bin = basename(argv[0] ?? '');
   const args = argv.slice(1);
-  const goFatal = (proc: string, port: number): Step[] => [
+  const goFatal = (port: number): Step[] => [
     { op: 'log', text: (ms) => `${slashTime(ms)} listen tcp :${port}: bind: address already in use` },
     { op: 'exit', code: 1 },
   ];
@@ -389,11 +389,7 @@ function commandSteps(argv: string[], state: BuildState, main: boolean): Step[] 
       const port = portOf(listenFlag, 5678);
       const status = Number(flagValue(args, ['-status-code', '--status-code']) ?? 200) || 200;
       return [
-        ...listen(
-          state,
-          tcp(port, 'http-echo', { kind: 'http-echo', text, status }),
-          goFatal('http-echo', port),
-        ),
+        ...listen(state, tcp(port, 'http-echo', { kind: 'http-echo', text, status }), goFatal(port)),
         { op: 'log', text: (ms) => `${slashTime(ms)} [INFO] server is listening on ${listenFlag}` },
         { op: 'block' },
       ];
@@ -403,7 +399,7 @@ function commandSteps(argv: string[], state: BuildState, main: boolean): Step[] 
     case 'whoami': {
       const port = portOf(flagValue(args, ['--port', '-port']) ?? ctx.env.WHOAMI_PORT_NUMBER, 80);
       return [
-        ...listen(state, tcp(port, 'whoami', { kind: 'whoami' }), goFatal('whoami', port)),
+        ...listen(state, tcp(port, 'whoami', { kind: 'whoami' }), goFatal(port)),
         { op: 'log', text: (ms) => `${slashTime(ms)} Starting up on port ${port}` },
         { op: 'block' },
       ];
@@ -411,11 +407,7 @@ function commandSteps(argv: string[], state: BuildState, main: boolean): Step[] 
     case 'hello-app': {
       const port = portOf(ctx.env.PORT, 8080);
       return [
-        ...listen(
-          state,
-          tcp(port, 'hello-app', { kind: 'hello-app', version: ctx.version }),
-          goFatal('hello-app', port),
-        ),
+        ...listen(state, tcp(port, 'hello-app', { kind: 'hello-app', version: ctx.version }), goFatal(port)),
         { op: 'log', text: (ms) => `${slashTime(ms)} Server listening on port ${port}` },
         { op: 'block' },
       ];
@@ -455,7 +447,7 @@ function commandSteps(argv: string[], state: BuildState, main: boolean): Step[] 
       // Without -c it pings until stopped; its replies are not modelled.
       return args.some((a) => /^-c/.test(a)) ? [{ op: 'tool', argv }] : [{ op: 'block' }];
     default: {
-      const system = systemListeners(bin, args, ctx);
+      const system = systemListeners(bin, args);
       if (system) return [...system.flatMap((l) => listen(state, l, [])), { op: 'block' }];
       if (ctx.profile.tools.includes(bin)) return [{ op: 'status', code: 0 }];
       if (main) return genericApp(state);
@@ -644,7 +636,7 @@ function agnhostSteps(args: string[], state: BuildState): Step[] {
 }
 
 /** Sockets of the system components (control plane, DNS, CNI agents, add-ons). */
-function systemListeners(bin: string, _args: string[], ctx: ProcessContext): Listener[] | undefined {
+function systemListeners(bin: string, _args: string[]): Listener[] | undefined {
   const health = (port: number, body = 'ok', address = '0.0.0.0') =>
     tcp(port, bin, { kind: 'health', body }, address);
   const metrics = (port: number, address = '0.0.0.0') => tcp(port, bin, { kind: 'metrics' }, address);

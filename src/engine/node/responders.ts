@@ -178,12 +178,3 @@ function agnhostNetexec(path: string, query: string, req: HttpRequest): HttpResp
       return { status: 404, contentType: 'text/plain; charset=utf-8', body: '404 page not found\n' };
   }
 }
-
-/** A malformed escape (`%zz`) is kept as typed, as Go's query parser leaves what it cannot decode. */
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s.replace(/\+/g, ' '));
-  } catch {
-    return s;
-  }
-}

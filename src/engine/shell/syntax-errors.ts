@@ -22,7 +22,6 @@ export function syntaxErrorText(e: ShellSyntaxError, frame: Pick<Frame, 'flavour
         case 'identifier':
           return `bash: \`${p.name}': not a valid identifier\n`;
       }
-      break;
     case 'ash':
       switch (p.kind) {
         case 'eof-quote':
@@ -36,7 +35,6 @@ export function syntaxErrorText(e: ShellSyntaxError, frame: Pick<Frame, 'flavour
         case 'identifier':
           return `sh: syntax error: bad for loop variable\n`;
       }
-      break;
     case 'dash':
       switch (p.kind) {
         case 'eof-quote':
@@ -51,5 +49,4 @@ export function syntaxErrorText(e: ShellSyntaxError, frame: Pick<Frame, 'flavour
           return `sh: 1: Syntax error: Bad for loop variable\n`;
       }
   }
-  return '';
 }

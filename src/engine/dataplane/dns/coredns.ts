@@ -185,7 +185,7 @@ function lookup(
   state: CoreDnsState,
   depth: number,
 ): Inner {
-  const result = backends(name, qtype, config, serverIndex, server, state, depth);
+  const result = backends(name, qtype, config, server, state, depth);
   const cfg = server.cache;
   if (!cfg || !cacheApplies(cfg, name)) return result;
   const decision = cacheDecision(cfg, name, result.rcode, result.answer, result.authority);
@@ -217,7 +217,6 @@ function backends(
   name: string,
   qtype: QType,
   config: Corefile,
-  serverIndex: number,
   server: ServerBlock,
   state: CoreDnsState,
   depth: number,

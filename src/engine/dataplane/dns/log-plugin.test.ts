@@ -4,10 +4,10 @@
  * quota is rounded down with a minimum of 1, internal/runtime/cpu_quota_linux.go).
  */
 import { describe, expect, it } from 'vitest';
-import { maxprocsLine } from './log-plugin.ts';
+import { maxprocsLine, type MaxprocsContext } from './log-plugin.ts';
 
 describe('automaxprocs line', () => {
-  it.each([
+  it.each<{ name: string; ctx: MaxprocsContext; want: string }>([
     {
       name: 'no CPU limit (kubeadm’s CoreDNS)',
       ctx: { env: {}, nodeCpus: 8 },

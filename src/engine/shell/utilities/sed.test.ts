@@ -9,7 +9,7 @@ import { Shell } from '../shell.ts';
 import { LabFiles } from '../../cluster/files.ts';
 
 function makeShell(): Shell {
-  return new Shell({ resolve: () => undefined, files: new LabFiles(goldens.files) });
+  return new Shell({ resolve: () => undefined, files: new LabFiles(goldens.files), tick: () => {} });
 }
 
 describe('sed lines replayed against GNU sed 4.9 goldens', () => {
