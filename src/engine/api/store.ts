@@ -170,6 +170,15 @@ export class ApiStore {
     return this.table(resource).byIndex(name, value) as unknown as ResourceTypes[K][];
   }
 
+  /** Like byIndex, but the index's cached list itself: callers must neither change nor keep it. */
+  byIndexShared<K extends ResourceKey>(
+    resource: K,
+    name: string,
+    value: string,
+  ): readonly ResourceTypes[K][] {
+    return this.table(resource).byIndexShared(name, value) as unknown as readonly ResourceTypes[K][];
+  }
+
   get resourceVersion(): number {
     return this.revision;
   }

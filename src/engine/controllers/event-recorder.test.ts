@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { makeServer } from '../apiserver/test-helpers.ts';
-import { EventRecorder } from './event-recorder.ts';
+import fc from 'fast-check';
+import { EventRecorder, nanosHex } from './event-recorder.ts';
 import type { AnyObject } from '../api/objects.ts';
 
 function setup() {
@@ -60,5 +61,17 @@ describe('EventRecorder', () => {
     const ghost = { ...pod, metadata: { ...pod.metadata, namespace: 'gone' } } as AnyObject;
     expect(() => recorder.event(ghost, 'Normal', 'Scheduled', 'x')).not.toThrow();
     expect(store.list('events')).toHaveLength(0);
+  });
+});
+
+describe('event names', () => {
+  it('carry the Unix time in nanoseconds in hex, exactly past 2^53 (as BigInt computes it)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 4e12 }), fc.integer({ min: 0, max: 999_999 }), (ms, sub) => {
+        expect(nanosHex(ms, sub)).toBe((BigInt(ms) * 1_000_000n + BigInt(sub)).toString(16));
+      }),
+    );
+    // 2026-01-01T00:05:09Z, the 68,176th write: the shape of a name kubectl shows.
+    expect(nanosHex(1767225909000, 68176)).toBe('18867299dfd0dc50');
   });
 });

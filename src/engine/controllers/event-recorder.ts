@@ -57,8 +57,7 @@ export class EventRecorder {
       }
       // Real names carry the Unix time in nanoseconds; the store's revision gives the sub-millisecond
       // part, so names are unique and sort in recording order, and replay identically.
-      const nanos =
-        BigInt(this.clock.now()) * 1_000_000n + BigInt(this.api.store.resourceVersion % 1_000_000);
+      const nanos = nanosHex(this.clock.now(), this.api.store.resourceVersion % 1_000_000);
       const ref = involved.metadata;
       // Built as the API server's decoder would store it (keys sorted, no nulls: eventTime stays
       // unset), so it can skip decoding and validation (ApiServer.createTrusted).
@@ -78,7 +77,7 @@ export class EventRecorder {
         kind: 'Event',
         lastTimestamp: now,
         message,
-        metadata: { name: `${ref.name}.${nanos.toString(16)}`, namespace },
+        metadata: { name: `${ref.name}.${nanos}`, namespace },
         reason,
         reportingComponent: source.component,
         reportingInstance: source.host ?? '',
@@ -120,8 +119,9 @@ export class EventRecorder {
   }
 
   private matching(involved: AnyObject, reason: string, fieldPath: string | undefined): Event[] {
-    return this.api
-      .byIndex('events', EVENT_OBJECT_INDEX, involved.metadata.uid)
+    // The index's shared list, filtered into a new array: asked before every event recorded.
+    return this.api.store
+      .byIndexShared('events', EVENT_OBJECT_INDEX, involved.metadata.uid)
       .filter((e) => e.reason === reason && (e.involvedObject.fieldPath ?? undefined) === fieldPath);
   }
 
@@ -141,4 +141,16 @@ export class EventRecorder {
         (e.source?.host ?? undefined) === source.host,
     );
   }
+}
+
+/**
+ * `ms * 1e6 + sub` in hex, exactly, without BigInt (the product passes 2^53): split at 2^24 so every
+ * partial product stays an exact double.
+ */
+export function nanosHex(ms: number, sub: number): string {
+  const SPLIT = 2 ** 24;
+  const lo = (ms % SPLIT) * 1_000_000 + sub;
+  const hi = Math.floor(ms / SPLIT) * 1_000_000 + Math.floor(lo / SPLIT);
+  const low = (lo % SPLIT).toString(16);
+  return hi > 0 ? hi.toString(16) + low.padStart(6, '0') : low;
 }
