@@ -23,7 +23,24 @@ const BEST_INDENT = 2;
 const MAX_SIMPLE_KEY_BYTES = 128;
 const STR_TAG = 'tag:yaml.org,2002:str';
 
-const codePoints = (s: string): number[] => Array.from(s, (c) => c.codePointAt(0)!);
+/** The string's code points, as its iterator yields them (a lone surrogate stands for itself). */
+function codePoints(s: string): number[] {
+  // A loop rather than Array.from(s, …): every scalar of every -o yaml goes through here.
+  const out: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        out.push((c - 0xd800) * 0x400 + (d - 0xdc00) + 0x10000);
+        i++;
+        continue;
+      }
+    }
+    out.push(c);
+  }
+  return out;
+}
 const isSpace = (c: number | undefined): boolean => c === 0x20;
 const isBlank = (c: number | undefined): boolean => c === 0x20 || c === 0x09;
 const isBreak = (c: number | undefined): boolean =>
