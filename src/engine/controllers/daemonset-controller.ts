@@ -12,14 +12,13 @@ import type { Toleration } from 'kubernetes-types/core/v1';
 import type { AnyObject, DaemonSet, Node, Pod, ResourceKey } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
 import { objectKey, POD_CONTROLLER_INDEX } from '../api/store.ts';
-import { isStatusError } from '../api/errors.ts';
 import { parseTimestamp } from '../util/clock.ts';
 import { deepClone, jsonEqual } from '../util/json.ts';
 import { BaseController, splitKey } from './base-controller.ts';
 import {
   controllerOf,
   controllerRef,
-  createWithGeneratedName,
+  createControlledPod,
   isControlledBy,
   isPodActive,
   isPodAvailable,
@@ -234,50 +233,40 @@ export class DaemonSetController extends BaseController {
         (t) => !existing.some((e) => e.key === t.key && e.effect === t.effect),
       ),
     ];
-    let created: AnyObject | undefined;
-    try {
-      created = createWithGeneratedName(
-        this.ctx.api,
-        this.ctx.rng,
-        {
-          apiVersion: 'v1',
-          kind: 'Pod',
-          metadata: {
-            namespace: ds.metadata.namespace,
-            labels: {
-              ...template.metadata?.labels,
-              [REVISION_LABEL]: hash,
-              'pod-template-generation': String(ds.metadata.generation ?? 1),
-            },
-            ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
-            ownerReferences: [controllerRef(ds as unknown as AnyObject)],
+    return createControlledPod(
+      this.ctx,
+      ds as unknown as AnyObject,
+      'daemonset-controller',
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {
+          namespace: ds.metadata.namespace,
+          labels: {
+            ...template.metadata?.labels,
+            [REVISION_LABEL]: hash,
+            'pod-template-generation': String(ds.metadata.generation ?? 1),
           },
-          spec: {
-            ...spec,
-            tolerations,
-            affinity: {
-              ...spec.affinity,
-              nodeAffinity: {
-                requiredDuringSchedulingIgnoredDuringExecution: {
-                  nodeSelectorTerms: [
-                    { matchFields: [{ key: 'metadata.name', operator: 'In', values: [node.metadata.name] }] },
-                  ],
-                },
+          ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
+          ownerReferences: [controllerRef(ds as unknown as AnyObject)],
+        },
+        spec: {
+          ...spec,
+          tolerations,
+          affinity: {
+            ...spec.affinity,
+            nodeAffinity: {
+              requiredDuringSchedulingIgnoredDuringExecution: {
+                nodeSelectorTerms: [
+                  { matchFields: [{ key: 'metadata.name', operator: 'In', values: [node.metadata.name] }] },
+                ],
               },
             },
           },
         },
-        `${ds.metadata.name}-`,
-      );
-    } catch (e) {
-      // syncNodes → CreatePods: a refused create (admission, quota) is a FailedCreate event.
-      if (!isStatusError(e)) throw e;
-      this.record(ds, 'FailedCreate', `Error creating: ${e.message}`, 'Warning');
-      return false;
-    }
-    if (!created) return false;
-    this.record(ds, 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
-    return true;
+      },
+      `${ds.metadata.name}-`,
+    );
   }
 
   private deletePod(ds: DaemonSet, pod: Pod): boolean {

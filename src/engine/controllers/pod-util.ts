@@ -6,6 +6,7 @@ import type { OwnerReference } from 'kubernetes-types/meta/v1';
 import type { ApiServer } from '../apiserver/apiserver.ts';
 import type { AnyObject, Manifest, Pod } from '../api/objects.ts';
 import type { Rng } from '../util/rng.ts';
+import type { EventRecorder } from './event-recorder.ts';
 import { isStatusError } from '../api/errors.ts';
 import { parseTimestamp } from '../util/clock.ts';
 
@@ -75,4 +76,31 @@ export function createWithGeneratedName(
     }
   }
   return undefined;
+}
+
+/**
+ * controller_utils `RealPodControl.CreatePods`: creates a controller's pod and records the outcome on
+ * the owner, `SuccessfulCreate` (`Created pod: NAME`) or, when the API server refuses it (admission,
+ * quota), `FailedCreate` (`Error creating: …`). Returns whether a pod was created.
+ */
+export function createControlledPod(
+  ctx: { readonly api: ApiServer; readonly rng: Rng; readonly recorder: EventRecorder },
+  owner: AnyObject,
+  component: string,
+  manifest: Manifest,
+  prefix: string,
+): boolean {
+  let created: AnyObject | undefined;
+  try {
+    created = createWithGeneratedName(ctx.api, ctx.rng, manifest, prefix);
+  } catch (e) {
+    if (!isStatusError(e)) throw e;
+    ctx.recorder.event(owner, 'Warning', 'FailedCreate', `Error creating: ${e.message}`, { component });
+    return false;
+  }
+  if (!created) return false;
+  ctx.recorder.event(owner, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`, {
+    component,
+  });
+  return true;
 }

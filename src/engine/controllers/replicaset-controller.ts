@@ -14,7 +14,6 @@
  * the last one created or deleted; our store is read synchronously, so by the next sync it always has.
  */
 import type { AnyObject, Pod, ReplicaSet, ResourceKey } from '../api/objects.ts';
-import { isStatusError } from '../api/errors.ts';
 import type { WatchEvent } from '../api/store.ts';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import { objectKey, POD_CONTROLLER_INDEX, POD_ORPHAN_INDEX } from '../api/store.ts';
@@ -25,7 +24,7 @@ import { BaseController, splitKey } from './base-controller.ts';
 import {
   controllerOf,
   controllerRef,
-  createWithGeneratedName,
+  createControlledPod,
   isPodActive,
   isPodAvailable,
   isPodReady,
@@ -179,34 +178,24 @@ export class ReplicaSetController extends BaseController {
 
   private createPod(rs: ReplicaSet): boolean {
     const template = rs.spec?.template;
-    let created: AnyObject | undefined;
-    try {
-      created = createWithGeneratedName(
-        this.ctx.api,
-        this.ctx.rng,
-        {
-          apiVersion: 'v1',
-          kind: 'Pod',
-          metadata: {
-            namespace: rs.metadata.namespace,
-            labels: { ...template?.metadata?.labels },
-            ...(template?.metadata?.annotations ? { annotations: { ...template.metadata.annotations } } : {}),
-            ownerReferences: [controllerRef(rs as unknown as AnyObject)],
-          },
-          // Decoding and storing copy it: the template itself is never handed on.
-          spec: template?.spec ?? { containers: [] },
+    return createControlledPod(
+      this.ctx,
+      rs as unknown as AnyObject,
+      'replicaset-controller',
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {
+          namespace: rs.metadata.namespace,
+          labels: { ...template?.metadata?.labels },
+          ...(template?.metadata?.annotations ? { annotations: { ...template.metadata.annotations } } : {}),
+          ownerReferences: [controllerRef(rs as unknown as AnyObject)],
         },
-        `${rs.metadata.name}-`,
-      );
-    } catch (e) {
-      // controller_utils CreatePodsWithGenerateName: a refused create (admission, quota) is an event.
-      if (!isStatusError(e)) throw e;
-      this.record(rs, 'FailedCreate', `Error creating: ${e.message}`, 'Warning');
-      return false;
-    }
-    if (!created) return false;
-    this.record(rs, 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
-    return true;
+        // Decoding and storing copy it: the template itself is never handed on.
+        spec: template?.spec ?? { containers: [] },
+      },
+      `${rs.metadata.name}-`,
+    );
   }
 
   private writeStatus(rs: ReplicaSet): boolean {

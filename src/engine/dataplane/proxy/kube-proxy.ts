@@ -310,6 +310,8 @@ export class KubeProxy implements Controller {
 
   /** Renders every node whose render is owed, or only `only`. */
   private flush(only?: string): void {
+    // Every read of a node's rules asks: most find nothing owed.
+    if (this.deferred.size === 0) return;
     const names = only === undefined ? [...this.deferred.keys()] : this.deferred.has(only) ? [only] : [];
     const byInputs = new Map<ProxyInputs | undefined, Set<string>>();
     for (const n of names) {

@@ -8,7 +8,7 @@
  * testcase-edit-output-patch (`Patch: <json>` before the result line).
  */
 import { describe, expect, it } from 'vitest';
-import { createCluster, type Cluster } from '../../cluster/cluster.ts';
+import { run, webCluster } from './cluster-test-helpers.ts';
 
 const HEADER = `# Please edit the object below. Lines beginning with a '#' will be ignored,
 # and an empty file will abort the edit. If an error occurs while saving this file will be
@@ -16,26 +16,13 @@ const HEADER = `# Please edit the object below. Lines beginning with a '#' will 
 #
 `;
 
-function cluster(): Cluster {
-  const c = createCluster(undefined, { seed: 11 });
-  run(c, 'kubectl create deployment web --image=nginx --port=80');
-  run(c, 'kubectl expose deployment web --port=80');
-  run(c, 'sleep 15');
-  return c;
-}
-
-function run(c: Cluster, line: string) {
-  const r = c.execSync(line, { interactive: false });
-  return { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode };
-}
-
 function keptFile(stderr: string): string {
   return /A copy of your changes has been stored to "([^"]+)"/.exec(stderr)![1]!;
 }
 
 describe('kubectl edit after the server rejects the change', () => {
   it('reopens the file with the reasons; saving it unchanged cancels and keeps it', () => {
-    const c = cluster();
+    const c = webCluster();
     const r = run(c, `KUBE_EDITOR="sed -i s/ClusterIP$/Bogus/" kubectl edit svc web`);
     expect(r.stdout).toBe('');
     expect(r.exitCode).toBe(1);
@@ -54,7 +41,7 @@ describe('kubectl edit after the server rejects the change', () => {
   });
 
   it('a second save that fixes the error goes through', () => {
-    const c = cluster();
+    const c = webCluster();
     // First round: replicas 1 -> -1 (invalid); second round: -1 -> 2.
     const editor = `sed -i -e 's/^  replicas: -1$/  replicas: 2/' -e 's/^  replicas: 1$/  replicas: -1/'`;
     expect(run(c, `KUBE_EDITOR="${editor}" kubectl edit deploy web`)).toEqual({
@@ -67,7 +54,7 @@ describe('kubectl edit after the server rejects the change', () => {
   });
 
   it('a syntax error is reported in the reopened file', () => {
-    const c = cluster();
+    const c = webCluster();
     const r = run(c, `KUBE_EDITOR="sed -i s/^kind:.Service/kind:.[/" kubectl edit svc web`);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(
@@ -80,7 +67,7 @@ describe('kubectl edit after the server rejects the change', () => {
   });
 
   it('--output-patch prints the strategic merge patch it sends', () => {
-    const c = cluster();
+    const c = webCluster();
     const r = run(
       c,
       `KUBE_EDITOR="sed -i s/image:.nginx$/image:\\ nginx:1.27/" kubectl edit deploy web --output-patch`,
@@ -97,7 +84,7 @@ describe('kubectl edit after the server rejects the change', () => {
   });
 
   it('a changed name is refused before anything is sent', () => {
-    const c = cluster();
+    const c = webCluster();
     const r = run(c, `KUBE_EDITOR="sed -i s/^..name:.web$/\\ \\ name:\\ other/" kubectl edit svc web`);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(

@@ -6,26 +6,11 @@
  * `Edit cancelled, no changes made.`).
  */
 import { describe, expect, it } from 'vitest';
-import { createCluster, type Cluster } from '../../cluster/cluster.ts';
-
-function cluster(): Cluster {
-  const c = createCluster(undefined, { seed: 11 });
-  run(c, 'kubectl create deployment web --image=nginx --port=80');
-  run(c, 'kubectl expose deployment web --port=80');
-  run(c, 'sleep 15');
-  return c;
-}
-
-function run(c: Cluster, line: string) {
-  const r = c.execSync(line, { interactive: false });
-  return { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode };
-}
-
-const ok = (stdout: string) => ({ stdout, stderr: '', exitCode: 0 });
+import { run, ok, webCluster } from './cluster-test-helpers.ts';
 
 describe('kubectl patch', () => {
   it('patches, then reports no change for the same patch', () => {
-    const c = cluster();
+    const c = webCluster();
     expect(run(c, `kubectl patch deploy web -p '{"spec":{"replicas":3}}'`)).toEqual(
       ok('deployment.apps/web patched\n'),
     );
@@ -36,7 +21,7 @@ describe('kubectl patch', () => {
   });
 
   it('strategic merge keeps the container ports; a merge patch replaces the list', () => {
-    const c = cluster();
+    const c = webCluster();
     run(
       c,
       `kubectl patch deploy web -p '{"spec":{"template":{"spec":{"containers":[{"name":"nginx","image":"nginx:1.27"}]}}}}'`,
@@ -57,7 +42,7 @@ describe('kubectl patch', () => {
   });
 
   it('JSON patch on a Service; a failing operation is the server 422', () => {
-    const c = cluster();
+    const c = webCluster();
     expect(
       run(
         c,
@@ -73,7 +58,7 @@ describe('kubectl patch', () => {
   });
 
   it('--dry-run, -o, --patch-file, the scale subresource, unknown fields warn', () => {
-    const c = cluster();
+    const c = webCluster();
     expect(run(c, `kubectl patch deploy web -p '{"spec":{"replicas":5}}' --dry-run=client`)).toEqual(
       ok('deployment.apps/web patched (dry run)\n'),
     );
@@ -180,14 +165,14 @@ describe('kubectl patch --local', () => {
       err: 'error: json: cannot unmarshal object into Go value of type jsonpatch.Patch\n',
     },
   ])('$type $p', ({ p, type, out, err }) => {
-    const c = cluster();
+    const c = webCluster();
     c.files.write('d.yaml', D_YAML);
     const r = run(c, `kubectl patch -f d.yaml --local --type=${type} -p '${p}'`);
     expect(r).toEqual({ stdout: out, stderr: err, exitCode: err === '' ? 0 : 1 });
   });
 
   it('prints the patched file object, and needs no server object', () => {
-    const c = cluster();
+    const c = webCluster();
     c.files.write('d.yaml', D_YAML.replace('name: web', 'name: elsewhere'));
     expect(
       run(
@@ -225,7 +210,7 @@ describe('kubectl set --local', () => {
       err: "error: you must specify resources by --filename when --local is set.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n",
     },
   ])('kubectl $line', ({ line, out, err }) => {
-    const c = cluster();
+    const c = webCluster();
     c.files.write('d.yaml', D_YAML);
     expect(run(c, `kubectl ${line}`)).toEqual({ stdout: out, stderr: err, exitCode: err === '' ? 0 : 1 });
     // Nothing reached the server's object.
@@ -237,7 +222,7 @@ describe('kubectl set --local', () => {
 
 describe('kubectl patch on a custom resource', () => {
   it('strategic merge is refused (415, wrapped by kubectl with the GVK); a merge patch works', () => {
-    const c = cluster();
+    const c = webCluster();
     c.files.write(
       'gc.yaml',
       'apiVersion: gateway.networking.k8s.io/v1\nkind: GatewayClass\nmetadata:\n  name: demo\nspec:\n  controllerName: example.com/gw\n',
@@ -257,7 +242,7 @@ describe('kubectl patch on a custom resource', () => {
 
 describe('kubectl set', () => {
   it('image: updated once, silent when nothing changes, errors for unknown containers', () => {
-    const c = cluster();
+    const c = webCluster();
     expect(run(c, 'kubectl set image deploy/web nginx=nginx:1.27')).toEqual(
       ok('deployment.apps/web image updated\n'),
     );
@@ -276,7 +261,7 @@ describe('kubectl set', () => {
   });
 
   it('env: set, list, remove', () => {
-    const c = cluster();
+    const c = webCluster();
     expect(run(c, 'kubectl set env deploy/web KEY=v OTHER=x')).toEqual(
       ok('deployment.apps/web env updated\n'),
     );
@@ -290,7 +275,7 @@ describe('kubectl set', () => {
   });
 
   it('resources and selector', () => {
-    const c = cluster();
+    const c = webCluster();
     expect(run(c, 'kubectl set resources deploy/web --limits=cpu=200m,memory=512Mi')).toEqual(
       ok('deployment.apps/web resource requirements updated\n'),
     );
@@ -312,7 +297,7 @@ describe('kubectl set', () => {
 
 describe('kubectl set on a pod', () => {
   it('image changes in place; other pod spec changes fail wrapped as set wraps them', () => {
-    const c = cluster();
+    const c = webCluster();
     run(c, 'kubectl run p --image=nginx');
     run(c, 'sleep 5');
     expect(run(c, 'kubectl set image po/p p=nginx:1.27')).toEqual(ok('pod/p image updated\n'));
@@ -327,7 +312,7 @@ describe('kubectl set on a pod', () => {
 
 describe('kubectl edit', () => {
   it('runs $KUBE_EDITOR on a temp file and applies what it changed', () => {
-    const c = cluster();
+    const c = webCluster();
     expect(run(c, 'KUBE_EDITOR="sed -i s/80/8080/" kubectl edit svc web')).toEqual(
       ok('service/web edited\n'),
     );
@@ -337,7 +322,7 @@ describe('kubectl edit', () => {
   });
 
   it('EDITOR with quotes runs through the shell; an unchanged file cancels', () => {
-    const c = cluster();
+    const c = webCluster();
     expect(run(c, `EDITOR="sed -i 's/replicas: 1/replicas: 2/'" kubectl edit deploy web`)).toEqual(
       ok('deployment.apps/web edited\n'),
     );
@@ -352,7 +337,7 @@ describe('kubectl edit', () => {
   });
 
   it('without a usable editor says it cannot launch vi', () => {
-    const c = cluster();
+    const c = webCluster();
     expect(run(c, 'kubectl edit svc web')).toEqual({
       stdout: '',
       stderr: 'error: unable to launch the editor "vi"\n',
@@ -364,7 +349,7 @@ describe('kubectl edit', () => {
   });
 
   it('a change the server rejects keeps the file and cancels', () => {
-    const c = cluster();
+    const c = webCluster();
     const r = run(c, `KUBE_EDITOR="sed -i s/ClusterIP$/Bogus/" kubectl edit svc web`);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(

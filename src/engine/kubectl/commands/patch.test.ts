@@ -4,14 +4,8 @@
  * to warn about and kubectl prints only its `patched` line (pkg/cmd/patch, printer operation).
  */
 import { describe, expect, it } from 'vitest';
-import { createCluster, type Cluster } from '../../cluster/cluster.ts';
-
-function run(c: Cluster, line: string) {
-  const r = c.execSync(line, { interactive: false });
-  return { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode };
-}
-
-const ok = (stdout: string) => ({ stdout, stderr: '', exitCode: 0 });
+import { createCluster } from '../../cluster/cluster.ts';
+import { run, ok } from './cluster-test-helpers.ts';
 
 describe('kubectl patch on kinds without a status', () => {
   const c = createCluster(undefined, { seed: 3 });
