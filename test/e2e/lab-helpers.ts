@@ -49,7 +49,17 @@ export async function waitForTerminal(
     if (test(text)) return text;
     await page.waitForTimeout(50);
   }
-  throw new Error(`terminal never showed ${what}; it shows:\n${text}`);
+  // What the lab says of itself, and whether the terminal is on screen (xterm stops painting when not).
+  const state = await lab(page).evaluate((el: HTMLElement) => {
+    const { strings: _strings, ...dataset } = el.dataset;
+    const rows = el.querySelector('.xterm-rows')?.getBoundingClientRect();
+    return {
+      dataset,
+      status: el.querySelector('[data-status]')?.textContent ?? '',
+      terminal: rows && { top: Math.round(rows.top), bottom: Math.round(rows.bottom), viewport: innerHeight },
+    };
+  });
+  throw new Error(`terminal never showed ${what}; it shows:\n${text}\nlab: ${JSON.stringify(state)}`);
 }
 
 export async function focusTerminal(page: Page): Promise<void> {

@@ -227,6 +227,33 @@ describe('keyboard only', () => {
   );
 });
 
+describe('typing in the terminal', () => {
+  it('keeps the terminal in place when the check results above it grow', { timeout: SLOW }, async () => {
+    const { context, page } = await freshPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(baseURL + '/en/about-labs/', { waitUntil: 'load' });
+    await openLab(page);
+    await focusTerminal(page);
+    const terminalTop = () =>
+      lab(page)
+        .locator('.xterm-rows')
+        .evaluate((el) => Math.round(el.getBoundingClientRect().top));
+    const before = await terminalTop();
+    const checksAbove = await lab(page)
+      .locator('[data-check-list]')
+      .evaluate((el) => el.getBoundingClientRect().bottom);
+    expect(checksAbove).toBeLessThan(before); // one-column layout: the checks are above the terminal
+    await run(page, 'echo hi');
+    // The check run after the command fills in why each check fails, which makes the list taller.
+    await lab(page)
+      .locator('[data-check-list] li[data-state="failed"] .pp-lab__check-message')
+      .first()
+      .waitFor();
+    expect(await terminalTop()).toBe(before);
+    expect(await promptLine(page)).toMatch(/\$$/);
+    await context.close();
+  });
+});
+
 describe('axe with the lab open', () => {
   it.each(['light', 'dark'] as const)(
     'has no violation in the %s theme',

@@ -650,6 +650,28 @@ export class LabApp {
   }
 
   private renderChecks(summary: CheckSummary): void {
+    this.keepWorkInPlace(() => this.renderCheckList(summary));
+  }
+
+  /**
+   * Runs `change`, which may grow the panels above the work area (one-column layout), without moving the
+   * terminal or editor the learner is typing in: otherwise a check run after a command can push the prompt
+   * out of view. The browser's scroll anchoring does not help here: on a Starlight page it anchors on the
+   * sticky table of contents. Checks the learner asked for (the Check button) come with focus on the
+   * toolbar, so they still grow into view.
+   */
+  private keepWorkInPlace(change: () => void): void {
+    const focus = document.activeElement;
+    if (!focus || !this.panes.contains(focus)) return change();
+    const before = this.panes.getBoundingClientRect().top;
+    change();
+    const moved = this.panes.getBoundingClientRect().top - before;
+    // Maximized, the lab is its own scroller.
+    const scroller = this.root.classList.contains('pp-lab--max') ? this.root : window;
+    if (moved !== 0) scroller.scrollBy(0, moved);
+  }
+
+  private renderCheckList(summary: CheckSummary): void {
     this.checks = summary;
     const list = $(this.root, '[data-check-list]');
     list.replaceChildren();
