@@ -17,6 +17,7 @@ import { iptablesSaveProbability } from '../proxy/iptables/probability.ts';
 import { canonicalCidr, orderedChains } from './iptables-save.ts';
 import type { IptablesRule, IptablesTableName, Match, Target } from './rule.ts';
 import type { IptablesRuleset, IptablesTable } from './ruleset.ts';
+import type { IptablesCounters } from './counters.ts';
 
 const SERVICES: Record<number, string> = {
   22: 'ssh',
@@ -139,15 +140,27 @@ export interface IptablesListOptions {
   readonly verbose?: boolean;
   readonly exact?: boolean;
   readonly lineNumbers?: boolean;
+  /** The node's counters (-v prints them); absent, every count is 0 (a netns nobody sent through). */
+  readonly counters?: IptablesCounters;
 }
 
 /**
- * libxtables `xtables_print_num` of a count: `%8llu ` with -x, else `%5llu `. The simulated kernel
- * keeps no counters, so every count is 0; the width still follows the real tool, whose exact byte
- * column (`%8llu`) is two narrower than its `%10s` header.
+ * libxtables `xtables_print_num`: with -x the exact count (`%8llu `); otherwise up to 99999 as it is
+ * (`%5llu `), above that rounded to thousands with a K, M, G or T (`%4lluK `). In a table the exact
+ * byte column (`%8llu`) is two narrower than its `%10s` header, as in the real tool; the policy line
+ * prints without padding (FMT_NOTABLE).
  */
-function zeroCount(exact: boolean): string {
-  return `${'0'.padStart(exact ? 8 : 5)} `;
+export function xtablesNum(n: number, opts: { exact: boolean; table: boolean }): string {
+  const pad = (text: string, width: number) => (opts.table ? text.padStart(width) : text);
+  if (opts.exact) return `${pad(String(n), 8)} `;
+  if (n <= 99999) return `${pad(String(n), 5)} `;
+  let v = n;
+  for (const unit of ['K', 'M', 'G']) {
+    v = Math.floor((v + 500) / 1000);
+    if (v <= 9999) return `${pad(String(v), 4)}${unit} `;
+  }
+  v = Math.floor((v + 500) / 1000);
+  return `${pad(String(v), 4)}T `;
 }
 
 function ruleLine(r: IptablesRule, num: number, opts: IptablesListOptions): string {
@@ -159,7 +172,11 @@ function ruleLine(r: IptablesRule, num: number, opts: IptablesListOptions): stri
   // print_firewall prints `[goto] ` right after the addresses, before the matches.
   const goto = r.target?.kind === 'goto' ? '[goto] ' : '';
   let head = opts.lineNumbers ? `${String(num).padEnd(4)} ` : '';
-  if (opts.verbose) head += zeroCount(opts.exact === true).repeat(2);
+  if (opts.verbose) {
+    const c = opts.counters?.rule(r) ?? { pkts: 0, bytes: 0 };
+    const num = { exact: opts.exact === true, table: true };
+    head += xtablesNum(c.pkts, num) + xtablesNum(c.bytes, num);
+  }
   // print_ifaces (verbose only): " %-6s " then "%-6s ", `*` for any interface with -n, else `any`.
   const any = numeric ? '*' : 'any';
   const ifaces = opts.verbose
@@ -188,12 +205,17 @@ export function iptablesList(
   const picked = opts.chain ? chains.filter((c) => c.name === opts.chain) : chains;
   if (opts.chain && picked.length === 0) return undefined;
   const header = headerLine(opts);
-  // The policy line's counters are printed with FMT_NOTABLE: no padding.
-  const policyCounters = opts.verbose ? ' 0 packets, 0 bytes' : '';
+  // print_header: ` (policy P` then, with -v, ` N packets, N bytes` (FMT_NOTABLE: no padding).
+  const policyCounters = (chain: string) => {
+    if (!opts.verbose) return '';
+    const c = opts.counters?.policy(table, chain) ?? { pkts: 0, bytes: 0 };
+    const num = { exact: opts.exact === true, table: false };
+    return ` ${xtablesNum(c.pkts, num)}packets, ${xtablesNum(c.bytes, num)}bytes`;
+  };
   return picked
     .map((c) => {
       const title = c.policy
-        ? `Chain ${c.name} (policy ${c.policy}${policyCounters})`
+        ? `Chain ${c.name} (policy ${c.policy}${policyCounters(c.name)})`
         : `Chain ${c.name} (${t ? references(t, c.name) : 0} references)`;
       return [title, header, ...c.rules.map((r, i) => ruleLine(r, i + 1, opts))].join('\n') + '\n';
     })

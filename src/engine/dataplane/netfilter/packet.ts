@@ -23,6 +23,29 @@ export interface Packet {
    * addresses, is sent by the node itself (hostNetwork pods, `kubectl debug node`): the OUTPUT path.
    */
   readonly inboundInterface?: string;
+  /** The IP packet's total length, when the sender knows its payload (see ipLength). */
+  readonly length?: number;
+}
+
+/**
+ * The first packet's IP total length, which netfilter's byte counters add up: a TCP SYN as Linux
+ * sends it (20-byte IPv4 header, 20-byte TCP header, 20 bytes of options: MSS, SACK permitted,
+ * timestamps, window scale) is 60; ping's default echo request (56 data bytes) 84; a UDP datagram whose
+ * payload the sender did not declare counts its two headers.
+ */
+export function ipLength(p: Packet): number {
+  if (p.length !== undefined) return p.length;
+  switch (p.protocol) {
+    case 'TCP':
+      return 60;
+    case 'ICMP':
+      return 84;
+    case 'UDP':
+      return 28;
+    case 'SCTP':
+      // An INIT chunk without optional parameters: IPv4 20 + common header 12 + INIT 20.
+      return 52;
+  }
 }
 
 export type Verdict = 'DNAT' | 'REJECT' | 'DROP' | 'ACCEPT';

@@ -10,9 +10,17 @@ import type { Rng } from '../../util/rng.ts';
 import { cidrContainsText } from '../../util/ip.ts';
 import { probabilityToFixedPoint } from '../proxy/iptables/probability.ts';
 import { formatRuleSpec, canonicalCidr } from './iptables-save.ts';
-import { entryHook, isLocalAddress, type Packet, type RouteResult, type RuleHit } from './packet.ts';
+import {
+  entryHook,
+  ipLength,
+  isLocalAddress,
+  type Packet,
+  type RouteResult,
+  type RuleHit,
+} from './packet.ts';
 import type { IptablesRule, IptablesTableName, Match } from './rule.ts';
 import type { IptablesRuleset } from './ruleset.ts';
+import type { IptablesCounters } from './counters.ts';
 
 /** `xt_recent` lists: list name → source IP → last time seen (simulated ms). */
 export type RecentTable = Map<string, Map<string, number>>;
@@ -30,6 +38,8 @@ export interface IptablesWalkContext {
     dest: string,
     destPort: number | undefined,
   ) => boolean;
+  /** The node's rule counters, for a packet that is really sent (absent: a dry walk counts nothing). */
+  readonly counters?: IptablesCounters;
 }
 
 type ChainResult = 'fallthrough' | 'return' | 'accept' | 'drop' | 'reject';
@@ -128,7 +138,10 @@ function applyDnat(s: WalkState, to: string): void {
 function runBuiltin(rs: IptablesRuleset, table: IptablesTableName, chain: string, s: WalkState): ChainResult {
   if (!rs.tables.get(table)?.chains.has(chain)) return 'accept';
   const r = runChain(rs, table, chain, s, 0);
-  return r === 'fallthrough' || r === 'return' ? 'accept' : r;
+  if (r !== 'fallthrough' && r !== 'return') return r;
+  // The end of a built-in chain: its policy decides, and counts the packet.
+  s.ctx.counters?.policyHit(table, chain, ipLength(s.p));
+  return 'accept';
 }
 
 function runChain(
@@ -144,6 +157,7 @@ function runChain(
     s.evaluated++;
     if (!ruleMatches(rule, s)) continue;
     s.matched.push({ table, chain, rule: formatRuleSpec(rule) });
+    s.ctx.counters?.ruleHit(table, chain, rule, ipLength(s.p));
     const t = rule.target;
     if (!t) continue;
     switch (t.kind) {

@@ -37,6 +37,9 @@ import type { IptablesTableName } from '../netfilter/rule.ts';
 import type { NftTable } from '../netfilter/nft-model.ts';
 import { nftListTable as printNftTable } from '../netfilter/nft-list.ts';
 import { ConntrackTable } from '../netfilter/conntrack.ts';
+import { IptablesCounters } from '../netfilter/counters.ts';
+import { formatRuleSpec } from '../netfilter/iptables-save.ts';
+import { isServiceChainName } from './iptables/chain-names.ts';
 import type { Packet } from '../netfilter/packet.ts';
 import { cleanupIpvsIptables, cleanupIptablesLeftovers } from './cleanup.ts';
 import { buildEndpointsMap, endpointsMapsByNode } from './endpoints-map.ts';
@@ -83,6 +86,8 @@ export interface NodeProxyState {
   readonly ipvsState: IpvsState;
   readonly conntrack: ConntrackTable;
   readonly recent: RecentTable;
+  /** The kernel's per-rule packet and byte counters (`iptables -L -v`). */
+  readonly counters: IptablesCounters;
   readonly nftSets: NftSetState;
   log: KubeProxyLogLine[];
   /**
@@ -433,12 +438,20 @@ export class KubeProxy implements Controller {
   private render(st: NodeProxyState, input: ProxyInput, memo?: ServiceRulesMemo): void {
     const settings = st.running?.settings;
     if (!settings) return;
+    const counted = st.counters.countedChains(st.iptables);
     if (settings.mode === 'iptables') applyIptablesRestore(st.iptables, syncIptablesRules(input, memo));
     else if (settings.mode === 'nftables') st.nftables = renderNftables(input, st.nftables);
     else {
       st.ipvs = renderIpvs(input, { scheduler: settings.scheduler });
       applyIptablesRestore(st.iptables, st.ipvs.iptables);
     }
+    // A partial sync skips the chains of Services that did not change, so their counters live on.
+    st.counters.carryOver(
+      counted,
+      st.iptables,
+      isServiceChainName,
+      (a, b) => formatRuleSpec(a) === formatRuleSpec(b),
+    );
   }
 
   private stateOf(node: string): NodeProxyState {
@@ -449,6 +462,7 @@ export class KubeProxy implements Controller {
         ipvsState: new IpvsState(),
         conntrack: new ConntrackTable(),
         recent: new Map(),
+        counters: new IptablesCounters(),
         nftSets: new Map(),
         log: [],
         starts: new Map(),

@@ -69,6 +69,7 @@ export function routePacket(
       nowMs: ctx.nowMs,
       state: st.ipvsState,
       recent: st.recent,
+      counters: st.counters,
     });
   } else {
     r = traceIptables(st.iptables, p, {
@@ -76,6 +77,7 @@ export function routePacket(
       rng: ctx.rng,
       nowMs: ctx.nowMs,
       recent: st.recent,
+      counters: st.counters,
     });
   }
   if (!tracked || r.verdict === 'DROP' || r.verdict === 'REJECT') return { ...r, mode, established: false };

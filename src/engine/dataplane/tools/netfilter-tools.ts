@@ -13,6 +13,7 @@ import { iptablesList } from '../netfilter/iptables-list.ts';
 import { emptyRuleset, ensureTable, type IptablesRuleset } from '../netfilter/ruleset.ts';
 import { cniChainsFor, mergeCniChains } from '../netfilter/cni/index.ts';
 import { conntrackList } from '../netfilter/conntrack.ts';
+import type { IptablesCounters } from '../netfilter/counters.ts';
 import { kubeProxyOf } from '../network/kube-proxy-of.ts';
 import type { ToolContext } from './tool-context.ts';
 
@@ -20,6 +21,11 @@ const TABLES = new Set<IptablesTableName>(['filter', 'nat', 'mangle', 'raw'] as 
 
 function nodeOf(ctx: ToolContext): string {
   return ctx.node ?? ctx.pod?.spec?.nodeName ?? '';
+}
+
+/** The node's rule counters (a pod's own netns has no rules, so nothing to count). */
+function nodeCounters(ctx: ToolContext): IptablesCounters | undefined {
+  return privileged(ctx) ? kubeProxyOf(ctx.cluster).rulesetFor(nodeOf(ctx))?.counters : undefined;
 }
 
 /** What the node's kernel holds: kube-proxy's rules with the CNI agent's chains beside them. */
@@ -60,9 +66,12 @@ export function iptablesSaveCommand(ctx: ToolContext): CommandHandler {
         exitCode: 1,
       };
     if (!privileged(ctx)) return { stdout: '', stderr: '', exitCode: 0 };
+    const counters = nodeCounters(ctx);
     const out = iptablesSave(nodeRuleset(ctx), {
       ...(t.table ? { table: t.table } : {}),
       header: { nowMs: ctx.cluster.clock.now() },
+      ...(counters ? { counters } : {}),
+      ruleCounters: t.rest.includes('-c') || t.rest.includes('--counters'),
     });
     return { stdout: out, stderr: '', exitCode: 0 };
   };
@@ -79,9 +88,23 @@ export function iptablesCommand(ctx: ToolContext): CommandHandler {
       };
     const shortFlags = t.rest.filter((a) => /^-[a-zA-Z]+$/.test(a)).join('');
     const list = /L/.test(shortFlags) || t.rest.includes('--list');
+    const zero = /Z/.test(shortFlags) || t.rest.includes('--zero');
+    const table = t.table ?? 'filter';
+    const chainArg = t.rest.find((a) => !a.startsWith('-'));
+    const counters = nodeCounters(ctx);
+    const noChain = () => ({
+      stdout: '',
+      stderr: `iptables v1.8.9 (nf_tables): chain \`${chainArg ?? ''}' in table \`${table}' is incompatible, use 'nft' tool.\n`,
+      exitCode: 1,
+    });
+    // -Z: the counters back to zero; with -L, right after they are listed (iptables(8)).
+    if (zero && !list) {
+      const rs = privileged(ctx) ? nodeRuleset(ctx) : emptyRuleset();
+      if (chainArg && !rs.tables.get(table)?.chains.has(chainArg)) return noChain();
+      counters?.zero(table, chainArg);
+      return { stdout: '', stderr: '', exitCode: 0 };
+    }
     if (list && !/S/.test(shortFlags)) {
-      const chainArg = t.rest.find((a) => !a.startsWith('-'));
-      const table = t.table ?? 'filter';
       let rs = privileged(ctx) ? nodeRuleset(ctx) : emptyRuleset();
       if (!rs.tables.has(table)) {
         // A netns without rules still lists the table's built-in chains.
@@ -95,13 +118,10 @@ export function iptablesCommand(ctx: ToolContext): CommandHandler {
         exact: /x/.test(shortFlags) || t.rest.includes('--exact'),
         // getopt_long takes any unambiguous prefix: --line, --line-num.
         lineNumbers: t.rest.some((a) => a.length >= 6 && '--line-numbers'.startsWith(a)),
+        ...(counters ? { counters } : {}),
       });
-      if (out === undefined)
-        return {
-          stdout: '',
-          stderr: `iptables v1.8.9 (nf_tables): chain \`${chainArg ?? ''}' in table \`${table}' is incompatible, use 'nft' tool.\n`,
-          exitCode: 1,
-        };
+      if (out === undefined) return noChain();
+      if (zero) counters?.zero(table, chainArg);
       return { stdout: out, stderr: '', exitCode: 0 };
     }
     const listRules = t.rest.find((a) => a === '-S' || a === '--list-rules');

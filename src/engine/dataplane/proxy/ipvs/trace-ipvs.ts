@@ -10,6 +10,7 @@ import type { Rng } from '../../../util/rng.ts';
 import { entryHook, isLocalAddress, type Packet, type RouteResult } from '../../netfilter/packet.ts';
 import type { IptablesRuleset } from '../../netfilter/ruleset.ts';
 import { startIptablesWalk, type RecentTable } from '../../netfilter/trace-packet.ts';
+import type { IptablesCounters } from '../../netfilter/counters.ts';
 import { ipsetMatches } from './ipsets.ts';
 import { virtualServerKey, type VirtualServer } from './ipvs-model.ts';
 import type { IpvsState } from './schedulers.ts';
@@ -22,6 +23,7 @@ export interface IpvsWalkContext {
   readonly nowMs: number;
   readonly state: IpvsState;
   readonly recent?: RecentTable;
+  readonly counters?: IptablesCounters;
 }
 
 export interface IpvsRouteResult extends RouteResult {
@@ -42,6 +44,7 @@ export function traceIpvs(
     rng: ctx.rng,
     nowMs: ctx.nowMs,
     recent: ctx.recent ?? new Map(),
+    ...(ctx.counters ? { counters: ctx.counters } : {}),
     ipsetMatch: (name, flags, pkt, dest, destPort) =>
       ipsetMatches(ipvs.ipsets, name, flags, pkt, dest, destPort),
   });

@@ -1,0 +1,120 @@
+/**
+ * The packet and byte counters netfilter keeps for every rule and for each built-in chain's policy
+ * (`struct xt_counters`), as `iptables -L -v` and `iptables-save -c` print them. A rule counts a packet
+ * when all its matches hold, whatever its target; a built-in chain's policy counts the packets that
+ * reach its end.
+ *
+ * Counters belong to the rule instance in a node's ruleset: a chain rewritten by `iptables-restore`
+ * gets new rules and so starts from zero, as in the kernel. kube-proxy restores with `--noflush
+ * --counters` and, in its partial syncs, leaves the chains of unchanged Services alone, so their
+ * counters survive a sync while KUBE-SERVICES and the other top-level chains, written every time,
+ * start again (`carryOver`).
+ *
+ * Simplified: a connection's first packet is the one that walks the rules (the nat table only ever
+ * sees that one, as in the kernel; the filter table would also count the later packets).
+ */
+import type { IptablesRule, IptablesTableName } from './rule.ts';
+import type { IptablesRuleset } from './ruleset.ts';
+
+export interface XtCounters {
+  readonly pkts: number;
+  readonly bytes: number;
+}
+
+const ZERO: XtCounters = { pkts: 0, bytes: 0 };
+
+interface RuleCount {
+  readonly table: IptablesTableName;
+  readonly chain: string;
+  pkts: number;
+  bytes: number;
+}
+
+/** Counted chains' rule arrays as they were before a restore (see `IptablesCounters.carryOver`). */
+export type CountedChains = ReadonlyMap<string, readonly IptablesRule[]>;
+
+const chainKey = (table: IptablesTableName, chain: string) => `${table}/${chain}`;
+
+export class IptablesCounters {
+  private readonly rules = new Map<IptablesRule, RuleCount>();
+  private readonly policies = new Map<string, { pkts: number; bytes: number }>();
+
+  ruleHit(table: IptablesTableName, chain: string, rule: IptablesRule, bytes: number): void {
+    let c = this.rules.get(rule);
+    if (!c) this.rules.set(rule, (c = { table, chain, pkts: 0, bytes: 0 }));
+    c.pkts++;
+    c.bytes += bytes;
+  }
+
+  policyHit(table: IptablesTableName, chain: string, bytes: number): void {
+    const key = chainKey(table, chain);
+    let c = this.policies.get(key);
+    if (!c) this.policies.set(key, (c = { pkts: 0, bytes: 0 }));
+    c.pkts++;
+    c.bytes += bytes;
+  }
+
+  rule(rule: IptablesRule): XtCounters {
+    return this.rules.get(rule) ?? ZERO;
+  }
+
+  policy(table: IptablesTableName, chain: string): XtCounters {
+    return this.policies.get(chainKey(table, chain)) ?? ZERO;
+  }
+
+  /** `iptables [-t TABLE] -Z [CHAIN]`: the rules' and the policy's counters back to zero. */
+  zero(table: IptablesTableName, chain?: string): void {
+    for (const [rule, c] of this.rules)
+      if (c.table === table && (chain === undefined || c.chain === chain)) this.rules.delete(rule);
+    for (const key of [...this.policies.keys()])
+      if (chain === undefined ? key.startsWith(`${table}/`) : key === chainKey(table, chain))
+        this.policies.delete(key);
+  }
+
+  /** The rule arrays of every chain that has a counted rule, taken before a restore replaces them. */
+  countedChains(rs: IptablesRuleset): CountedChains {
+    const out = new Map<string, readonly IptablesRule[]>();
+    for (const c of this.rules.values()) {
+      const key = chainKey(c.table, c.chain);
+      if (out.has(key)) continue;
+      const rules = rs.tables.get(c.table)?.chains.get(c.chain)?.rules;
+      if (rules) out.set(key, rules);
+    }
+    return out;
+  }
+
+  /**
+   * After a restore: a chain the restore did not touch keeps its rules and their counters; a chain it
+   * rewrote starts from zero, unless `kept(chain)` says the writer leaves that chain alone when nothing
+   * in it changed (kube-proxy's partial sync of an unchanged Service) and the new rules are the same,
+   * rule for rule; then each count moves to the rule that replaced it.
+   */
+  carryOver(
+    before: CountedChains,
+    rs: IptablesRuleset,
+    kept: (chain: string) => boolean,
+    same: (a: IptablesRule, b: IptablesRule) => boolean,
+  ): void {
+    const moved = new Map<IptablesRule, RuleCount>();
+    for (const [rule, c] of this.rules) {
+      const old = before.get(chainKey(c.table, c.chain));
+      const now = rs.tables.get(c.table)?.chains.get(c.chain)?.rules;
+      if (!old || !now) continue;
+      if (now === old) {
+        if (now.includes(rule)) moved.set(rule, c);
+        continue;
+      }
+      const i = old.indexOf(rule);
+      const next = now[i];
+      if (
+        kept(c.chain) &&
+        next !== undefined &&
+        now.length === old.length &&
+        old.every((r, j) => same(r, now[j]!))
+      )
+        moved.set(next, c);
+    }
+    this.rules.clear();
+    for (const [rule, c] of moved) this.rules.set(rule, c);
+  }
+}
