@@ -13,6 +13,7 @@ import {
   type SessionExitHook,
 } from '../shell/types.ts';
 import type { ParsedFlags } from './flags.ts';
+import type { TemplateInput } from './printers/output.ts';
 import type { KubectlHooks, KubectlHost } from './host.ts';
 
 export class KubectlContext {
@@ -35,6 +36,23 @@ export class KubectlContext {
     this.io = io;
     this.path = path;
     this.flags = flags;
+  }
+
+  /** `--template`, and the files `-o go-template-file=…` and the like read (printers/output.ts). */
+  templateInput(): TemplateInput {
+    const files = this.host.files;
+    return {
+      template: this.flags.string('template'),
+      readFile: (path) => {
+        const text = files.read(path);
+        if (text !== undefined) return { text };
+        // os.ReadFile's wording: a directory opens but cannot be read.
+        const listed = files.listDir(path);
+        return listed !== undefined && listed.length > 0
+          ? { error: `read ${path}: is a directory` }
+          : { error: `open ${path}: no such file or directory` };
+      },
+    };
   }
 
   out(text: string): void {

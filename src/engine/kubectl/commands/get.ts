@@ -37,7 +37,7 @@ export function runGet(ctx: KubectlContext): number {
   const f = ctx.flags;
   const filenames = f.array('filename');
   if (f.args.length === 0 && filenames.length === 0) throw new KubectlError(REQUIRED_RESOURCE);
-  const format = parseOutputFormat(f.string('output'), true);
+  const format = parseOutputFormat(f.string('output'), true, ctx.templateInput());
   const selector = parseLabelSelector(f.string('selector'));
   let refs: ResourceRef[];
   let namespaceOf: ((ref: ResourceRef) => string) | undefined;

@@ -107,8 +107,8 @@ export function runConfigView(ctx: KubectlContext): number {
     preferences: {},
     users: [{ name, user: { 'client-certificate-data': data('cert'), 'client-key-data': data('key') } }],
   };
-  const output = ctx.flags.string('output') || 'yaml';
-  const format = parseOutputFormat(output, false);
+  const output = ctx.flags.string('output') || (ctx.flags.string('template') !== '' ? '' : 'yaml');
+  const format = parseOutputFormat(output, false, ctx.templateInput());
   if (format.kind === 'table' || format.kind === 'custom-columns' || format.kind === 'name')
     throw cmdError(`--output ${output} is not available in kubectl config view`);
   ctx.out(printGeneric(format, config));

@@ -36,7 +36,7 @@ function checkFlags(ctx: KubectlContext): { mode: DryRun; force: boolean; cascad
   fieldValidation(ctx);
   const mode = dryRunMode(ctx);
   const output = f.string('output');
-  if (output !== '') parseOutputFormat(output, false);
+  if (output !== '' || f.string('template') !== '') parseOutputFormat(output, false, ctx.templateInput());
   // DeleteFlags.ToOptions parses --cascade (its warning or error) whether or not --force is given.
   const cascade = cascadeOf(ctx);
   const filenames = f.array('filename');

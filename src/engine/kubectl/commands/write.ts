@@ -69,8 +69,9 @@ export function printOutcome(
   keepOrder = false,
 ): void {
   const output = ctx.flags.string('output');
-  if (output !== '') {
-    const format = parseOutputFormat(output, false);
+  // `--template` alone prints with a go-template too (PrintFlags.ToPrinter).
+  if (output !== '' || ctx.flags.string('template') !== '') {
+    const format = parseOutputFormat(output, false, ctx.templateInput());
     if (format.kind === 'table' || format.kind === 'custom-columns') return;
     if (format.kind === 'name') {
       ctx.out(`${resourceName(obj as AnyObject)}\n`);

@@ -42,11 +42,86 @@ export type OutputFormat =
 const GENERIC_FORMATS =
   'go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,yaml';
 
+/** What `-o` may draw on besides its own value: `--template`, and the files the `-file` formats name. */
+export interface TemplateInput {
+  /** `--template`'s value ('' when not given). */
+  readonly template: string;
+  /** A file's text, or os.ReadFile's error for it (`open P: no such file or directory`). */
+  readonly readFile: (path: string) => { readonly text: string } | { readonly error: string };
+}
+
+const TEMPLATE_FORMATS: Record<string, { readonly as: string; readonly file: boolean }> = {
+  'go-template': { as: 'go-template', file: false },
+  template: { as: 'go-template', file: false },
+  'go-template-file': { as: 'go-template', file: true },
+  templatefile: { as: 'go-template', file: true },
+  jsonpath: { as: 'jsonpath', file: false },
+  'jsonpath-as-json': { as: 'jsonpath-as-json', file: false },
+  'jsonpath-file': { as: 'jsonpath', file: true },
+};
+
+/**
+ * `-o` with `--template`, as cli-runtime's PrintFlags.ToPrinter and the go-template, jsonpath and
+ * custom-columns print flags resolve them: `--template` alone means go-template; a template format
+ * takes its text from `--template` when given (then `-o` must be the bare format name), else from
+ * `FORMAT=TEXT`; the `-file` formats read their text from that path. Returns `-o` in its inline form.
+ */
+function inlineTemplate(value: string, tables: boolean, input: TemplateInput): string {
+  const output = value === '' && input.template !== '' ? 'go-template' : value;
+  const eq = output.indexOf('=');
+  const name = eq < 0 ? output : output.slice(0, eq);
+  const format = TEMPLATE_FORMATS[name];
+  const columns = tables && (name === 'custom-columns' || name === 'custom-columns-file');
+  if (!format && !columns) return output;
+  if (input.template !== '' && eq >= 0) throw noPrinter(output, tables);
+  const text = input.template !== '' ? input.template : eq < 0 ? '' : output.slice(eq + 1);
+  if (text === '')
+    throw cmdError(
+      columns
+        ? 'custom-columns format specified but no custom columns given'
+        : 'template format specified but no template given',
+    );
+  if (columns) {
+    if (name === 'custom-columns') return `custom-columns=${text}`;
+    const read = input.readFile(text);
+    if ('error' in read) throw cmdError(`error reading template ${text}, ${read.error}`);
+    return `custom-columns=${customColumnsFromTemplate(read.text)}`;
+  }
+  if (!format!.file) return `${format!.as}=${text}`;
+  const read = input.readFile(text);
+  if ('error' in read) throw cmdError(`error reading --template ${text}, ${read.error}`);
+  // An empty file parses as an empty template, which prints nothing (it is not "no template given").
+  return `${format!.as}=${read.text}`;
+}
+
+/**
+ * `NewCustomColumnsPrinterFromTemplate`: a header line and a spec line, both split on whitespace, one
+ * spec per header; given back as the `HEADER:spec,…` form of `-o custom-columns=`.
+ */
+function customColumnsFromTemplate(text: string): string {
+  const lines = text.split('\n');
+  const words = (line: string | undefined) => (line ?? '').split(/\s+/).filter((w) => w !== '');
+  const usage =
+    'Expected format is one line of space separated headers, one line of space separated column specs.';
+  if (text === '') throw cmdError(`invalid template, missing header line. ${usage}`);
+  if (lines.length < 2 || (lines.length === 2 && lines[1] === ''))
+    throw cmdError(`invalid template, missing spec line. ${usage}`);
+  const headers = words(lines[0]);
+  const specs = words(lines[1]);
+  if (headers.length !== specs.length)
+    throw cmdError(
+      `number of headers (${headers.length}) and field specifications (${specs.length}) don't match`,
+    );
+  return headers.map((h, i) => `${h}:${specs[i]}`).join(',');
+}
+
 /**
  * Parses `-o`. `tables` says whether the command can print tables (get) or only generic formats
- * (create, apply, …), which changes the error's list of allowed formats.
+ * (create, apply, …), which changes the error's list of allowed formats. With `input`, `--template`
+ * and the `-file` formats are resolved first (inlineTemplate).
  */
-export function parseOutputFormat(value: string, tables: boolean): OutputFormat {
+export function parseOutputFormat(given: string, tables: boolean, input?: TemplateInput): OutputFormat {
+  const value = input ? inlineTemplate(given, tables, input) : given;
   if (value === '') return { kind: 'table', wide: false };
   if (tables && value === 'wide') return { kind: 'table', wide: true };
   if (value === 'yaml') return { kind: 'yaml' };
@@ -73,11 +148,15 @@ export function parseOutputFormat(value: string, tables: boolean): OutputFormat 
     if (arg === '') throw cmdError('custom-columns format specified but no custom columns given');
     return { kind: 'custom-columns', spec: arg };
   }
-  // NoCompatiblePrinterError sorts the list, so `wide` lands before `yaml`.
+  throw noPrinter(value, tables);
+}
+
+/** cli-runtime's NoCompatiblePrinterError; it sorts the list, so `wide` lands before `yaml`. */
+function noPrinter(value: string, tables: boolean): KubectlError {
   const allowed = tables
     ? ['custom-columns', 'custom-columns-file', ...GENERIC_FORMATS.split(','), 'wide'].sort().join(',')
     : GENERIC_FORMATS;
-  throw cmdError(
+  return cmdError(
     `unable to match a printer suitable for the output format "${value}", allowed formats are: ${allowed}`,
   );
 }
