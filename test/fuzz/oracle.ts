@@ -17,6 +17,8 @@ export const STDERR_SHAPES: readonly RegExp[] = [
   /^command terminated with exit code \d+$/,
   /^Unable to connect to the server/,
   /^If you don't see a command prompt/,
+  // kubectl run/attach -it's warning before it attaches (kubectl ≥ 1.31).
+  /^All commands and output from this session will be recorded in container logs/,
   // curl -v / wget / dig progress lines go to stderr too.
   /^[*<>{}] /,
   /^;; /,
@@ -29,6 +31,7 @@ export const STDERR_SHAPES: readonly RegExp[] = [
   /^error validating "/,
   // kubectl joins several errors of one apply/create without the `error: ` prefix (cmdutil.CheckErr).
   /^resource mapping not found for name: /,
+  /^unable to decode "/,
   /^error when (retrieving current configuration of|creating|applying patch|replacing|deleting)/,
 ];
 

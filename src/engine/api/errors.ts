@@ -205,7 +205,12 @@ export class NoKindMatchError extends Error {
   readonly objectNamespace: string;
 
   constructor(kind: string, apiVersion: string, objectName: string, objectNamespace: string) {
-    super(`no matches for kind "${kind}" in version "${apiVersion}"`);
+    // meta.NoKindMatchError: no version searched (none given) names the group instead.
+    super(
+      apiVersion === ''
+        ? `no matches for kind "${kind}" in group ""`
+        : `no matches for kind "${kind}" in version "${apiVersion}"`,
+    );
     this.name = 'NoKindMatchError';
     this.kind = kind;
     this.apiVersion = apiVersion;

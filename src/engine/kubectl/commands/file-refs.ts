@@ -51,13 +51,13 @@ function mapFileObject(ctx: KubectlContext, sm: SourcedManifest): FileObject {
   const m = sm.manifest;
   const apiVersion = typeof m.apiVersion === 'string' ? m.apiVersion : '';
   const kind = typeof m.kind === 'string' ? m.kind : '';
-  if (apiVersion === '' || kind === '') {
-    const what = kind === '' ? 'Kind' : 'Version';
-    throw cmdError(`unable to decode "${sm.source}": Object '${what}' is missing in '${JSON.stringify(m)}'`);
-  }
+  if (kind === '')
+    throw cmdError(`unable to decode "${sm.source}": Object 'Kind' is missing in '${JSON.stringify(m)}'`);
   const meta = metaOf(m);
   const name = typeof meta.name === 'string' ? meta.name : '';
-  const info = resourceForKind(apiVersion, kind);
+  // The unstructured decoder does not require apiVersion (apimachinery's "TODO(109023)"): without one
+  // the REST mapper looks the kind up in the core group, where a Service is found and a Deployment not.
+  const info = resourceForKind(apiVersion === '' ? 'v1' : apiVersion, kind);
   if (!info) {
     const ns = typeof meta.namespace === 'string' ? meta.namespace : '';
     throw cmdError(new NoKindMatchError(kind, apiVersion, name, ns).mappingText(sm.source));
