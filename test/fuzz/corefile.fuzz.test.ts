@@ -74,7 +74,9 @@ describe('fuzz: Corefiles', { timeout: 600_000 }, () => {
         const v = validateCorefile(text);
         if (!v.ok) {
           expectOneLineError(v.error);
-          expect(v.error).not.toContain('\n');
+          // One line, except inside a quoted token: Caddy's lexer lets a quoted token span lines, and
+          // CoreDNS quotes the token in its message as it was read.
+          expect(v.error.replace(/'[^']*'/g, "''")).not.toContain('\n');
         } else expect(() => parseCorefile(text)).not.toThrow();
       }),
       params('corefile-parse', 400),

@@ -63,7 +63,10 @@ export function expectToolLike(r: ExecResult, input: string): void {
     expect(r.stderr, `stderr leaks ${leak}`).not.toMatch(leak);
     expect(r.stdout, `stdout leaks ${leak}`).not.toMatch(leak);
   }
-  const first = r.stderr.split('\n').find((l) => l.trim() !== '');
+  const line = r.stderr.split('\n').find((l) => l.trim() !== '');
+  // A Go utilerrors.Aggregate nested in kubectl's list of errors prints as `[first, second]`
+  // (apply: the builder's mapping errors, then an object's own error).
+  const first = line?.startsWith('[') ? line.slice(1) : line;
   if (first !== undefined && !STDERR_SHAPES.some((s) => s.test(first))) {
     expect.fail(
       `stderr is not worded like a tool: ${JSON.stringify(first)} (input ${JSON.stringify(input)})`,
