@@ -30,7 +30,9 @@ const ZONE_LABEL = 'topology.kubernetes.io/zone';
 
 /** Services whose slices this controller maintains: those with a non-empty selector. */
 export function hasSelector(svc: Service): boolean {
-  return Object.keys(svc.spec?.selector ?? {}).length > 0 && svc.spec?.type !== 'ExternalName';
+  if (svc.spec?.type === 'ExternalName') return false;
+  for (const _ in svc.spec?.selector ?? {}) return true;
+  return false;
 }
 
 /**
@@ -52,19 +54,38 @@ function computeServicesForPodEvent(api: ApiServer, e: WatchEvent): readonly str
   if (e.type === 'MODIFIED' && e.oldObject && !podEndpointsChanged(e.oldObject as Pod, e.object as Pod))
     return [];
   const ns = e.object.metadata.namespace;
-  const labels = [e.object, e.oldObject].map((o) => (o as Pod | undefined)?.metadata.labels);
-  const keys = new Set<string>();
-  for (const [i, l] of labels.entries()) {
-    // A status write shares the labels map: look it up once.
-    if (!l || (i === 1 && l === labels[0])) continue;
-    for (const value of labelIndexKeys(ns, l)) {
-      for (const s of api.byIndex('services', SERVICE_SELECTOR_INDEX, value)) {
-        if (hasSelector(s) && labels.some((x) => x && matchesMapSelector(s.spec!.selector, x)))
-          keys.add(objectKey(ns, s.metadata.name));
-      }
+  const now = (e.object as Pod).metadata.labels;
+  const before = (e.oldObject as Pod | undefined)?.metadata.labels;
+  const keys = now ? servicesSelecting(api, ns, now) : [];
+  // A status write shares the labels map: one answer serves both.
+  if (!before || before === now) return keys;
+  return [...new Set([...keys, ...servicesSelecting(api, ns, before)])];
+}
+
+/**
+ * Keys of the selector Services of `ns` whose selector matches `labels`. A pod's status writes share
+ * its labels map, so the answer is kept per map until a Service is written (the table's version).
+ */
+const selecting = new WeakMap<object, { ns: string | undefined; version: number; keys: string[] }>();
+
+function servicesSelecting(
+  api: ApiServer,
+  ns: string | undefined,
+  labels: Record<string, string>,
+): readonly string[] {
+  const version = api.store.tableVersion('services');
+  const hit = selecting.get(labels);
+  if (hit && hit.version === version && hit.ns === ns) return hit.keys;
+  const keys: string[] = [];
+  for (const value of labelIndexKeys(ns, labels)) {
+    for (const s of api.store.byIndexShared('services', SERVICE_SELECTOR_INDEX, value)) {
+      const key = objectKey(ns, s.metadata.name);
+      if (hasSelector(s) && matchesMapSelector(s.spec!.selector, labels) && !keys.includes(key))
+        keys.push(key);
     }
   }
-  return [...keys];
+  selecting.set(labels, { ns, version, keys });
+  return keys;
 }
 
 /**

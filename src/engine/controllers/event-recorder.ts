@@ -60,20 +60,22 @@ export class EventRecorder {
       const nanos = nanosHex(this.clock.now(), this.api.store.resourceVersion % 1_000_000);
       const ref = involved.metadata;
       // Built as the API server's decoder would store it (keys sorted, no nulls: eventTime stays
-      // unset), so it can skip decoding and validation (ApiServer.createTrusted).
+      // unset), so it can skip decoding and validation (ApiServer.createTrusted). Optional keys are
+      // assigned in that order rather than spread in: thousands of events are recorded per settle.
+      const involvedObject: Record<string, string | undefined> = { apiVersion: involved.apiVersion };
+      if (fieldPath) involvedObject.fieldPath = fieldPath;
+      involvedObject.kind = involved.kind;
+      involvedObject.name = ref.name;
+      if (ref.namespace) involvedObject.namespace = ref.namespace;
+      if (ref.resourceVersion) involvedObject.resourceVersion = ref.resourceVersion;
+      if (ref.uid) involvedObject.uid = ref.uid;
+      const from: Record<string, string> = { component: source.component };
+      if (source.host) from.host = source.host;
       this.api.createTrusted('events', {
         apiVersion: 'v1',
         count: 1,
         firstTimestamp: now,
-        involvedObject: {
-          apiVersion: involved.apiVersion,
-          ...(fieldPath ? { fieldPath } : {}),
-          kind: involved.kind,
-          name: ref.name,
-          ...(ref.namespace ? { namespace: ref.namespace } : {}),
-          ...(ref.resourceVersion ? { resourceVersion: ref.resourceVersion } : {}),
-          ...(ref.uid ? { uid: ref.uid } : {}),
-        },
+        involvedObject,
         kind: 'Event',
         lastTimestamp: now,
         message,
@@ -81,7 +83,7 @@ export class EventRecorder {
         reason,
         reportingComponent: source.component,
         reportingInstance: source.host ?? '',
-        source: { component: source.component, ...(source.host ? { host: source.host } : {}) },
+        source: from,
         type,
       });
     } catch {

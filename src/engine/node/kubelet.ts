@@ -300,7 +300,7 @@ export class Kubelet implements Controller {
   private runContainers(pod: Pod, node: Node): boolean {
     const { clock } = this.ctx;
     const now = clock.now();
-    const present = new Set((node.status?.images ?? []).flatMap((i) => i.names ?? []));
+    const present = imageNames(node);
     // Other pods' pulls matter only while an image is missing: gathered on the first question.
     // forEach rather than for-of: no [key, value] pair per pod and question (a node's hundred new pods
     // ask about each other's pulls).
@@ -445,6 +445,17 @@ function programsOf(pod: Pod, ctx: ControllerContext): ReturnType<typeof podProg
   const programs = podPrograms(pod, kubeletTools(ctx));
   programCache.set(spec, { ip, name: pod.metadata.name, programs });
   return programs;
+}
+
+/** The names of the node's images (node.status.images), per stored list: a node's hundred pods ask. */
+const imageNameCache = new WeakMap<object, ReadonlySet<string>>();
+
+function imageNames(node: Node): ReadonlySet<string> {
+  const images = node.status?.images;
+  if (!images) return new Set();
+  let names = imageNameCache.get(images);
+  if (!names) imageNameCache.set(images, (names = new Set(images.flatMap((i) => i.names ?? []))));
+  return names;
 }
 
 /** currentPull per stored pod instance: stored objects never change, so the answer never does. */
