@@ -27,13 +27,17 @@ interface Index {
 }
 
 /**
- * Objects in namespace/name order with their sort keys alongside: searches compare the keys (flat
- * strings) rather than reading `metadata` off objects of every kind, which cost more than the rest of
- * a write once thousands of pods sat in the lists.
+ * Objects in namespace/name order with their sort keys and table keys alongside: searches compare the
+ * sort keys (flat strings) rather than reading `metadata` off objects of every kind. An update never
+ * moves an object, so it only marks the lists that hold it `stale`; the next read takes the current
+ * instances by their table keys. A settle writes each pod's status many times between two reads of
+ * the 5,000-pod list, and finding the pod in every list on each write cost more than the write.
  */
 interface SortedList {
   readonly objects: AnyObject[];
   readonly keys: string[];
+  readonly ids: string[];
+  stale: boolean;
 }
 
 const NO_VALUES: readonly string[] = [];
@@ -51,10 +55,19 @@ function sortKey(obj: AnyObject): string {
   return `${obj.metadata.namespace ?? ''}\u0000${obj.metadata.name}`;
 }
 
-function sortedList(objects: Iterable<AnyObject>): SortedList {
-  const entries = [...objects].map((o) => ({ key: sortKey(o), o }));
-  entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return { objects: entries.map((e) => e.o), keys: entries.map((e) => e.key) };
+function sortedList(entries: Iterable<readonly [string, AnyObject]>): SortedList {
+  const sorted = [...entries].map(([id, o]) => ({ key: sortKey(o), id, o }));
+  sorted.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return {
+    objects: sorted.map((e) => e.o),
+    keys: sorted.map((e) => e.key),
+    ids: sorted.map((e) => e.id),
+    stale: false,
+  };
+}
+
+function markStale(list: SortedList | undefined): void {
+  if (list) list.stale = true;
 }
 
 export class Table {
@@ -102,13 +115,10 @@ export class Table {
       this.index(key, obj);
       return;
     }
-    // An update keeps the object's place; refresh it in the cached lists.
-    const at = sortKey(obj);
-    this.reindex(key, old, obj, at);
-    for (const cacheKey of [undefined, ns]) {
-      const cached = this.sorted.get(cacheKey);
-      if (cached && !replaceAt(cached, at, old, obj)) this.sorted.delete(cacheKey);
-    }
+    // An update keeps the object's place: the cached lists take the new instance when next read.
+    this.reindex(key, old, obj);
+    markStale(this.sorted.get(undefined));
+    markStale(this.sorted.get(ns));
   }
 
   delete(key: string): AnyObject | undefined {
@@ -143,12 +153,21 @@ export class Table {
     if (!cached) {
       cached = sortedList(
         namespace === undefined
-          ? this.objects.values()
-          : [...(this.byNamespace.get(namespace) ?? [])].map((k) => this.objects.get(k)!),
+          ? this.objects.entries()
+          : [...(this.byNamespace.get(namespace) ?? [])].map((k) => [k, this.objects.get(k)!] as const),
       );
       this.sorted.set(cacheKey, cached);
     }
-    return cached.objects;
+    return this.fresh(cached);
+  }
+
+  /** A cached list with the current instance of every object it holds. */
+  private fresh(list: SortedList): AnyObject[] {
+    if (list.stale) {
+      for (let i = 0; i < list.ids.length; i++) list.objects[i] = this.objects.get(list.ids[i]!)!;
+      list.stale = false;
+    }
+    return list.objects;
   }
 
   addIndex(name: string, fn: IndexFn, reads?: IndexInput): void {
@@ -175,10 +194,10 @@ export class Table {
     if (!cached) {
       const keys = idx.values.get(value);
       if (!keys) return NO_OBJECTS;
-      cached = sortedList([...keys].map((k) => this.objects.get(k)!));
+      cached = sortedList([...keys].map((k) => [k, this.objects.get(k)!] as const));
       idx.sorted.set(value, cached);
     }
-    return cached.objects;
+    return this.fresh(cached);
   }
 
   private index(key: string, obj: AnyObject): void {
@@ -197,41 +216,27 @@ export class Table {
     }
   }
 
-  /** An update: values the object keeps get the new instance in their cached lists; the rest move. */
-  private reindex(key: string, old: AnyObject, obj: AnyObject, at: string): void {
+  /** An update: the cached lists of values the object keeps go stale; for the rest it moves. */
+  private reindex(key: string, old: AnyObject, obj: AnyObject): void {
+    let at: string | undefined;
     for (const idx of this.indexes.values()) {
       const before = idx.byKey.get(key) ?? valuesOf(idx.fn, old);
       if (idx.reads && idx.reads(old) === idx.reads(obj)) {
-        // Same values: only the cached lists need the new instance.
-        for (const v of before) {
-          const cached = idx.sorted.get(v);
-          if (cached && !replaceAt(cached, at, old, obj)) idx.sorted.delete(v);
-        }
+        for (const v of before) markStale(idx.sorted.get(v));
         continue;
       }
       const after = valuesOf(idx.fn, obj);
       idx.byKey.set(key, after);
       for (const v of before) {
         if (!after.includes(v)) removeKey(idx, v, key);
-        else {
-          const cached = idx.sorted.get(v);
-          if (cached && !replaceAt(cached, at, old, obj)) idx.sorted.delete(v);
-        }
+        else markStale(idx.sorted.get(v));
       }
-      for (const v of after) if (!before.includes(v)) addKey(idx, v, key, obj, at);
+      for (const v of after) if (!before.includes(v)) addKey(idx, v, key, obj, (at ??= sortKey(obj)));
     }
   }
 }
 
 const NO_OBJECTS: readonly AnyObject[] = [];
-
-/** Puts `obj` where `old` is in the list (found by its sort key); false when `old` is not there. */
-function replaceAt(list: SortedList, at: string, old: AnyObject, obj: AnyObject): boolean {
-  const i = lowerBound(list.keys, at);
-  if (list.keys[i] !== at || list.objects[i] !== old) return false;
-  list.objects[i] = obj;
-  return true;
-}
 
 function addKey(idx: Index, value: string, key: string, obj?: AnyObject, at?: string): void {
   let set = idx.values.get(value);
@@ -247,6 +252,8 @@ function addKey(idx: Index, value: string, key: string, obj?: AnyObject, at?: st
     idx.sorted.set(value, {
       objects: [...cached.objects.slice(0, i), obj, ...cached.objects.slice(i)],
       keys: [...cached.keys.slice(0, i), at, ...cached.keys.slice(i)],
+      ids: [...cached.ids.slice(0, i), key, ...cached.ids.slice(i)],
+      stale: cached.stale,
     });
   } else idx.sorted.delete(value);
 }
