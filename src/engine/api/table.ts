@@ -243,18 +243,16 @@ function addKey(idx: Index, value: string, key: string, obj?: AnyObject, at?: st
   if (!set) idx.values.set(value, (set = new Set()));
   if (set.has(key)) return;
   set.add(key);
-  // A new object joins a cached list at its place (in fresh arrays: callers may still hold the old
-  // ones) instead of dropping the list for a re-sort: a ReplicaSet creating thousands of pods records
-  // an event on itself per pod, and re-sorting all of them per event was the cost of `--replicas=10000`.
+  // A new object joins a cached list at its place instead of dropping the list for a re-sort: a
+  // ReplicaSet creating thousands of pods records an event on itself per pod, and re-sorting all of
+  // them per event was the cost of `--replicas=10000`. In place: the lists byIndexShared hands out are
+  // read at once, never kept (byIndex and list give copies).
   const cached = idx.sorted.get(value);
   if (cached && obj && at !== undefined) {
     const i = lowerBound(cached.keys, at);
-    idx.sorted.set(value, {
-      objects: [...cached.objects.slice(0, i), obj, ...cached.objects.slice(i)],
-      keys: [...cached.keys.slice(0, i), at, ...cached.keys.slice(i)],
-      ids: [...cached.ids.slice(0, i), key, ...cached.ids.slice(i)],
-      stale: cached.stale,
-    });
+    cached.objects.splice(i, 0, obj);
+    cached.keys.splice(i, 0, at);
+    cached.ids.splice(i, 0, key);
   } else idx.sorted.delete(value);
 }
 
