@@ -38,6 +38,11 @@ export class KubectlContext {
     this.flags = flags;
   }
 
+  /** Whether the command prints what it wrote: `-o`, or `--template` alone (PrintFlags.ToPrinter). */
+  outputRequested(): boolean {
+    return this.flags.string('output') !== '' || this.flags.string('template') !== '';
+  }
+
   /** `--template`, and the files `-o go-template-file=…` and the like read (printers/output.ts). */
   templateInput(): TemplateInput {
     const files = this.host.files;

@@ -449,10 +449,11 @@ function programsOf(pod: Pod, ctx: ControllerContext): ReturnType<typeof podProg
 
 /** The names of the node's images (node.status.images), per stored list: a node's hundred pods ask. */
 const imageNameCache = new WeakMap<object, ReadonlySet<string>>();
+const NO_IMAGES: ReadonlySet<string> = new Set();
 
 function imageNames(node: Node): ReadonlySet<string> {
   const images = node.status?.images;
-  if (!images) return new Set();
+  if (!images) return NO_IMAGES;
   let names = imageNameCache.get(images);
   if (!names) imageNameCache.set(images, (names = new Set(images.flatMap((i) => i.names ?? []))));
   return names;

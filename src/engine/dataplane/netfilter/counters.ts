@@ -15,13 +15,15 @@
  */
 import type { IptablesRule, IptablesTableName } from './rule.ts';
 import type { IptablesRuleset } from './ruleset.ts';
+import { formatRuleSpec } from './iptables-save.ts';
 
 export interface XtCounters {
   readonly pkts: number;
   readonly bytes: number;
 }
 
-const ZERO: XtCounters = { pkts: 0, bytes: 0 };
+/** A rule or policy nothing has gone through. */
+export const ZERO_COUNTERS: XtCounters = { pkts: 0, bytes: 0 };
 
 interface RuleCount {
   readonly table: IptablesTableName;
@@ -55,11 +57,11 @@ export class IptablesCounters {
   }
 
   rule(rule: IptablesRule): XtCounters {
-    return this.rules.get(rule) ?? ZERO;
+    return this.rules.get(rule) ?? ZERO_COUNTERS;
   }
 
   policy(table: IptablesTableName, chain: string): XtCounters {
-    return this.policies.get(chainKey(table, chain)) ?? ZERO;
+    return this.policies.get(chainKey(table, chain)) ?? ZERO_COUNTERS;
   }
 
   /** `iptables [-t TABLE] -Z [CHAIN]`: the rules' and the policy's counters back to zero. */
@@ -89,30 +91,31 @@ export class IptablesCounters {
    * in it changed (kube-proxy's partial sync of an unchanged Service) and the new rules are the same,
    * rule for rule; then each count moves to the rule that replaced it.
    */
-  carryOver(
-    before: CountedChains,
-    rs: IptablesRuleset,
-    kept: (chain: string) => boolean,
-    same: (a: IptablesRule, b: IptablesRule) => boolean,
-  ): void {
+  carryOver(before: CountedChains, rs: IptablesRuleset, kept: (chain: string) => boolean): void {
+    // What became of each counted chain, decided once per chain: the rules that now stand in for the
+    // old ones, position for position, or nothing.
+    const successors = new Map<string, readonly IptablesRule[] | undefined>();
+    const successorsOf = (table: IptablesTableName, chain: string) => {
+      const key = chainKey(table, chain);
+      if (!successors.has(key)) {
+        const old = before.get(key);
+        const now = rs.tables.get(table)?.chains.get(chain)?.rules;
+        const same =
+          old !== undefined &&
+          now !== undefined &&
+          (now === old ||
+            (kept(chain) &&
+              now.length === old.length &&
+              old.every((r, i) => formatRuleSpec(r) === formatRuleSpec(now[i]!))));
+        successors.set(key, same ? now : undefined);
+      }
+      return { old: before.get(key), now: successors.get(key) };
+    };
     const moved = new Map<IptablesRule, RuleCount>();
     for (const [rule, c] of this.rules) {
-      const old = before.get(chainKey(c.table, c.chain));
-      const now = rs.tables.get(c.table)?.chains.get(c.chain)?.rules;
-      if (!old || !now) continue;
-      if (now === old) {
-        if (now.includes(rule)) moved.set(rule, c);
-        continue;
-      }
-      const i = old.indexOf(rule);
-      const next = now[i];
-      if (
-        kept(c.chain) &&
-        next !== undefined &&
-        now.length === old.length &&
-        old.every((r, j) => same(r, now[j]!))
-      )
-        moved.set(next, c);
+      const { old, now } = successorsOf(c.table, c.chain);
+      const next = old && now ? now[old.indexOf(rule)] : undefined;
+      if (next) moved.set(next, c);
     }
     this.rules.clear();
     for (const [rule, c] of moved) this.rules.set(rule, c);

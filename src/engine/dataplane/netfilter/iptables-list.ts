@@ -17,7 +17,7 @@ import { iptablesSaveProbability } from '../proxy/iptables/probability.ts';
 import { canonicalCidr, orderedChains } from './iptables-save.ts';
 import type { IptablesRule, IptablesTableName, Match, Target } from './rule.ts';
 import type { IptablesRuleset, IptablesTable } from './ruleset.ts';
-import type { IptablesCounters } from './counters.ts';
+import { ZERO_COUNTERS, type IptablesCounters } from './counters.ts';
 
 const SERVICES: Record<number, string> = {
   22: 'ssh',
@@ -173,9 +173,9 @@ function ruleLine(r: IptablesRule, num: number, opts: IptablesListOptions): stri
   const goto = r.target?.kind === 'goto' ? '[goto] ' : '';
   let head = opts.lineNumbers ? `${String(num).padEnd(4)} ` : '';
   if (opts.verbose) {
-    const c = opts.counters?.rule(r) ?? { pkts: 0, bytes: 0 };
-    const num = { exact: opts.exact === true, table: true };
-    head += xtablesNum(c.pkts, num) + xtablesNum(c.bytes, num);
+    const c = opts.counters?.rule(r) ?? ZERO_COUNTERS;
+    const format = { exact: opts.exact === true, table: true };
+    head += xtablesNum(c.pkts, format) + xtablesNum(c.bytes, format);
   }
   // print_ifaces (verbose only): " %-6s " then "%-6s ", `*` for any interface with -n, else `any`.
   const any = numeric ? '*' : 'any';
@@ -208,9 +208,9 @@ export function iptablesList(
   // print_header: ` (policy P` then, with -v, ` N packets, N bytes` (FMT_NOTABLE: no padding).
   const policyCounters = (chain: string) => {
     if (!opts.verbose) return '';
-    const c = opts.counters?.policy(table, chain) ?? { pkts: 0, bytes: 0 };
-    const num = { exact: opts.exact === true, table: false };
-    return ` ${xtablesNum(c.pkts, num)}packets, ${xtablesNum(c.bytes, num)}bytes`;
+    const c = opts.counters?.policy(table, chain) ?? ZERO_COUNTERS;
+    const format = { exact: opts.exact === true, table: false };
+    return ` ${xtablesNum(c.pkts, format)}packets, ${xtablesNum(c.bytes, format)}bytes`;
   };
   return picked
     .map((c) => {

@@ -23,18 +23,15 @@ export interface Packet {
    * addresses, is sent by the node itself (hostNetwork pods, `kubectl debug node`): the OUTPUT path.
    */
   readonly inboundInterface?: string;
-  /** The IP packet's total length, when the sender knows its payload (see ipLength). */
-  readonly length?: number;
 }
 
 /**
  * The first packet's IP total length, which netfilter's byte counters add up: a TCP SYN as Linux
  * sends it (20-byte IPv4 header, 20-byte TCP header, 20 bytes of options: MSS, SACK permitted,
- * timestamps, window scale) is 60; ping's default echo request (56 data bytes) 84; a UDP datagram whose
- * payload the sender did not declare counts its two headers.
+ * timestamps, window scale) is 60; ping's default echo request (56 data bytes) 84. The connection
+ * model does not carry payloads on its first packet, so a UDP datagram counts its two headers.
  */
 export function ipLength(p: Packet): number {
-  if (p.length !== undefined) return p.length;
   switch (p.protocol) {
     case 'TCP':
       return 60;

@@ -38,7 +38,6 @@ import type { NftTable } from '../netfilter/nft-model.ts';
 import { nftListTable as printNftTable } from '../netfilter/nft-list.ts';
 import { ConntrackTable } from '../netfilter/conntrack.ts';
 import { IptablesCounters } from '../netfilter/counters.ts';
-import { formatRuleSpec } from '../netfilter/iptables-save.ts';
 import { isServiceChainName } from './iptables/chain-names.ts';
 import type { Packet } from '../netfilter/packet.ts';
 import { cleanupIpvsIptables, cleanupIptablesLeftovers } from './cleanup.ts';
@@ -446,12 +445,7 @@ export class KubeProxy implements Controller {
       applyIptablesRestore(st.iptables, st.ipvs.iptables);
     }
     // A partial sync skips the chains of Services that did not change, so their counters live on.
-    st.counters.carryOver(
-      counted,
-      st.iptables,
-      isServiceChainName,
-      (a, b) => formatRuleSpec(a) === formatRuleSpec(b),
-    );
+    st.counters.carryOver(counted, st.iptables, isServiceChainName);
   }
 
   private stateOf(node: string): NodeProxyState {

@@ -219,7 +219,7 @@ function apply(
         ? ctx.host.api.updateMetadata(obj)
         : updateObject(ctx, obj, mode === 'server' ? 'server' : 'none');
   }
-  if (ctx.flags.string('output') !== '' || ctx.flags.string('template') !== '') {
+  if (ctx.outputRequested()) {
     printOutcome(ctx, result, operation, mode as 'none');
     return;
   }

@@ -35,8 +35,7 @@ function checkFlags(ctx: KubectlContext): { mode: DryRun; force: boolean; cascad
   const f = ctx.flags;
   fieldValidation(ctx);
   const mode = dryRunMode(ctx);
-  const output = f.string('output');
-  if (output !== '' || f.string('template') !== '') parseOutputFormat(output, false, ctx.templateInput());
+  if (ctx.outputRequested()) parseOutputFormat(f.string('output'), false, ctx.templateInput());
   // DeleteFlags.ToOptions parses --cascade (its warning or error) whether or not --force is given.
   const cascade = cascadeOf(ctx);
   const filenames = f.array('filename');
@@ -52,7 +51,7 @@ function checkFlags(ctx: KubectlContext): { mode: DryRun; force: boolean; cascad
     if (filenames.length !== 1) throw cmdError('--raw can only use a single local file or stdin');
     if (/^https?:\/\//.test(filenames[0]!)) throw cmdError('--raw cannot read from a url');
     if (f.bool('recursive')) throw cmdError('--raw and --recursive are mutually exclusive');
-    if (output !== '') throw cmdError('--raw and --output are mutually exclusive');
+    if (f.string('output') !== '') throw cmdError('--raw and --output are mutually exclusive');
     // url.ParseRequestURI: an absolute path or an absolute URL.
     if (!raw.startsWith('/') && !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(raw))
       throw cmdError(`--raw must be a valid URL path: parse ${JSON.stringify(raw)}: invalid URI for request`);

@@ -68,10 +68,8 @@ export function printOutcome(
   mode: DryRun,
   keepOrder = false,
 ): void {
-  const output = ctx.flags.string('output');
-  // `--template` alone prints with a go-template too (PrintFlags.ToPrinter).
-  if (output !== '' || ctx.flags.string('template') !== '') {
-    const format = parseOutputFormat(output, false, ctx.templateInput());
+  if (ctx.outputRequested()) {
+    const format = parseOutputFormat(ctx.flags.string('output'), false, ctx.templateInput());
     if (format.kind === 'table' || format.kind === 'custom-columns') return;
     if (format.kind === 'name') {
       ctx.out(`${resourceName(obj as AnyObject)}\n`);

@@ -70,9 +70,9 @@ function inlineTemplate(value: string, tables: boolean, input: TemplateInput): s
   const output = value === '' && input.template !== '' ? 'go-template' : value;
   const eq = output.indexOf('=');
   const name = eq < 0 ? output : output.slice(0, eq);
-  const format = TEMPLATE_FORMATS[name];
   const columns = tables && (name === 'custom-columns' || name === 'custom-columns-file');
-  if (!format && !columns) return output;
+  const format = columns ? undefined : TEMPLATE_FORMATS[name];
+  if (!columns && !format) return output;
   if (input.template !== '' && eq >= 0) throw noPrinter(output, tables);
   const text = input.template !== '' ? input.template : eq < 0 ? '' : output.slice(eq + 1);
   if (text === '')
@@ -81,17 +81,14 @@ function inlineTemplate(value: string, tables: boolean, input: TemplateInput): s
         ? 'custom-columns format specified but no custom columns given'
         : 'template format specified but no template given',
     );
-  if (columns) {
-    if (name === 'custom-columns') return `custom-columns=${text}`;
-    const read = input.readFile(text);
-    if ('error' in read) throw cmdError(`error reading template ${text}, ${read.error}`);
-    return `custom-columns=${customColumnsFromTemplate(read.text)}`;
-  }
-  if (!format!.file) return `${format!.as}=${text}`;
+  if (name === 'custom-columns') return `custom-columns=${text}`;
+  if (format && !format.file) return `${format.as}=${text}`;
   const read = input.readFile(text);
-  if ('error' in read) throw cmdError(`error reading --template ${text}, ${read.error}`);
+  // The go-template and jsonpath flags say `--template`; the custom-columns flags do not.
+  if ('error' in read)
+    throw cmdError(`error reading ${format ? '--template' : 'template'} ${text}, ${read.error}`);
   // An empty file parses as an empty template, which prints nothing (it is not "no template given").
-  return `${format!.as}=${read.text}`;
+  return format ? `${format.as}=${read.text}` : `custom-columns=${customColumnsFromTemplate(read.text)}`;
 }
 
 /**
