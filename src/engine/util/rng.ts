@@ -69,22 +69,25 @@ export class Rng {
 
   /** An RFC 4122 version-4 UUID, as the API server writes metadata.uid. */
   uuid(): string {
-    // Every object gets one: bytes through a lookup table rather than per-byte string formatting.
-    let h = '';
+    // Every object gets one. Built from character codes in one step: `+=` would leave a chain of
+    // twenty cons strings behind each uid that nothing ever flattens (an event's uid is never hashed).
+    const codes = new Array<number>(36);
+    let at = 0;
     for (let i = 0; i < 16; i++) {
       let b = this.int(256);
       if (i === 6) b = (b & 0x0f) | 0x40;
       else if (i === 8) b = (b & 0x3f) | 0x80;
-      h += HEX_BYTES[b]!;
-      if (i === 3 || i === 5 || i === 7 || i === 9) h += '-';
+      codes[at++] = HEX_CODES[b >> 4]!;
+      codes[at++] = HEX_CODES[b & 15]!;
+      if (i === 3 || i === 5 || i === 7 || i === 9) codes[at++] = 45; // '-'
     }
-    return h;
+    return String.fromCharCode(...codes);
   }
 }
 
 export const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
-const HEX_BYTES: readonly string[] = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+const HEX_CODES: readonly number[] = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 
 /** FNV-1a 32-bit; also the hash family Kubernetes uses for pod-template-hash. */
 export function fnv32a(input: string): number {
