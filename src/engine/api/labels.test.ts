@@ -27,9 +27,12 @@ describe('parseSelector', () => {
     expect(selectorString(parseSelector(input))).toBe(printed);
   });
 
-  it.each(['app=web=x', '=web', 'a b', 'app in a,b', '-bad=1', 'app=' + 'x'.repeat(64)])('rejects %s', (input) => {
-    expect(() => parseSelector(input)).toThrow(SelectorParseError);
-  });
+  it.each(['app=web=x', '=web', 'a b', 'app in a,b', '-bad=1', 'app=' + 'x'.repeat(64)])(
+    'rejects %s',
+    (input) => {
+      expect(() => parseSelector(input)).toThrow(SelectorParseError);
+    },
+  );
 });
 
 describe('matching', () => {
@@ -53,11 +56,16 @@ describe('matching', () => {
   });
 
   it('LabelSelector: matchLabels and matchExpressions must all hold; empty matches all', () => {
-    const ls = { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['front'] }] };
+    const ls = {
+      matchLabels: { app: 'web' },
+      matchExpressions: [{ key: 'tier', operator: 'In', values: ['front'] }],
+    };
     expect(matchesLabelSelector(ls, labels)).toBe(true);
     expect(matchesLabelSelector(ls, { app: 'web' })).toBe(false);
     expect(matchesLabelSelector({}, {})).toBe(true);
-    expect(matchesLabelSelector({ matchExpressions: [{ key: 'x', operator: 'DoesNotExist' }] }, labels)).toBe(true);
+    expect(matchesLabelSelector({ matchExpressions: [{ key: 'x', operator: 'DoesNotExist' }] }, labels)).toBe(
+      true,
+    );
   });
 
   it('map selectors need every pair', () => {
@@ -69,9 +77,9 @@ describe('matching', () => {
 describe('printing', () => {
   it('FormatLabelSelector', () => {
     expect(formatLabelSelector({ matchLabels: { app: 'web' } })).toBe('app=web');
-    expect(formatLabelSelector({ matchExpressions: [{ key: 'pod', operator: 'In', values: ['c', 'b'] }] })).toBe(
-      'pod in (b,c)',
-    );
+    expect(
+      formatLabelSelector({ matchExpressions: [{ key: 'pod', operator: 'In', values: ['c', 'b'] }] }),
+    ).toBe('pod in (b,c)');
     expect(formatLabelSelector({})).toBe('<none>');
     expect(formatLabelSelector(undefined)).toBe('<none>');
   });

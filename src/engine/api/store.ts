@@ -179,6 +179,16 @@ export class ApiStore {
     return this.table(resource).byIndexShared(name, value) as unknown as readonly ResourceTypes[K][];
   }
 
+  /** Whether some object of `resource` with index `name` = `value` satisfies `fn` (unordered; see Table.someIndexed). */
+  someIndexed<K extends ResourceKey>(
+    resource: K,
+    name: string,
+    value: string,
+    fn: (obj: ResourceTypes[K]) => boolean,
+  ): boolean {
+    return this.table(resource).someIndexed(name, value, fn as unknown as (obj: AnyObject) => boolean);
+  }
+
   get resourceVersion(): number {
     return this.revision;
   }

@@ -70,8 +70,15 @@ describe('Table', () => {
             expect(table.byIndex('owner', `o${owner}`)).toEqual(
               all.filter((o) => byOwner(o) === `o${owner}`),
             );
-          for (const l of LABELS)
-            expect(table.byIndex('label', l)).toEqual(all.filter((o) => byLabel(o).includes(l)));
+          for (const l of LABELS) {
+            const labelled = all.filter((o) => byLabel(o).includes(l));
+            expect(table.byIndex('label', l)).toEqual(labelled);
+            const visited: AnyObject[] = [];
+            expect(table.someIndexed('label', l, (o) => (visited.push(o), false))).toBe(false);
+            expect(visited.sort(compareObjects)).toEqual(labelled);
+            for (const wanted of labelled)
+              expect(table.someIndexed('label', l, (o) => o === wanted)).toBe(true);
+          }
         };
         for (const op of ops) {
           if (op.kind === 'set')

@@ -200,6 +200,20 @@ export class Table {
     return this.fresh(cached);
   }
 
+  /**
+   * Calls `fn` with each object whose index value equals `value`, in no particular order, until it
+   * returns true; returns whether one did. Builds no sorted list: the event recorder asks this about
+   * every object it records an event on, and a sorted list per object would outlive the question.
+   */
+  someIndexed(name: string, value: string, fn: (obj: AnyObject) => boolean): boolean {
+    const idx = this.indexes.get(name);
+    if (!idx) throw new Error(`no index ${name}`);
+    const keys = idx.values.get(value);
+    if (!keys) return false;
+    for (const key of keys) if (fn(this.objects.get(key)!)) return true;
+    return false;
+  }
+
   private index(key: string, obj: AnyObject): void {
     let at: string | undefined;
     for (const idx of this.indexes.values()) {

@@ -58,32 +58,21 @@ export class EventRecorder {
       // Real names carry the Unix time in nanoseconds; the store's revision gives the sub-millisecond
       // part, so names are unique and sort in recording order, and replay identically.
       const nanos = nanosHex(this.clock.now(), this.api.store.resourceVersion % 1_000_000);
-      const ref = involved.metadata;
       // Built as the API server's decoder would store it (keys sorted, no nulls: eventTime stays
-      // unset), so it can skip decoding and validation (ApiServer.createTrusted). Optional keys are
-      // assigned in that order rather than spread in: thousands of events are recorded per settle.
-      const involvedObject: Record<string, string | undefined> = { apiVersion: involved.apiVersion };
-      if (fieldPath) involvedObject.fieldPath = fieldPath;
-      involvedObject.kind = involved.kind;
-      involvedObject.name = ref.name;
-      if (ref.namespace) involvedObject.namespace = ref.namespace;
-      if (ref.resourceVersion) involvedObject.resourceVersion = ref.resourceVersion;
-      if (ref.uid) involvedObject.uid = ref.uid;
-      const from: Record<string, string> = { component: source.component };
-      if (source.host) from.host = source.host;
+      // unset), so it can skip decoding and validation (ApiServer.createTrusted).
       this.api.createTrusted('events', {
         apiVersion: 'v1',
         count: 1,
         firstTimestamp: now,
-        involvedObject,
+        involvedObject: this.reference(involved, fieldPath),
         kind: 'Event',
         lastTimestamp: now,
         message,
-        metadata: { name: `${ref.name}.${nanos}`, namespace },
+        metadata: { name: `${involved.metadata.name}.${nanos}`, namespace },
         reason,
         reportingComponent: source.component,
         reportingInstance: source.host ?? '',
-        source: from,
+        source: this.sourceOf(source),
         type,
       });
     } catch {
@@ -104,7 +93,10 @@ export class EventRecorder {
     messagePrefix = '',
   ): boolean {
     const since = Math.floor(sinceMs / 1000) * 1000;
-    return this.matching(involved, reason, fieldPath).some(
+    return this.someAbout(
+      involved,
+      reason,
+      fieldPath,
       (e) => (e.message ?? '').startsWith(messagePrefix) && parseTimestamp(e.lastTimestamp ?? '') >= since,
     );
   }
@@ -120,11 +112,22 @@ export class EventRecorder {
       );
   }
 
-  private matching(involved: AnyObject, reason: string, fieldPath: string | undefined): Event[] {
-    // The index's shared list, filtered into a new array: asked before every event recorded.
-    return this.api.store
-      .byIndexShared('events', EVENT_OBJECT_INDEX, involved.metadata.uid)
-      .filter((e) => e.reason === reason && (e.involvedObject.fieldPath ?? undefined) === fieldPath);
+  /**
+   * Whether an event about the object with this reason and container satisfies `fn`. Asked before
+   * every event recorded, so it walks the index in place: no list per object is built or kept.
+   */
+  private someAbout(
+    involved: AnyObject,
+    reason: string,
+    fieldPath: string | undefined,
+    fn: (e: Event) => boolean,
+  ): boolean {
+    return this.api.store.someIndexed(
+      'events',
+      EVENT_OBJECT_INDEX,
+      involved.metadata.uid,
+      (e) => e.reason === reason && (e.involvedObject.fieldPath ?? undefined) === fieldPath && fn(e),
+    );
   }
 
   private find(
@@ -135,14 +138,59 @@ export class EventRecorder {
     source: EventSource,
     fieldPath: string | undefined,
   ): Event | undefined {
-    return this.matching(involved, reason, fieldPath).find(
-      (e) =>
-        e.type === type &&
-        e.message === message &&
-        e.source?.component === source.component &&
-        (e.source?.host ?? undefined) === source.host,
-    );
+    let found: Event | undefined;
+    this.someAbout(involved, reason, fieldPath, (e) => {
+      if (
+        e.type !== type ||
+        e.message !== message ||
+        e.source?.component !== source.component ||
+        (e.source?.host ?? undefined) !== source.host
+      )
+        return false;
+      found = e;
+      return true;
+    });
+    return found;
   }
+
+  /**
+   * The event's involvedObject, built as the decoder would store it (keys sorted). Stored objects are
+   * never changed, so the events a component records in a row about one version of one object (the
+   * kubelet's Pulling, Pulled, Created, Started) share it: tens of thousands of events are kept.
+   */
+  private reference(involved: AnyObject, fieldPath: string | undefined): Event['involvedObject'] {
+    const last = this.lastReference;
+    if (last && last.involved === involved && last.fieldPath === fieldPath) return last.ref;
+    const meta = involved.metadata;
+    const ref: Record<string, string> = { apiVersion: involved.apiVersion };
+    if (fieldPath) ref.fieldPath = fieldPath;
+    ref.kind = involved.kind;
+    ref.name = meta.name;
+    if (meta.namespace) ref.namespace = meta.namespace;
+    if (meta.resourceVersion) ref.resourceVersion = meta.resourceVersion;
+    if (meta.uid) ref.uid = meta.uid;
+    this.lastReference = { involved, fieldPath, ref };
+    return ref;
+  }
+
+  private lastReference:
+    | { involved: AnyObject; fieldPath: string | undefined; ref: Event['involvedObject'] }
+    | undefined;
+
+  /** One shared `source` per component and node, for the same reason. */
+  private sourceOf(source: EventSource): Event['source'] {
+    const key = `${source.component}\u0000${source.host ?? ''}`;
+    let from = this.sources.get(key);
+    if (!from) {
+      from = source.host
+        ? { component: source.component, host: source.host }
+        : { component: source.component };
+      this.sources.set(key, from);
+    }
+    return from;
+  }
+
+  private readonly sources = new Map<string, NonNullable<Event['source']>>();
 }
 
 /**
