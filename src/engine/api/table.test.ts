@@ -10,6 +10,7 @@ import { compareObjects, Table } from './table.ts';
 type Op =
   | { kind: 'set'; ns: number; name: number; labels: number[]; owner: number | null }
   | { kind: 'delete'; ns: number; name: number }
+  | { kind: 'touch'; ns: number; name: number }
   | { kind: 'read'; value: number }
   | { kind: 'clear' };
 
@@ -49,6 +50,12 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     ns: fc.integer({ min: 0, max: 2 }),
     name: fc.integer({ min: 0, max: 6 }),
   }),
+  // A status-like write: a new version that shares the stored labels map (the index's `reads`).
+  fc.record({
+    kind: fc.constant('touch' as const),
+    ns: fc.integer({ min: 0, max: 2 }),
+    name: fc.integer({ min: 0, max: 6 }),
+  }),
   fc.record({ kind: fc.constant('read' as const), value: fc.integer({ min: 0, max: 3 }) }),
   fc.constant({ kind: 'clear' as const }),
 );
@@ -59,7 +66,7 @@ describe('Table', () => {
       fc.property(fc.array(opArb, { maxLength: 60 }), (ops) => {
         const table = new Table();
         table.addIndex('owner', byOwner);
-        table.addIndex('label', byLabel);
+        table.addIndex('label', byLabel, (o) => o.metadata.labels);
         let serial = 0;
         const check = () => {
           const all = [...table.values()].sort(compareObjects);
@@ -82,8 +89,16 @@ describe('Table', () => {
         };
         for (const op of ops) {
           if (op.kind === 'set')
-            table.set(`ns${op.ns}/p${op.name}`, object(op.ns, op.name, op.labels, op.owner, ++serial));
-          else if (op.kind === 'delete') table.delete(`ns${op.ns}/p${op.name}`);
+            table.set(`ns${op.ns}`, `p${op.name}`, object(op.ns, op.name, op.labels, op.owner, ++serial));
+          else if (op.kind === 'delete') table.delete(`ns${op.ns}`, `p${op.name}`);
+          else if (op.kind === 'touch') {
+            const old = table.get(`ns${op.ns}`, `p${op.name}`);
+            if (old)
+              table.set(`ns${op.ns}`, `p${op.name}`, {
+                ...old,
+                metadata: { ...old.metadata, resourceVersion: String(++serial) },
+              });
+          }
           else if (op.kind === 'clear') table.clear();
           else {
             // Reads fill the caches that later writes must keep right.
@@ -105,8 +120,8 @@ describe('Table', () => {
   it('hands out copies from byIndex, so callers may sort them', () => {
     const table = new Table();
     table.addIndex('label', byLabel);
-    table.set('ns0/p1', object(0, 1, [0], null, 1));
-    table.set('ns0/p2', object(0, 2, [0], null, 2));
+    table.set('ns0', 'p1', object(0, 1, [0], null, 1));
+    table.set('ns0', 'p2', object(0, 2, [0], null, 2));
     table.byIndex('label', 'app=a').reverse();
     expect(table.byIndex('label', 'app=a').map((o) => o.metadata.name)).toEqual(['p1', 'p2']);
   });

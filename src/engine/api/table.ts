@@ -3,6 +3,11 @@
  * and only recomputed when objects come or go (an update never moves an object), lists are kept per
  * namespace, and secondary indexes (pods by node, events by involved object) answer the controllers'
  * hot questions without scanning thousands of objects — the role informer indexers play in client-go.
+ *
+ * Objects live in one cell each, found by namespace then name. No `namespace/name` key string is
+ * built: a fresh string must be flattened and hashed on every look-up (a few hundred nanoseconds
+ * against tens for a name the stored object already holds), and a settle makes hundreds of thousands.
+ * Indexes and cached lists hold cells, so an update only swaps the cell's object.
  */
 import type { AnyObject } from './objects.ts';
 
@@ -16,31 +21,40 @@ export type IndexFn = (obj: AnyObject) => string | readonly string[] | undefined
  */
 export type IndexInput = (obj: AnyObject) => unknown;
 
+interface Cell {
+  obj: AnyObject;
+  readonly namespace: string;
+  /** `namespace NUL name`, made when the cell first joins a sorted list. */
+  sortKey: string | undefined;
+  /** The cell's current values under each index, by index position. */
+  readonly values: (readonly string[])[];
+}
+
 interface Index {
+  readonly position: number;
   readonly fn: IndexFn;
   readonly reads: IndexInput | undefined;
-  /** Each object's current values, so updates and deletes need not compute the old ones again. */
-  readonly byKey: Map<string, readonly string[]>;
-  readonly values: Map<string, Set<string>>;
+  readonly cells: Map<string, Set<Cell>>;
   /** Sorted object lists per value, built on demand; an update that keeps the value keeps the list. */
   readonly sorted: Map<string, SortedList>;
 }
 
 /**
- * Objects in namespace/name order with their sort keys and table keys alongside: searches compare the
+ * Objects in namespace/name order with their cells and sort keys alongside: searches compare the
  * sort keys (flat strings) rather than reading `metadata` off objects of every kind. An update never
  * moves an object, so it only marks the lists that hold it `stale`; the next read takes the current
- * instances by their table keys. A settle writes each pod's status many times between two reads of
- * the 5,000-pod list, and finding the pod in every list on each write cost more than the write.
+ * objects from the cells. A settle writes each pod's status many times between two reads of the
+ * 5,000-pod list, and finding the pod in every list on each write cost more than the write.
  */
 interface SortedList {
   readonly objects: AnyObject[];
   readonly keys: string[];
-  readonly ids: string[];
+  readonly cells: Cell[];
   stale: boolean;
 }
 
 const NO_VALUES: readonly string[] = [];
+const NO_OBJECTS: readonly AnyObject[] = [];
 
 function valuesOf(fn: IndexFn, obj: AnyObject): readonly string[] {
   const v = fn(obj);
@@ -51,17 +65,17 @@ function valuesOf(fn: IndexFn, obj: AnyObject): readonly string[] {
  * The key objects sort by: namespace, then name. NUL sorts before every character a namespace may
  * hold, so comparing the keys compares namespaces first, as compareObjects does.
  */
-function sortKey(obj: AnyObject): string {
-  return `${obj.metadata.namespace ?? ''}\u0000${obj.metadata.name}`;
+function sortKeyOf(cell: Cell): string {
+  return (cell.sortKey ??= `${cell.namespace}\u0000${cell.obj.metadata.name}`);
 }
 
-function sortedList(entries: Iterable<readonly [string, AnyObject]>): SortedList {
-  const sorted = [...entries].map(([id, o]) => ({ key: sortKey(o), id, o }));
-  sorted.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+function sortedList(cells: Iterable<Cell>): SortedList {
+  const entries = Array.from(cells, (cell) => ({ key: sortKeyOf(cell), cell }));
+  entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return {
-    objects: sorted.map((e) => e.o),
-    keys: sorted.map((e) => e.key),
-    ids: sorted.map((e) => e.id),
+    objects: entries.map((e) => e.cell.obj),
+    keys: entries.map((e) => e.key),
+    cells: entries.map((e) => e.cell),
     stale: false,
   };
 }
@@ -71,15 +85,17 @@ function markStale(list: SortedList | undefined): void {
 }
 
 export class Table {
-  private readonly objects = new Map<string, AnyObject>();
-  private readonly byNamespace = new Map<string, Set<string>>();
+  /** Cells by namespace ('' for cluster-scoped objects), then by name. */
+  private readonly namespaces = new Map<string, Map<string, Cell>>();
+  private count = 0;
+  /** Cached sorted lists: the whole table under undefined, each namespace under its name. */
   private readonly sorted = new Map<string | undefined, SortedList | undefined>();
   private readonly indexes = new Map<string, Index>();
 
   private changes = 0;
 
   get size(): number {
-    return this.objects.size;
+    return this.count;
   }
 
   /** Moves on every write (set, delete, clear): a cheap key for caches derived from the whole table. */
@@ -87,97 +103,86 @@ export class Table {
     return this.changes;
   }
 
-  get(key: string): AnyObject | undefined {
-    return this.objects.get(key);
+  get(namespace: string, name: string): AnyObject | undefined {
+    return this.namespaces.get(namespace)?.get(name)?.obj;
   }
 
-  has(key: string): boolean {
-    return this.objects.has(key);
+  has(namespace: string, name: string): boolean {
+    return this.namespaces.get(namespace)?.has(name) ?? false;
   }
 
-  values(): IterableIterator<AnyObject> {
-    return this.objects.values();
+  *values(): IterableIterator<AnyObject> {
+    for (const cells of this.namespaces.values()) for (const cell of cells.values()) yield cell.obj;
   }
 
-  set(key: string, obj: AnyObject): void {
+  set(namespace: string, name: string, obj: AnyObject): void {
     this.changes++;
-    const old = this.objects.get(key);
-    const ns = obj.metadata.namespace ?? '';
-    if (!old) {
-      let set = this.byNamespace.get(ns);
-      if (!set) this.byNamespace.set(ns, (set = new Set()));
-      set.add(key);
+    let cells = this.namespaces.get(namespace);
+    if (!cells) this.namespaces.set(namespace, (cells = new Map()));
+    const cell = cells.get(name);
+    if (!cell) {
+      const added: Cell = { obj, namespace, sortKey: undefined, values: [] };
+      cells.set(name, added);
+      this.count++;
       this.sorted.delete(undefined);
-      this.sorted.delete(ns);
-    }
-    this.objects.set(key, obj);
-    if (!old) {
-      this.index(key, obj);
+      this.sorted.delete(namespace);
+      this.index(added);
       return;
     }
-    // An update keeps the object's place: the cached lists take the new instance when next read.
-    this.reindex(key, old, obj);
+    // An update keeps the object's place: the cached lists take the new object when next read.
+    const old = cell.obj;
+    cell.obj = obj;
+    this.reindex(cell, old);
     markStale(this.sorted.get(undefined));
-    markStale(this.sorted.get(ns));
+    markStale(this.sorted.get(namespace));
   }
 
-  delete(key: string): AnyObject | undefined {
-    const old = this.objects.get(key);
-    if (!old) return undefined;
+  delete(namespace: string, name: string): AnyObject | undefined {
+    const cells = this.namespaces.get(namespace);
+    const cell = cells?.get(name);
+    if (!cells || !cell) return undefined;
     this.changes++;
-    const ns = old.metadata.namespace ?? '';
-    this.objects.delete(key);
-    this.byNamespace.get(ns)?.delete(key);
-    this.unindex(key, old);
+    cells.delete(name);
+    if (cells.size === 0) this.namespaces.delete(namespace);
+    this.count--;
+    for (const idx of this.indexes.values())
+      for (const v of cell.values[idx.position] ?? NO_VALUES) removeCell(idx, v, cell);
     this.sorted.delete(undefined);
-    this.sorted.delete(ns);
-    return old;
+    this.sorted.delete(namespace);
+    return cell.obj;
   }
 
   clear(): void {
     this.changes++;
-    this.objects.clear();
-    this.byNamespace.clear();
+    this.namespaces.clear();
+    this.count = 0;
     this.sorted.clear();
     for (const idx of this.indexes.values()) {
-      idx.values.clear();
+      idx.cells.clear();
       idx.sorted.clear();
-      idx.byKey.clear();
     }
   }
 
   /** Objects sorted by namespace then name; `namespace` limits the list to one namespace. */
   list(namespace?: string): readonly AnyObject[] {
-    const cacheKey = namespace === undefined ? undefined : namespace;
-    let cached = this.sorted.get(cacheKey);
+    let cached = this.sorted.get(namespace);
     if (!cached) {
       cached = sortedList(
-        namespace === undefined
-          ? this.objects.entries()
-          : [...(this.byNamespace.get(namespace) ?? [])].map((k) => [k, this.objects.get(k)!] as const),
+        namespace === undefined ? this.allCells() : (this.namespaces.get(namespace)?.values() ?? []),
       );
-      this.sorted.set(cacheKey, cached);
+      this.sorted.set(namespace, cached);
     }
-    return this.fresh(cached);
-  }
-
-  /** A cached list with the current instance of every object it holds. */
-  private fresh(list: SortedList): AnyObject[] {
-    if (list.stale) {
-      for (let i = 0; i < list.ids.length; i++) list.objects[i] = this.objects.get(list.ids[i]!)!;
-      list.stale = false;
-    }
-    return list.objects;
+    return fresh(cached);
   }
 
   addIndex(name: string, fn: IndexFn, reads?: IndexInput): void {
     if (this.indexes.has(name)) return;
-    const idx: Index = { fn, reads, byKey: new Map(), values: new Map(), sorted: new Map() };
+    const idx: Index = { position: this.indexes.size, fn, reads, cells: new Map(), sorted: new Map() };
     this.indexes.set(name, idx);
-    for (const [key, obj] of this.objects) {
-      const values = valuesOf(fn, obj);
-      idx.byKey.set(key, values);
-      for (const v of values) addKey(idx, v, key);
+    for (const cell of this.allCells()) {
+      const values = valuesOf(fn, cell.obj);
+      cell.values[idx.position] = values;
+      for (const v of values) addCell(idx, v, cell);
     }
   }
 
@@ -188,16 +193,15 @@ export class Table {
 
   /** Like byIndex, but the cached array itself: callers must neither change nor keep it. */
   byIndexShared(name: string, value: string): readonly AnyObject[] {
-    const idx = this.indexes.get(name);
-    if (!idx) throw new Error(`no index ${name}`);
+    const idx = this.mustIndex(name);
     let cached = idx.sorted.get(value);
     if (!cached) {
-      const keys = idx.values.get(value);
-      if (!keys) return NO_OBJECTS;
-      cached = sortedList([...keys].map((k) => [k, this.objects.get(k)!] as const));
+      const cells = idx.cells.get(value);
+      if (!cells) return NO_OBJECTS;
+      cached = sortedList(cells);
       idx.sorted.set(value, cached);
     }
-    return this.fresh(cached);
+    return fresh(cached);
   }
 
   /**
@@ -206,68 +210,81 @@ export class Table {
    * every object it records an event on, and a sorted list per object would outlive the question.
    */
   someIndexed(name: string, value: string, fn: (obj: AnyObject) => boolean): boolean {
-    const idx = this.indexes.get(name);
-    if (!idx) throw new Error(`no index ${name}`);
-    const keys = idx.values.get(value);
-    if (!keys) return false;
-    for (const key of keys) if (fn(this.objects.get(key)!)) return true;
+    const cells = this.mustIndex(name).cells.get(value);
+    if (!cells) return false;
+    for (const cell of cells) if (fn(cell.obj)) return true;
     return false;
   }
 
-  private index(key: string, obj: AnyObject): void {
-    let at: string | undefined;
-    for (const idx of this.indexes.values()) {
-      const values = valuesOf(idx.fn, obj);
-      idx.byKey.set(key, values);
-      for (const v of values) addKey(idx, v, key, obj, (at ??= sortKey(obj)));
-    }
+  private mustIndex(name: string): Index {
+    const idx = this.indexes.get(name);
+    if (!idx) throw new Error(`no index ${name}`);
+    return idx;
   }
 
-  private unindex(key: string, obj: AnyObject): void {
+  private *allCells(): IterableIterator<Cell> {
+    for (const cells of this.namespaces.values()) yield* cells.values();
+  }
+
+  private index(cell: Cell): void {
     for (const idx of this.indexes.values()) {
-      for (const v of idx.byKey.get(key) ?? valuesOf(idx.fn, obj)) removeKey(idx, v, key);
-      idx.byKey.delete(key);
+      const values = valuesOf(idx.fn, cell.obj);
+      cell.values[idx.position] = values;
+      for (const v of values) addCell(idx, v, cell);
     }
   }
 
   /** An update: the cached lists of values the object keeps go stale; for the rest it moves. */
-  private reindex(key: string, old: AnyObject, obj: AnyObject): void {
-    let at: string | undefined;
+  private reindex(cell: Cell, old: AnyObject): void {
     for (const idx of this.indexes.values()) {
-      const before = idx.byKey.get(key) ?? valuesOf(idx.fn, old);
-      if (idx.reads && idx.reads(old) === idx.reads(obj)) {
+      const before = cell.values[idx.position] ?? NO_VALUES;
+      if (idx.reads && idx.reads(old) === idx.reads(cell.obj)) {
         for (const v of before) markStale(idx.sorted.get(v));
         continue;
       }
-      const after = valuesOf(idx.fn, obj);
-      idx.byKey.set(key, after);
+      const after = valuesOf(idx.fn, cell.obj);
+      cell.values[idx.position] = after;
       for (const v of before) {
-        if (!after.includes(v)) removeKey(idx, v, key);
+        if (!after.includes(v)) removeCell(idx, v, cell);
         else markStale(idx.sorted.get(v));
       }
-      for (const v of after) if (!before.includes(v)) addKey(idx, v, key, obj, (at ??= sortKey(obj)));
+      for (const v of after) if (!before.includes(v)) addCell(idx, v, cell);
     }
   }
 }
 
-const NO_OBJECTS: readonly AnyObject[] = [];
+/** A cached list with the current object of every cell it holds. */
+function fresh(list: SortedList): AnyObject[] {
+  if (list.stale) {
+    for (let i = 0; i < list.cells.length; i++) list.objects[i] = list.cells[i]!.obj;
+    list.stale = false;
+  }
+  return list.objects;
+}
 
-function addKey(idx: Index, value: string, key: string, obj?: AnyObject, at?: string): void {
-  let set = idx.values.get(value);
-  if (!set) idx.values.set(value, (set = new Set()));
-  if (set.has(key)) return;
-  set.add(key);
+function addCell(idx: Index, value: string, cell: Cell): void {
+  let cells = idx.cells.get(value);
+  if (!cells) idx.cells.set(value, (cells = new Set()));
+  if (cells.has(cell)) return;
+  cells.add(cell);
   // A new object joins a cached list at its place instead of dropping the list for a re-sort: a
   // ReplicaSet creating thousands of pods records an event on itself per pod, and re-sorting all of
   // them per event was the cost of `--replicas=10000`. In place: the lists byIndexShared hands out are
   // read at once, never kept (byIndex and list give copies).
   const cached = idx.sorted.get(value);
-  if (cached && obj && at !== undefined) {
-    const i = lowerBound(cached.keys, at);
-    cached.objects.splice(i, 0, obj);
-    cached.keys.splice(i, 0, at);
-    cached.ids.splice(i, 0, key);
-  } else idx.sorted.delete(value);
+  if (!cached) return;
+  const key = sortKeyOf(cell);
+  const i = lowerBound(cached.keys, key);
+  cached.objects.splice(i, 0, cell.obj);
+  cached.keys.splice(i, 0, key);
+  cached.cells.splice(i, 0, cell);
+}
+
+function removeCell(idx: Index, value: string, cell: Cell): void {
+  const cells = idx.cells.get(value);
+  if (!cells?.delete(cell)) return;
+  if (cells.size === 0) idx.cells.delete(value);
+  idx.sorted.delete(value);
 }
 
 /** The first position whose key sorts at or after `target`. */
@@ -280,13 +297,6 @@ function lowerBound(keys: readonly string[], target: string): number {
     else hi = mid;
   }
   return lo;
-}
-
-function removeKey(idx: Index, value: string, key: string): void {
-  const set = idx.values.get(value);
-  if (!set?.delete(key)) return;
-  if (set.size === 0) idx.values.delete(value);
-  idx.sorted.delete(value);
 }
 
 export function compareObjects(a: AnyObject, b: AnyObject): number {
