@@ -18,7 +18,6 @@
  * the new one), no paused-rollout conditions.
  */
 import type { AnyObject, Deployment, ReplicaSet, ResourceKey } from '../api/objects.ts';
-import type { PodTemplateSpec } from 'kubernetes-types/core/v1';
 import type { WatchEvent } from '../api/store.ts';
 import { objectKey } from '../api/store.ts';
 import { isStatusError } from '../api/errors.ts';
@@ -38,7 +37,7 @@ import {
   scaleDownOld,
   setCondition,
   surgeAndUnavailable,
-  withoutHash,
+  equalIgnoringHash,
 } from './deployment-util.ts';
 
 export class DeploymentController extends BaseController {
@@ -81,9 +80,7 @@ export class DeploymentController extends BaseController {
     if (!d || d.metadata.deletionTimestamp) return false;
     const owned = this.ownedReplicaSets(d);
     let wrote = false;
-    let newRS = owned.find(
-      (rs) => storedTemplateKey(rs.spec?.template) === storedTemplateKey(d.spec?.template),
-    );
+    let newRS = owned.find((rs) => equalIgnoringHash(rs.spec?.template, d.spec?.template));
     let created = false;
     if (!newRS && !d.spec?.paused) {
       const made = this.createReplicaSet(d, owned);
@@ -250,9 +247,7 @@ export class DeploymentController extends BaseController {
   private writeStatus(d: Deployment, created: boolean): boolean {
     const { api, clock } = this.ctx;
     const owned = this.ownedReplicaSets(d);
-    const newRS = owned.find(
-      (rs) => storedTemplateKey(rs.spec?.template) === storedTemplateKey(d.spec?.template),
-    );
+    const newRS = owned.find((rs) => equalIgnoringHash(rs.spec?.template, d.spec?.template));
     const replicas = d.spec?.replicas ?? 1;
     const sum = (f: (rs: ReplicaSet) => number) => owned.reduce((s, rs) => s + f(rs), 0);
     const available = sum((rs) => rs.status?.availableReplicas ?? 0);
@@ -389,19 +384,4 @@ function touch(
   now: string,
 ): ReturnType<typeof setCondition> {
   return conditions.map((c) => (c.type === type ? { ...c, lastUpdateTime: now } : c));
-}
-
-/**
- * `withoutHash` of a stored template. Stored objects are never changed in place, so the answer per
- * template instance never changes; every reconcile compares each owned ReplicaSet's template with the
- * Deployment's, which at scale is most of the controller's work without this cache.
- */
-const templateKeys = new WeakMap<object, unknown>();
-
-function storedTemplateKey(template: PodTemplateSpec | undefined): unknown {
-  if (!template) return withoutHash(template);
-  if (templateKeys.has(template)) return templateKeys.get(template);
-  const key = withoutHash(template);
-  templateKeys.set(template, key);
-  return key;
 }

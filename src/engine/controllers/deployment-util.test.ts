@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeHash, surgeAndUnavailable } from './deployment-util.ts';
+import { computeHash, equalIgnoringHash, surgeAndUnavailable } from './deployment-util.ts';
 import type { Deployment } from '../api/objects.ts';
 import { NAME_ALPHABET } from '../util/rng.ts';
 
@@ -34,5 +34,23 @@ describe('pod-template-hash', () => {
     expect(computeHash(JSON.parse(JSON.stringify(t)))).toBe(h);
     expect(computeHash({ ...t, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } })).not.toBe(h);
     expect(computeHash(t, 1)).not.toBe(h);
+  });
+});
+
+describe('EqualIgnoreHash', () => {
+  const template = (labels: Record<string, string> | undefined, image = 'nginx') => ({
+    metadata: labels ? { labels } : {},
+    spec: { containers: [{ name: 'web', image }] },
+  });
+
+  it('ignores only the pod-template-hash label', () => {
+    expect(
+      equalIgnoringHash(template({ app: 'a' }), template({ app: 'a', 'pod-template-hash': '7d4c9b8d5' })),
+    ).toBe(true);
+    expect(equalIgnoringHash(template(undefined), template({ 'pod-template-hash': '7d4c9b8d5' }))).toBe(true);
+    expect(equalIgnoringHash(template({ app: 'a' }), template({ app: 'b', 'pod-template-hash': '1' }))).toBe(
+      false,
+    );
+    expect(equalIgnoringHash(template({ app: 'a' }), template({ app: 'a' }, 'httpd'))).toBe(false);
   });
 });

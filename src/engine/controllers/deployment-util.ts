@@ -8,6 +8,7 @@ import type { DeploymentCondition } from 'kubernetes-types/apps/v1';
 import type { PodTemplateSpec } from 'kubernetes-types/core/v1';
 import type { Deployment, ReplicaSet } from '../api/objects.ts';
 import { fnv32a, safeEncodeString } from '../util/rng.ts';
+import { jsonEqual } from '../util/json.ts';
 
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
 export const DESIRED_REPLICAS_ANNOTATION = 'deployment.kubernetes.io/desired-replicas';
@@ -36,16 +37,22 @@ export function computeHash(template: PodTemplateSpec | undefined, collisionCoun
   return safeEncodeString(String(fnv32a(input)));
 }
 
-/** The template without the pod-template-hash label (`EqualIgnoreHash`). */
-export function withoutHash(template: PodTemplateSpec | undefined): unknown {
-  const t = JSON.parse(JSON.stringify(template ?? {})) as PodTemplateSpec & {
-    metadata?: { labels?: Record<string, string> };
+/**
+ * `EqualIgnoreHash`: two pod templates are the same apart from the pod-template-hash label. Every
+ * reconcile asks it of each owned ReplicaSet, so it compares in place rather than serialising both.
+ */
+export function equalIgnoringHash(a: PodTemplateSpec | undefined, b: PodTemplateSpec | undefined): boolean {
+  return a === b || jsonEqual(withoutHashLabel(a ?? {}), withoutHashLabel(b ?? {}));
+}
+
+function withoutHashLabel(template: PodTemplateSpec): PodTemplateSpec {
+  const labels = template.metadata?.labels;
+  if (!labels || !Object.prototype.hasOwnProperty.call(labels, TEMPLATE_HASH_LABEL)) return template;
+  const { [TEMPLATE_HASH_LABEL]: _hash, ...rest } = labels;
+  return {
+    ...template,
+    metadata: { ...template.metadata, labels: Object.keys(rest).length > 0 ? rest : undefined },
   };
-  if (t.metadata?.labels) {
-    delete t.metadata.labels[TEMPLATE_HASH_LABEL];
-    if (Object.keys(t.metadata.labels).length === 0) delete t.metadata.labels;
-  }
-  return canonical(t);
 }
 
 /** intstr percent or number, scaled against `total` (surge rounds up, unavailable down). */
