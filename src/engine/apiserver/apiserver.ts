@@ -115,7 +115,9 @@ export class ApiServer {
         allocation.rollback();
         return object as unknown as AnyObject;
       }
-      const stored = this.store.create(info.key, object as unknown as NewObject);
+      // Decoding built the object afresh (new maps and arrays, only scalars shared with the manifest),
+      // so the store takes it without another copy.
+      const stored = this.store.create(info.key, object as unknown as NewObject, { adopt: true });
       allocation.commit();
       return stored;
     } catch (e) {
