@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiStore, type WatchEvent } from './store.ts';
+import { ApiStore, objectKey, splitKey, type WatchEvent } from './store.ts';
 import { SimClock } from '../util/clock.ts';
 import { Rng } from '../util/rng.ts';
 import { StatusError } from './errors.ts';
@@ -123,5 +123,20 @@ describe('ApiStore', () => {
     copy.restore(JSON.parse(JSON.stringify(snap)));
     expect(copy.snapshot()).toEqual(snap);
     expect(copy.get('configmaps', 'default', 'a')?.data).toEqual({ k: 'v' });
+  });
+});
+
+describe('objectKey and splitKey', () => {
+  it('round-trip namespaced and cluster-scoped keys, and hand out one string per pair', () => {
+    const name = ['web-', '7d4c9b8d5-x2x4z'].join('');
+    const key = objectKey('default', name);
+    expect(key).toBe('default/web-7d4c9b8d5-x2x4z');
+    expect(splitKey(key)).toEqual(['default', name]);
+    expect(objectKey('default', 'web-7d4c9b8d5-x2x4z')).toBe(key);
+    expect(objectKey(undefined, 'kind-worker')).toBe('kind-worker');
+    expect(objectKey('', 'kind-worker')).toBe('kind-worker');
+    expect(splitKey('kind-worker')).toEqual(['', 'kind-worker']);
+    // Keys made elsewhere (a queue restored from text) still split.
+    expect(splitKey(['kube-system', 'coredns'].join('/'))).toEqual(['kube-system', 'coredns']);
   });
 });

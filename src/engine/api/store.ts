@@ -89,8 +89,41 @@ export function labelIndexKeys(
  */
 const HANDED_OUT = new WeakSet<object>();
 
+/**
+ * Keys handed out so far, by namespace and name, and their parts by key. A fresh key string is
+ * flattened and hashed by every Set and Map it meets, and a settle queues hundreds of thousands
+ * (each watch event, for each controller); the same pair gives back the same string, hashed once,
+ * from names the stored objects already hold hashed. A pure memo of objectKey: shared by every
+ * cluster, and dropped whole when it grows past INTERNED_KEYS_LIMIT so that it stays bounded.
+ */
+const KEYS = new Map<string, Map<string, string>>();
+const KEY_PARTS = new Map<string, readonly [string, string]>();
+const INTERNED_KEYS_LIMIT = 200_000;
+
+/** `namespace/name` (just `name` for cluster-scoped objects): the key controllers queue objects by. */
 export function objectKey(namespace: string | undefined, name: string): string {
-  return namespace ? `${namespace}/${name}` : name;
+  const ns = namespace ?? '';
+  let names = KEYS.get(ns);
+  let key = names?.get(name);
+  if (key !== undefined) return key;
+  if (KEY_PARTS.size >= INTERNED_KEYS_LIMIT) {
+    KEYS.clear();
+    KEY_PARTS.clear();
+    names = undefined;
+  }
+  if (!names) KEYS.set(ns, (names = new Map()));
+  key = ns ? `${ns}/${name}` : name;
+  names.set(name, key);
+  KEY_PARTS.set(key, [ns, name]);
+  return key;
+}
+
+/** The namespace ('' when none) and name of an objectKey. */
+export function splitKey(key: string): readonly [string, string] {
+  const parts = KEY_PARTS.get(key);
+  if (parts) return parts;
+  const i = key.indexOf('/');
+  return i < 0 ? ['', key] : [key.slice(0, i), key.slice(i + 1)];
 }
 
 export class ApiStore {

@@ -57,7 +57,4 @@ export abstract class BaseController implements Controller {
   }
 }
 
-export function splitKey(key: string): [string, string] {
-  const i = key.indexOf('/');
-  return i < 0 ? ['', key] : [key.slice(0, i), key.slice(i + 1)];
-}
+export { splitKey } from '../api/store.ts';

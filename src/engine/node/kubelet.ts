@@ -20,7 +20,7 @@ import type { WatchEvent } from '../api/store.ts';
 import type { AnyObject, Node, Pod } from '../api/objects.ts';
 import type { ContainerImage, PodStatus } from 'kubernetes-types/core/v1';
 import { WorkQueue } from '../cluster/controller.ts';
-import { objectKey } from '../api/store.ts';
+import { objectKey, splitKey } from '../api/store.ts';
 import { POD_NODE_INDEX } from '../api/store.ts';
 import { jsonEqual } from '../util/json.ts';
 import { parseTimestamp } from '../util/clock.ts';
@@ -96,9 +96,9 @@ export class Kubelet implements Controller {
     // Sorted, so the order pods are handled in never depends on the history of the queue (restores).
     try {
       for (const key of this.queue.drain().sort()) {
-        const slash = key.indexOf('/');
+        const [namespace, name] = splitKey(key);
         try {
-          wrote = this.syncPod(key.slice(0, slash), key.slice(slash + 1)) || wrote;
+          wrote = this.syncPod(namespace, name) || wrote;
         } catch {
           // A write raced with another component (object gone, namespace terminating): retry shortly.
           this.queue.addAfter(key, this.ctx.clock.now() + 1000);
