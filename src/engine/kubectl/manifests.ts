@@ -10,6 +10,7 @@ import { isPlainObject } from '../util/json.ts';
 import { cmdError, KubectlError } from './errors.ts';
 import { normalisePath, type LabFiles } from '../cluster/files.ts';
 import { YAML_LIMITS } from '../util/yaml-limits.ts';
+import { readBlockYaml } from '../util/block-yaml.ts';
 import { goYamlDepthError, goYamlFlowError, goYamlToJsError } from './go-yaml-limits.ts';
 
 export interface SourcedManifest {
@@ -59,7 +60,7 @@ export function readSources(
 }
 
 /** Splits a stream at `---` document separators, keeping each document's own line numbering. */
-function splitDocuments(text: string): string[] {
+export function splitDocuments(text: string): string[] {
   const docs: string[] = [];
   let cur: string[] = [];
   for (const line of text.split('\n')) {
@@ -159,6 +160,18 @@ export function decodeStream(
 function decodeDocument(source: string, docText: string): unknown {
   const tooDeep = goYamlDepthError(docText);
   if (tooDeep) throw cmdError(`error parsing ${source}: error converting YAML to JSON: ${tooDeep}`);
+  // Most manifests are plain block YAML that the fast reader takes; it declines everything else.
+  const value = readBlockYaml(docText) ?? parsedWithYaml(source, docText);
+  if (value !== null && value !== undefined && !isPlainObject(value)) {
+    throw cmdError(
+      `error parsing ${source}: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value === 'string' ? 'string' : 'number'} into Go value of type map[string]interface {}`,
+    );
+  }
+  return value;
+}
+
+/** The document's value by the `yaml` package; throws its errors worded as go-yaml's. */
+function parsedWithYaml(source: string, docText: string): unknown {
   const doc = parseDocument(docText, { version: '1.1', uniqueKeys: false, prettyErrors: true });
   const first = doc.errors[0];
   if (first) {
@@ -172,18 +185,11 @@ function decodeDocument(source: string, docText: string): unknown {
       `error parsing ${source}: error converting YAML to JSON: ${goYamlError(first.code, first.message, line)}`,
     );
   }
-  let value: unknown;
   try {
-    value = doc.toJS(YAML_LIMITS);
+    return doc.toJS(YAML_LIMITS);
   } catch (e) {
     throw cmdError(`error parsing ${source}: error converting YAML to JSON: ${goYamlToJsError(e)}`);
   }
-  if (value !== null && value !== undefined && !isPlainObject(value)) {
-    throw cmdError(
-      `error parsing ${source}: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value === 'string' ? 'string' : 'number'} into Go value of type map[string]interface {}`,
-    );
-  }
-  return value;
 }
 
 /** Decodes one source's text into manifests; throws the first decode error. */
