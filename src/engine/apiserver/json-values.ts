@@ -54,3 +54,23 @@ export function boundedClone(value: unknown): unknown {
   }
   return root.v;
 }
+
+/**
+ * A copy with every object's keys in sorted order: what decoding gives back for a value decoded
+ * before (it walks struct fields and map keys sorted; defaults added since are appended). Only for
+ * schema-typed values: their depth is the schema's, so recursion is safe, and they hold no free-form
+ * JSON (which decoding copies in its own order, see boundedClone).
+ */
+export function sortedClone(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedClone);
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  const keys = Object.keys(value);
+  for (let i = 1; i < keys.length; i++)
+    if (keys[i - 1]! > keys[i]!) {
+      keys.sort();
+      break;
+    }
+  for (const key of keys) setOwn(out, key, sortedClone(value[key]));
+  return out;
+}

@@ -64,12 +64,13 @@ export function createWithGeneratedName(
   rng: Rng,
   manifest: Manifest,
   prefix: string,
+  post: (named: Manifest) => AnyObject = (named) => api.create(named),
 ): AnyObject | undefined {
   const meta = (manifest.metadata ?? {}) as Record<string, unknown>;
   for (let i = 0; i < 8; i++) {
     const name = `${prefix.slice(0, 58)}${rng.nameSuffix(5)}`;
     try {
-      return api.create({ ...manifest, metadata: { ...meta, name, generateName: prefix } });
+      return post({ ...manifest, metadata: { ...meta, name, generateName: prefix } });
     } catch (e) {
       if (isStatusError(e) && e.reason === 'AlreadyExists') continue;
       throw e;
@@ -89,10 +90,11 @@ export function createControlledPod(
   component: string,
   manifest: Manifest,
   prefix: string,
+  post?: (named: Manifest) => AnyObject,
 ): boolean {
   let created: AnyObject | undefined;
   try {
-    created = createWithGeneratedName(ctx.api, ctx.rng, manifest, prefix);
+    created = createWithGeneratedName(ctx.api, ctx.rng, manifest, prefix, post);
   } catch (e) {
     if (!isStatusError(e)) throw e;
     ctx.recorder.event(owner, 'Warning', 'FailedCreate', `Error creating: ${e.message}`, { component });

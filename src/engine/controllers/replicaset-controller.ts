@@ -13,7 +13,7 @@
  * Simplified: no expectations cache. Upstream skips a sync until its informer has observed the pods
  * the last one created or deleted; our store is read synchronously, so by the next sync it always has.
  */
-import type { AnyObject, Pod, ReplicaSet, ResourceKey } from '../api/objects.ts';
+import type { AnyObject, Manifest, Pod, ReplicaSet, ResourceKey } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import { objectKey, POD_CONTROLLER_INDEX, POD_ORPHAN_INDEX } from '../api/store.ts';
@@ -177,24 +177,13 @@ export class ReplicaSetController extends BaseController {
   }
 
   private createPod(rs: ReplicaSet): boolean {
-    const template = rs.spec?.template;
     return createControlledPod(
       this.ctx,
       rs as unknown as AnyObject,
       'replicaset-controller',
-      {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: {
-          namespace: rs.metadata.namespace,
-          labels: { ...template?.metadata?.labels },
-          ...(template?.metadata?.annotations ? { annotations: { ...template.metadata.annotations } } : {}),
-          ownerReferences: [controllerRef(rs as unknown as AnyObject)],
-        },
-        // Decoding and storing copy it: the template itself is never handed on.
-        spec: template?.spec ?? { containers: [] },
-      },
+      podFromTemplate(rs),
       `${rs.metadata.name}-`,
+      (pod) => this.ctx.api.createFromTemplate(pod),
     );
   }
 
@@ -231,6 +220,23 @@ export class ReplicaSetController extends BaseController {
       component: 'replicaset-controller',
     });
   }
+}
+
+/** controller_utils `GetPodFromTemplate`: the pod a ReplicaSet creates, before it is named. */
+export function podFromTemplate(rs: ReplicaSet): Manifest {
+  const template = rs.spec?.template;
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      namespace: rs.metadata.namespace,
+      labels: { ...template?.metadata?.labels },
+      ...(template?.metadata?.annotations ? { annotations: { ...template.metadata.annotations } } : {}),
+      ownerReferences: [controllerRef(rs as unknown as AnyObject)],
+    },
+    // The API server copies it: the template itself is never handed on.
+    spec: template?.spec ?? { containers: [] },
+  };
 }
 
 export function omitZero<T extends Record<string, unknown>>(obj: T, keep: readonly string[] = []): T {
