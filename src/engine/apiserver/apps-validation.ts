@@ -6,13 +6,7 @@
  */
 import { matchesLabelSelector } from '../api/labels.ts';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
-import {
-  forbidden,
-  invalidValue,
-  notSupported,
-  required,
-  type FieldError,
-} from './field-errors.ts';
+import { forbidden, invalidValue, notSupported, required, type FieldError } from './field-errors.ts';
 import { validateLabelSelector, validateLabels } from './name-validation.ts';
 import { validatePodSpec } from './pod-validation.ts';
 import { isPlainObject, jsonEqual } from '../util/json.ts';

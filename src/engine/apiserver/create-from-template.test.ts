@@ -1,13 +1,15 @@
 /**
- * ApiServer.createFromTemplate skips decoding a ReplicaSet's stored template: the pod it stores must
- * be exactly the pod `create` stores from the same request (key order included), on servers in the
- * same state (same seed, same history), so that the generated names and uids line up too.
+ * ApiServer.createFromTemplate skips decoding a stored template: the pod a ReplicaSet stamps, and the
+ * ReplicaSet a Deployment stamps, must be exactly what `create` stores from the same request (key
+ * order included), on servers in the same state (same seed, same history), so that generated names
+ * and uids line up too.
  */
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { makeServer } from './test-helpers.ts';
-import type { Manifest, ReplicaSet } from '../api/objects.ts';
+import type { Deployment, Manifest, ReplicaSet } from '../api/objects.ts';
 import { podFromTemplate } from '../controllers/replicaset-controller.ts';
+import { newReplicaSet } from '../controllers/deployment-controller.ts';
 
 const TEMPLATES: Record<string, string> = {
   minimal: `
@@ -67,6 +69,22 @@ spec:
   containers: [{ name: agent, image: nicolaka/netshoot, command: [sleep, '3600'], imagePullPolicy: IfNotPresent }]`,
 };
 
+function deployment(template: string, strategy: Record<string, unknown>): Manifest {
+  const t = parse(template) as { metadata: { labels: Record<string, string> } };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'default', labels: { z: 'q', app: 'web' } },
+    spec: {
+      replicas: 3,
+      minReadySeconds: 2,
+      strategy,
+      selector: { matchLabels: t.metadata.labels },
+      template: t,
+    },
+  };
+}
+
 function replicaSet(template: string): Manifest {
   const t = parse(template) as { metadata: { labels: Record<string, string> } };
   return {
@@ -94,4 +112,23 @@ describe('ApiServer.createFromTemplate', () => {
     // The stored template is copied, never shared with the pod (admission changes the pod's spec).
     expect(fast.spec).not.toBe(stored[0]!.spec?.template?.spec);
   });
+
+  it.each(Object.entries(TEMPLATES))(
+    'stores the ReplicaSet a Deployment stamps as create does: %s',
+    (_, template) => {
+      for (const strategy of [
+        {},
+        { type: 'Recreate' },
+        { rollingUpdate: { maxSurge: '50%', maxUnavailable: 0 } },
+      ]) {
+        const [a, b] = [makeServer(12), makeServer(12)];
+        const stored = [a, b].map(
+          (s) => s.api.create(deployment(template, strategy)) as unknown as Deployment,
+        );
+        const fast = a.api.createFromTemplate(newReplicaSet(stored[0]!, []));
+        const full = b.api.create(newReplicaSet(stored[1]!, []));
+        expect(JSON.stringify(fast)).toBe(JSON.stringify(full));
+      }
+    },
+  );
 });

@@ -17,7 +17,7 @@
  * Simplified: no proportional scaling of several active ReplicaSets (a scale mid-rollout applies to
  * the new one), no paused-rollout conditions.
  */
-import type { AnyObject, Deployment, ReplicaSet, ResourceKey } from '../api/objects.ts';
+import type { AnyObject, Deployment, Manifest, ReplicaSet, ResourceKey } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
 import { objectKey } from '../api/store.ts';
 import { isStatusError } from '../api/errors.ts';
@@ -107,41 +107,8 @@ export class DeploymentController extends BaseController {
   }
 
   private createReplicaSet(d: Deployment, owned: readonly ReplicaSet[]): ReplicaSet | undefined {
-    const hash = computeHash(d.spec?.template, d.status?.collisionCount);
-    const template = deepClone(d.spec?.template ?? {});
-    const labels = { ...template.metadata?.labels, [TEMPLATE_HASH_LABEL]: hash };
-    const revision = maxRevision(owned) + 1;
-    const replicas = d.spec?.replicas ?? 1;
-    const { maxSurge } = surgeAndUnavailable(d);
-    const startReplicas =
-      d.spec?.strategy?.type === 'Recreate' || owned.every((rs) => (rs.spec?.replicas ?? 0) === 0)
-        ? replicas
-        : 0;
     try {
-      const rs = this.ctx.api.create({
-        apiVersion: 'apps/v1',
-        kind: 'ReplicaSet',
-        metadata: {
-          name: `${d.metadata.name}-${hash}`,
-          namespace: d.metadata.namespace,
-          labels,
-          annotations: {
-            [DESIRED_REPLICAS_ANNOTATION]: String(replicas),
-            [MAX_REPLICAS_ANNOTATION]: String(replicas + maxSurge),
-            [REVISION_ANNOTATION]: String(revision),
-          },
-          ownerReferences: [controllerRef(d as unknown as AnyObject)],
-        },
-        spec: {
-          replicas: d.spec?.strategy?.type === 'Recreate' ? 0 : startReplicas,
-          minReadySeconds: d.spec?.minReadySeconds ?? 0,
-          selector: {
-            ...d.spec?.selector,
-            matchLabels: { ...d.spec?.selector?.matchLabels, [TEMPLATE_HASH_LABEL]: hash },
-          },
-          template: { ...template, metadata: { ...template.metadata, labels } },
-        },
-      }) as unknown as ReplicaSet;
+      const rs = this.ctx.api.createFromTemplate(newReplicaSet(d, owned)) as unknown as ReplicaSet;
       const initial = rs.spec?.replicas ?? 0;
       if (initial > 0) this.scaled(d, rs, 0, initial);
       return rs;
@@ -384,4 +351,46 @@ function touch(
   now: string,
 ): ReturnType<typeof setCondition> {
   return conditions.map((c) => (c.type === type ? { ...c, lastUpdateTime: now } : c));
+}
+
+/**
+ * The ReplicaSet a Deployment's current template needs (`getNewReplicaSet`): named and labelled with
+ * the template's hash, revision after the owned ones, starting at full size when nothing else runs.
+ */
+export function newReplicaSet(d: Deployment, owned: readonly ReplicaSet[]): Manifest {
+  const hash = computeHash(d.spec?.template, d.status?.collisionCount);
+  const template = d.spec?.template ?? {};
+  const labels = { ...template.metadata?.labels, [TEMPLATE_HASH_LABEL]: hash };
+  const revision = maxRevision(owned) + 1;
+  const replicas = d.spec?.replicas ?? 1;
+  const { maxSurge } = surgeAndUnavailable(d);
+  const startReplicas =
+    d.spec?.strategy?.type === 'Recreate' || owned.every((rs) => (rs.spec?.replicas ?? 0) === 0)
+      ? replicas
+      : 0;
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: {
+      name: `${d.metadata.name}-${hash}`,
+      namespace: d.metadata.namespace,
+      labels,
+      annotations: {
+        [DESIRED_REPLICAS_ANNOTATION]: String(replicas),
+        [MAX_REPLICAS_ANNOTATION]: String(replicas + maxSurge),
+        [REVISION_ANNOTATION]: String(revision),
+      },
+      ownerReferences: [controllerRef(d as unknown as AnyObject)],
+    },
+    spec: {
+      replicas: d.spec?.strategy?.type === 'Recreate' ? 0 : startReplicas,
+      minReadySeconds: d.spec?.minReadySeconds ?? 0,
+      selector: {
+        ...d.spec?.selector,
+        matchLabels: { ...d.spec?.selector?.matchLabels, [TEMPLATE_HASH_LABEL]: hash },
+      },
+      // The API server copies the template: the Deployment's own is never handed on.
+      template: { ...template, metadata: { ...template.metadata, labels } },
+    },
+  };
 }
