@@ -54,10 +54,12 @@ export function pullPolicy(container: Container): 'Always' | 'IfNotPresent' | 'N
 
 /** The id containerd gives a container instance; stable per pod, container and restart. */
 export function containerId(podUid: string, name: string, restartCount: number): string {
+  // FNV-1a reads its input in order, so the common prefix is hashed once and each block goes on
+  // from there: the same words as hashing `<prefix><i>` eight times over.
+  const prefix = fnv32a(`${podUid}/${name}/${restartCount}/`);
   let hex = '';
-  for (let i = 0; hex.length < 64; i++)
-    hex += fnv32a(`${podUid}/${name}/${restartCount}/${i}`).toString(16).padStart(8, '0');
-  return `containerd://${hex.slice(0, 64)}`;
+  for (let i = 0; i < 8; i++) hex += fnv32a(String(i), prefix).toString(16).padStart(8, '0');
+  return `containerd://${hex}`;
 }
 
 /** A fresh status for a container that has not started yet. */

@@ -457,9 +457,31 @@ export function programSettleMs(program: Program): number {
  * The start matters to network tools: they run against the dataplane of that moment.
  */
 export function programExit(program: Program, startMs = 0): { afterMs: number; code: number } | undefined {
+  const known = fixedExits.get(program.steps);
+  if (known !== undefined) return known ?? undefined;
   const run = runProgram(program, startMs, Number.MAX_SAFE_INTEGER);
-  return run.exit ? { afterMs: run.exit.at - startMs, code: run.exit.code } : undefined;
+  const exit = run.exit ? { afterMs: run.exit.at - startMs, code: run.exit.code } : undefined;
+  if (program.steps.every((s) => FIXED_COURSE_OPS.has(s.op))) fixedExits.set(program.steps, exit ?? null);
+  return exit;
 }
+
+/**
+ * Steps that neither branch nor ask anything outside the program (a tool's outcome, a session, the
+ * time): a program made only of these ends the same way whenever it starts. The kubelet asks each
+ * running container's program how it ends on every sync; for these the answer is kept per step list.
+ */
+const FIXED_COURSE_OPS = new Set<Step['op']>([
+  'log',
+  'write',
+  'sleep',
+  'status',
+  'exit',
+  'file',
+  'listen',
+  'trap',
+  'block',
+]);
+const fixedExits = new WeakMap<readonly Step[], { afterMs: number; code: number } | null>();
 
 export type LogsResult =
   | { readonly ok: true; readonly lines: LogLine[] }

@@ -44,6 +44,10 @@ describe('hashes', () => {
     expect(fnv32a(input)).toBe(want);
   });
 
+  it('fnv32a continues the hash of a prefix', () => {
+    expect(fnv32a('bar', fnv32a('foo'))).toBe(0xbf9cf968);
+  });
+
   it('safeEncodeString maps each byte onto the alphabet (apimachinery rand.SafeEncodeString)', () => {
     // alphanums = "bcdfghjklmnpqrstvwxz2456789": '0' is 48, 48 % 27 = 21 → '4'; '9' is 57, 57 % 27 = 3 → 'f'.
     expect(safeEncodeString('09')).toBe('4f');

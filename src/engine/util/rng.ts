@@ -89,9 +89,12 @@ export const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
 const HEX_CODES: readonly number[] = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 
-/** FNV-1a 32-bit; also the hash family Kubernetes uses for pod-template-hash. */
-export function fnv32a(input: string): number {
-  let h = 0x811c9dc5;
+/**
+ * FNV-1a 32-bit; also the hash family Kubernetes uses for pod-template-hash. `from` continues the hash
+ * of a prefix: fnv32a(b, fnv32a(a)) === fnv32a(a + b).
+ */
+export function fnv32a(input: string, from = 0x811c9dc5): number {
+  let h = from;
   for (let i = 0; i < input.length; i++) {
     h ^= input.charCodeAt(i);
     h = Math.imul(h, 0x01000193) >>> 0;
