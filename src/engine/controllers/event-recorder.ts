@@ -179,18 +179,19 @@ export class EventRecorder {
 
   /** One shared `source` per component and node, for the same reason. */
   private sourceOf(source: EventSource): Event['source'] {
-    const key = `${source.component}\u0000${source.host ?? ''}`;
-    let from = this.sources.get(key);
+    let byHost = this.sources.get(source.component);
+    if (!byHost) this.sources.set(source.component, (byHost = new Map()));
+    const host = source.host ?? '';
+    let from = byHost.get(host);
     if (!from) {
-      from = source.host
-        ? { component: source.component, host: source.host }
-        : { component: source.component };
-      this.sources.set(key, from);
+      from = host ? { component: source.component, host } : { component: source.component };
+      byHost.set(host, from);
     }
     return from;
   }
 
-  private readonly sources = new Map<string, NonNullable<Event['source']>>();
+  /** Sources by component, then node ('' for none). */
+  private readonly sources = new Map<string, Map<string, NonNullable<Event['source']>>>();
 }
 
 /**

@@ -71,7 +71,7 @@ export class Rng {
   uuid(): string {
     // Every object gets one. Built from character codes in one step: `+=` would leave a chain of
     // twenty cons strings behind each uid that nothing ever flattens (an event's uid is never hashed).
-    const codes = new Array<number>(36);
+    const codes = UUID_CODES;
     let at = 0;
     for (let i = 0; i < 16; i++) {
       let b = this.int(256);
@@ -81,9 +81,12 @@ export class Rng {
       codes[at++] = HEX_CODES[b & 15]!;
       if (i === 3 || i === 5 || i === 7 || i === 9) codes[at++] = 45; // '-'
     }
-    return String.fromCharCode(...codes);
+    return String.fromCharCode.apply(null, codes);
   }
 }
+
+/** The character codes of the uid being built (one buffer: a uid is built at once, never nested). */
+const UUID_CODES: number[] = new Array<number>(36).fill(0);
 
 export const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
