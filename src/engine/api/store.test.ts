@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { ApiStore, objectKey, splitKey, type WatchEvent } from './store.ts';
 import { SimClock } from '../util/clock.ts';
 import { Rng } from '../util/rng.ts';
@@ -138,5 +139,46 @@ describe('objectKey and splitKey', () => {
     expect(splitKey('kind-worker')).toEqual(['', 'kind-worker']);
     // Keys made elsewhere (a queue restored from text) still split.
     expect(splitKey(['kube-system', 'coredns'].join('/'))).toEqual(['kube-system', 'coredns']);
+  });
+});
+
+describe('ApiStore.updateStatus', () => {
+  type Status = Record<string, unknown> | undefined;
+  const statusArb: fc.Arbitrary<Status> = fc.option(
+    fc.dictionary(fc.constantFrom('phase', 'podIP', 'conditions', 'replicas'), fc.jsonValue({ maxDepth: 2 })),
+    { nil: undefined },
+  );
+  // A write either replaces the status or spreads the stored one (sharing its parts, as the kubelet does).
+  const writeArb = fc.record({ name: fc.constantFrom('a', 'b'), spread: fc.boolean(), status: statusArb });
+
+  it('stores and announces exactly what update of { ...stored, status } does', () => {
+    fc.assert(
+      fc.property(fc.array(writeArb, { maxLength: 12 }), (writes) => {
+        const [fast, full] = [makeStore(), makeStore()];
+        const events: WatchEvent[][] = [[], []];
+        [fast, full].forEach((s, i) => {
+          s.watch('pods', (e) => events[i]!.push(e));
+          for (const name of ['a', 'b'])
+            s.create('pods', {
+              apiVersion: 'v1',
+              kind: 'Pod',
+              metadata: { name, namespace: 'default' },
+              spec: { containers: [{ name: 'c', image: 'nginx' }] },
+              status: { phase: 'Pending' },
+            });
+        });
+        for (const w of writes) {
+          const status = (old: { status?: unknown }) =>
+            w.spread && w.status ? { ...(old.status as object), ...w.status } : w.status;
+          const a = fast.get('pods', 'default', w.name)!;
+          fast.updateStatus('pods', 'default', w.name, status(a));
+          const b = full.get('pods', 'default', w.name)!;
+          full.update('pods', { ...b, status: status(b) } as never);
+        }
+        expect(JSON.stringify(fast.snapshot())).toBe(JSON.stringify(full.snapshot()));
+        expect(events[0]!.map((e) => JSON.stringify(e))).toEqual(events[1]!.map((e) => JSON.stringify(e)));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

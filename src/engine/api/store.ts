@@ -326,6 +326,39 @@ export class ApiStore {
     return obj as unknown as ResourceTypes[K];
   }
 
+  /**
+   * The status subresource's write: `update` of `{ ...stored, status }`, without what such a write
+   * cannot change (metadata other than the resourceVersion, the spec, the generation) being copied
+   * and compared again. Status writes are most of a settle's writes (every kubelet sync, every
+   * workload controller's counts).
+   */
+  updateStatus<K extends ResourceKey>(
+    resource: K,
+    namespace: string | undefined,
+    name: string,
+    status: unknown,
+  ): ResourceTypes[K] {
+    const info = resourceInfo(resource);
+    const bucket = this.bucket(resource, namespace);
+    const table = this.table(resource);
+    const old = table.get(bucket, name);
+    if (!old) throw notFound(info.key, name);
+    // A stored object without the generation its kind tracks (an old snapshot) gets one: the full path.
+    if (GENERATION_TRACKED.has(resource) !== (old.metadata.generation !== undefined))
+      return this.update(resource, { ...old, status } as AnyObject);
+    const next = status === undefined ? undefined : deepCloneReusing(status, old.status);
+    if (jsonEqual(next, old.status)) return old as unknown as ResourceTypes[K];
+    const obj: AnyObject = {
+      ...old,
+      metadata: { ...old.metadata, resourceVersion: String(++this.revision) },
+      status: next,
+    };
+    if (next === undefined) delete obj.status;
+    table.set(bucket, old.metadata.name, obj);
+    this.emit({ type: 'MODIFIED', resource, object: obj, oldObject: old });
+    return obj as unknown as ResourceTypes[K];
+  }
+
   /** Removes an object at once (graceful deletion, where a kind has it, is the caller's business). */
   delete<K extends ResourceKey>(resource: K, namespace: string | undefined, name: string): ResourceTypes[K] {
     const info = resourceInfo(resource);

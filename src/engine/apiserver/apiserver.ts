@@ -200,10 +200,12 @@ export class ApiServer {
   /** PUT on the status subresource: only .status changes; everything else stays as stored. */
   updateStatus<T extends AnyObject>(object: T): T {
     const info = resourceInfo(this.keyOf(object));
-    const old = this.store.mustGet(info.key, object.metadata.namespace, object.metadata.name);
-    // The store copies what it is given; spreading keeps the stored key order.
-    const next = { ...old, status: object.status } as AnyObject;
-    return this.store.update(info.key, next) as unknown as T;
+    return this.store.updateStatus(
+      info.key,
+      object.metadata.namespace,
+      object.metadata.name,
+      object.status,
+    ) as unknown as T;
   }
 
   /** Writes metadata changes (labels, annotations, finalizers, ownerReferences) without touching spec/status validation. */
