@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../api/objects.ts';
-import { containerLogs, listeningSockets, podPrograms, programExit } from './container-runtime.ts';
+import fc from 'fast-check';
+import {
+  containerLogs,
+  listeningSockets,
+  podPrograms,
+  programExit,
+  runProgram,
+} from './container-runtime.ts';
+import type { Program, Step } from './process-model.ts';
 import { CLOCK_ORIGIN_MS } from '../util/clock.ts';
 
 const T0 = '2026-01-01T00:00:00Z';
@@ -112,6 +120,32 @@ describe('how programs end', () => {
     },
   ])('$name', ({ c, want }) => {
     expect(exitOf(c)).toEqual(want);
+  });
+
+  // programExit reads a straight-line program's end off its steps; playing it must agree.
+  it('reads the end of a straight-line program as playing it gives', () => {
+    const stepArb: fc.Arbitrary<Step> = fc.oneof(
+      fc.constant<Step>({ op: 'log', text: 'line' }),
+      fc.constant<Step>({ op: 'write', text: 'part', stream: 'err' }),
+      fc.integer({ min: 0, max: 5000 }).map<Step>((ms) => ({ op: 'sleep', ms })),
+      fc.integer({ min: 0, max: 255 }).map<Step>((code) => ({ op: 'status', code })),
+      fc
+        .option(fc.integer({ min: 0, max: 255 }), { nil: undefined })
+        .map<Step>((code) => (code === undefined ? { op: 'exit' } : { op: 'exit', code })),
+      fc.constant<Step>({ op: 'file', path: '/tmp/x', exists: true }),
+      fc.constant<Step>({ op: 'trap' }),
+      fc.constant<Step>({ op: 'block' }),
+    );
+    fc.assert(
+      fc.property(fc.array(stepArb, { maxLength: 8 }), fc.nat(10 ** 9), (steps, start) => {
+        const program: Program = { process: 'sh', steps, handlesStopSignal: true, stopLogs: [] };
+        const played = runProgram(program, start, Number.MAX_SAFE_INTEGER).exit;
+        expect(programExit(program, start)).toEqual(
+          played ? { afterMs: played.at - start, code: played.code } : undefined,
+        );
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

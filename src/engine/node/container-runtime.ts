@@ -457,31 +457,48 @@ export function programSettleMs(program: Program): number {
  * The start matters to network tools: they run against the dataplane of that moment.
  */
 export function programExit(program: Program, startMs = 0): { afterMs: number; code: number } | undefined {
-  const known = fixedExits.get(program.steps);
-  if (known !== undefined) return known ?? undefined;
+  const fixed = fixedCourseExit(program.steps);
+  if (fixed !== NOT_FIXED) return fixed;
   const run = runProgram(program, startMs, Number.MAX_SAFE_INTEGER);
-  const exit = run.exit ? { afterMs: run.exit.at - startMs, code: run.exit.code } : undefined;
-  if (program.steps.every((s) => FIXED_COURSE_OPS.has(s.op))) fixedExits.set(program.steps, exit ?? null);
-  return exit;
+  return run.exit ? { afterMs: run.exit.at - startMs, code: run.exit.code } : undefined;
 }
 
+const NOT_FIXED = Symbol('not fixed');
+
 /**
- * Steps that neither branch nor ask anything outside the program (a tool's outcome, a session, the
- * time): a program made only of these ends the same way whenever it starts. The kubelet asks each
- * running container's program how it ends on every sync; for these the answer is kept per step list.
+ * How a program ends when its steps neither branch nor ask anything outside it (a tool's outcome, a
+ * session): read off the steps, as runProgram would play them, without building its log lines. The
+ * kubelet asks this of every container it starts (a web server's start-up prints a dozen lines).
  */
-const FIXED_COURSE_OPS = new Set<Step['op']>([
-  'log',
-  'write',
-  'sleep',
-  'status',
-  'exit',
-  'file',
-  'listen',
-  'trap',
-  'block',
-]);
-const fixedExits = new WeakMap<readonly Step[], { afterMs: number; code: number } | null>();
+function fixedCourseExit(
+  steps: readonly Step[],
+): { afterMs: number; code: number } | undefined | typeof NOT_FIXED {
+  let afterMs = 0;
+  let status = 0;
+  for (const s of steps) {
+    switch (s.op) {
+      case 'sleep':
+        afterMs += s.ms;
+        break;
+      case 'status':
+        status = s.code;
+        break;
+      case 'exit':
+        return { afterMs, code: s.code ?? status };
+      case 'block':
+        return undefined;
+      case 'log':
+      case 'write':
+      case 'file':
+      case 'listen':
+      case 'trap':
+        break;
+      default:
+        return NOT_FIXED;
+    }
+  }
+  return { afterMs, code: status };
+}
 
 export type LogsResult =
   | { readonly ok: true; readonly lines: LogLine[] }
