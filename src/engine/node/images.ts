@@ -460,6 +460,11 @@ export function imageDigest(ref: ImageRef): string {
   return `sha256:${hex.slice(0, 64)}`;
 }
 
+/** imageIdOf per reference: resolveImage hands out the same reference for an image, and every container start asks. */
+const IMAGE_IDS = new WeakMap<ImageRef, string>();
+
 export function imageIdOf(ref: ImageRef): string {
-  return `${repositoryOf(ref)}@${imageDigest(ref)}`;
+  let id = IMAGE_IDS.get(ref);
+  if (id === undefined) IMAGE_IDS.set(ref, (id = `${repositoryOf(ref)}@${imageDigest(ref)}`));
+  return id;
 }

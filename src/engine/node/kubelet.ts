@@ -120,13 +120,13 @@ export class Kubelet implements Controller {
     ));
   }
 
-  /** Image pulls in progress or done per pod uid (currentPull), for pods not being deleted. */
-  private pulls(): Map<string, { image: string; start: number } | undefined> {
+  /** The node's pods not being deleted, by uid: whose image pulls a new pull may share (currentPull). */
+  private pulls(): Map<string, Pod> {
     const pass = this.pass ?? {};
     return (pass.pulls ??= new Map(
       this.podsHere()
         .filter((p) => !p.metadata.deletionTimestamp)
-        .map((p) => [p.metadata.uid, cachedPull(p)]),
+        .map((p) => [p.metadata.uid, p]),
     ));
   }
 
@@ -139,7 +139,7 @@ export class Kubelet implements Controller {
       if (after && holdsPodIP(after)) pass.usedIPs.add(after.status!.podIP!);
     }
     if (pass.pulls) {
-      if (after && !after.metadata.deletionTimestamp) pass.pulls.set(after.metadata.uid, cachedPull(after));
+      if (after && !after.metadata.deletionTimestamp) pass.pulls.set(after.metadata.uid, after);
       else pass.pulls.delete(before.metadata.uid);
     }
   }
@@ -301,14 +301,16 @@ export class Kubelet implements Controller {
     const { clock } = this.ctx;
     const now = clock.now();
     const present = imageNames(node);
-    // Other pods' pulls matter only while an image is missing: gathered on the first question.
-    // forEach rather than for-of: no [key, value] pair per pod and question (a node's hundred new pods
-    // ask about each other's pulls).
+    // Other pods' pulls matter only while an image is missing: gathered on the first question, each
+    // pod's pull worked out when asked (a pod written twice in a pass is asked about once). forEach
+    // rather than for-of: no [key, value] pair per pod and question (a node's hundred new pods ask
+    // about each other's pulls).
     const earliestOtherPull = (image: string, start: number) => {
       let first = start;
-      this.pulls().forEach((pull, uid) => {
-        if (pull !== undefined && pull.start < first && pull.image === image && uid !== pod.metadata.uid)
-          first = pull.start;
+      this.pulls().forEach((other, uid) => {
+        if (uid === pod.metadata.uid) return;
+        const pull = cachedPull(other);
+        if (pull !== undefined && pull.start < first && pull.image === image) first = pull.start;
       });
       return first;
     };
@@ -471,7 +473,7 @@ function cachedPull(pod: Pod): { image: string; start: number } | undefined {
 
 interface PassView {
   usedIPs?: Set<string>;
-  pulls?: Map<string, { image: string; start: number } | undefined>;
+  pulls?: Map<string, Pod>;
 }
 
 function holdsPodIP(p: Pod): boolean {
