@@ -103,7 +103,11 @@ describe('ApiServer.createFromTemplate', () => {
       const pod = podFromTemplate(rs);
       return {
         ...pod,
-        metadata: { ...pod.metadata, name: 'web-594bb7dbd-x2x4z', generateName: 'web-594bb7dbd-' },
+        metadata: {
+          ...(pod.metadata as Record<string, unknown>),
+          name: 'web-594bb7dbd-x2x4z',
+          generateName: 'web-594bb7dbd-',
+        },
       };
     };
     const fast = a.api.createFromTemplate(request(stored[0]!));
