@@ -98,8 +98,7 @@ describe('Table', () => {
                 ...old,
                 metadata: { ...old.metadata, resourceVersion: String(++serial) },
               });
-          }
-          else if (op.kind === 'clear') table.clear();
+          } else if (op.kind === 'clear') table.clear();
           else {
             // Reads fill the caches that later writes must keep right.
             table.list();
