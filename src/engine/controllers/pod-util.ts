@@ -57,7 +57,8 @@ export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): 
 
 /**
  * Creates an object named `<prefix><5 random characters>` the way the API server fills in
- * generateName (`names.SimpleNameGenerator`), retrying on a name clash.
+ * generateName (`names.SimpleNameGenerator`), retrying on a name clash. `post` is the API call that
+ * stores it: `create`, or `createFromTemplate` for a pod stamped out of a stored template.
  */
 export function createWithGeneratedName(
   api: ApiServer,
