@@ -179,11 +179,7 @@ export class Table {
     if (this.indexes.has(name)) return;
     const idx: Index = { position: this.indexes.size, fn, reads, cells: new Map(), sorted: new Map() };
     this.indexes.set(name, idx);
-    for (const cell of this.allCells()) {
-      const values = valuesOf(fn, cell.obj);
-      cell.values[idx.position] = values;
-      for (const v of values) addCell(idx, v, cell);
-    }
+    for (const cell of this.allCells()) indexCell(idx, cell);
   }
 
   /** Objects whose index value equals `value`, sorted by namespace then name (a fresh array). */
@@ -227,11 +223,7 @@ export class Table {
   }
 
   private index(cell: Cell): void {
-    for (const idx of this.indexes.values()) {
-      const values = valuesOf(idx.fn, cell.obj);
-      cell.values[idx.position] = values;
-      for (const v of values) addCell(idx, v, cell);
-    }
+    for (const idx of this.indexes.values()) indexCell(idx, cell);
   }
 
   /** An update: the cached lists of values the object keeps go stale; for the rest it moves. */
@@ -260,6 +252,13 @@ function fresh(list: SortedList): AnyObject[] {
     list.stale = false;
   }
   return list.objects;
+}
+
+/** Files a new cell under its values in one index. */
+function indexCell(idx: Index, cell: Cell): void {
+  const values = valuesOf(idx.fn, cell.obj);
+  cell.values[idx.position] = values;
+  for (const v of values) addCell(idx, v, cell);
 }
 
 function addCell(idx: Index, value: string, cell: Cell): void {

@@ -137,8 +137,8 @@ export class ApiServer {
         allocation.rollback();
         return object as unknown as AnyObject;
       }
-      // Decoding built the object afresh (new maps and arrays, only scalars shared with the manifest),
-      // so the store takes it without another copy.
+      // Decoding (or createFromTemplate's sorted copy) built the object afresh: new maps and arrays,
+      // only scalars shared with the manifest. The store takes it without another copy.
       const stored = this.store.create(info.key, object as unknown as NewObject, { adopt: true });
       allocation.commit();
       return stored;

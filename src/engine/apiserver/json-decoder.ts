@@ -14,7 +14,7 @@
  */
 import { goTypeName, resolveNode, type SchemaNode } from '../api/schema/field-schema.ts';
 import { isPlainObject } from '../util/json.ts';
-import { boundedClone, setOwn, zeroValue } from './json-values.ts';
+import { boundedClone, setOwn, sortedKeys, zeroValue } from './json-values.ts';
 import { QUANTITY_ERROR, base64ErrorIndex, quantityError, timeError } from './json-literals.ts';
 
 export { setOwn };
@@ -61,16 +61,6 @@ interface Task {
   readonly into?: Record<string, unknown> | unknown[];
   /** A key the struct does not have: reported when the walk reaches it, in document order. */
   readonly unknown?: boolean;
-}
-
-/**
- * The object's keys in sorted order. Manifests often list keys already sorted (`apiVersion`, `kind`,
- * `metadata`, `spec`), and a sort that finds nothing to do still allocated its work array per struct.
- */
-function sortedKeys(obj: Record<string, unknown>): string[] {
-  const keys = Object.keys(obj);
-  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return keys.sort();
-  return keys;
 }
 
 /** Stores a decoded value where its task says (the root task's value is the output itself). */

@@ -65,12 +65,17 @@ export function sortedClone(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedClone);
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
-  const keys = Object.keys(value);
-  for (let i = 1; i < keys.length; i++)
-    if (keys[i - 1]! > keys[i]!) {
-      keys.sort();
-      break;
-    }
-  for (const key of keys) setOwn(out, key, sortedClone(value[key]));
+  for (const key of sortedKeys(value)) setOwn(out, key, sortedClone(value[key]));
   return out;
+}
+
+/**
+ * The object's keys in sorted order, the order decoding walks them. Manifests often list keys already
+ * sorted (`apiVersion`, `kind`, `metadata`, `spec`), and a sort that finds nothing to do still
+ * allocated its work array per struct.
+ */
+export function sortedKeys(obj: Record<string, unknown>): string[] {
+  const keys = Object.keys(obj);
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return keys.sort();
+  return keys;
 }

@@ -121,9 +121,9 @@ export class Kubelet implements Controller {
   }
 
   /** The node's pods not being deleted, by uid: whose image pulls a new pull may share (currentPull). */
-  private pulls(): Map<string, Pod> {
+  private livePods(): Map<string, Pod> {
     const pass = this.pass ?? {};
-    return (pass.pulls ??= new Map(
+    return (pass.livePods ??= new Map(
       this.podsHere()
         .filter((p) => !p.metadata.deletionTimestamp)
         .map((p) => [p.metadata.uid, p]),
@@ -138,9 +138,9 @@ export class Kubelet implements Controller {
       if (holdsPodIP(before)) pass.usedIPs.delete(before.status!.podIP!);
       if (after && holdsPodIP(after)) pass.usedIPs.add(after.status!.podIP!);
     }
-    if (pass.pulls) {
-      if (after && !after.metadata.deletionTimestamp) pass.pulls.set(after.metadata.uid, after);
-      else pass.pulls.delete(before.metadata.uid);
+    if (pass.livePods) {
+      if (after && !after.metadata.deletionTimestamp) pass.livePods.set(after.metadata.uid, after);
+      else pass.livePods.delete(before.metadata.uid);
     }
   }
 
@@ -307,7 +307,7 @@ export class Kubelet implements Controller {
     // about each other's pulls).
     const earliestOtherPull = (image: string, start: number) => {
       let first = start;
-      this.pulls().forEach((other, uid) => {
+      this.livePods().forEach((other, uid) => {
         if (uid === pod.metadata.uid) return;
         const pull = cachedPull(other);
         if (pull !== undefined && pull.start < first && pull.image === image) first = pull.start;
@@ -473,7 +473,7 @@ function cachedPull(pod: Pod): { image: string; start: number } | undefined {
 
 interface PassView {
   usedIPs?: Set<string>;
-  pulls?: Map<string, Pod>;
+  livePods?: Map<string, Pod>;
 }
 
 function holdsPodIP(p: Pod): boolean {
