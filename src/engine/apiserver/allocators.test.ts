@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { StatusError } from '../api/errors.ts';
-import { parseClusterConfig } from '../cluster/config.ts';
+import { parseClusterConfig } from '../api/cluster-config.ts';
 import { parseIPv4 } from '../util/ip.ts';
 import { Rng } from '../util/rng.ts';
 import { makeServer, thrown, type TestServer } from './test-helpers.ts';

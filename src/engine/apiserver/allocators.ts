@@ -14,7 +14,7 @@
 import type { ApiStore } from '../api/store.ts';
 import { StatusError, invalid } from '../api/errors.ts';
 import type { ResourceInfo } from '../api/resources.ts';
-import type { ClusterConfig } from '../cluster/config.ts';
+import type { ClusterConfig } from '../api/cluster-config.ts';
 import type { Rng } from '../util/rng.ts';
 import { cidrSize, formatIPv4, parseCidr, parseIPv4, type Cidr } from '../util/ip.ts';
 import { causesOf, invalidValue } from './field-errors.ts';

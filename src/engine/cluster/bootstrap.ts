@@ -36,7 +36,7 @@ import { Rng } from '../util/rng.ts';
 import { parseTimestamp } from '../util/clock.ts';
 import { imageIdOf, resolveImage } from '../node/images.ts';
 import { formatImageRef } from '../node/image-ref.ts';
-import { KUBERNETES_VERSION } from './config.ts';
+import { KUBERNETES_VERSION } from '../api/cluster-config.ts';
 
 /** How old the cluster is when the learner gets it. */
 const CLUSTER_AGE_MS = 5 * 60_000;

@@ -9,7 +9,7 @@ import { ApiServer } from '../apiserver/apiserver.ts';
 import { SimClock } from '../util/clock.ts';
 import { Rng } from '../util/rng.ts';
 import { Emitter } from '../util/emitter.ts';
-import { defaultClusterConfig, parseClusterConfig, type ClusterConfig } from './config.ts';
+import { defaultClusterConfig, parseClusterConfig, type ClusterConfig } from '../api/cluster-config.ts';
 import type { Controller, ControllerContext } from './controller.ts';
 import { LabFiles } from './files.ts';
 import { createControllers } from '../controllers/index.ts';

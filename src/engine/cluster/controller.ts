@@ -4,7 +4,7 @@
  * the API. The cluster calls sync() on every controller until none has work left ("settled").
  */
 import type { ApiServer } from '../apiserver/apiserver.ts';
-import type { ClusterConfig } from './config.ts';
+import type { ClusterConfig } from '../api/cluster-config.ts';
 import type { SimClock } from '../util/clock.ts';
 import type { Rng } from '../util/rng.ts';
 import type { EventRecorder } from '../controllers/event-recorder.ts';

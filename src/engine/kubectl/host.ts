@@ -4,7 +4,7 @@
  * fieldValidation, dryRun and warnings), as the real client talks to kube-apiserver.
  */
 import type { AnyObject, Manifest, ResourceKey, ResourceTypes } from '../api/objects.ts';
-import type { ClusterConfig } from '../cluster/config.ts';
+import type { ClusterConfig } from '../api/cluster-config.ts';
 import type { LabFiles } from '../cluster/files.ts';
 import type { SimClock } from '../util/clock.ts';
 import type { Rng } from '../util/rng.ts';

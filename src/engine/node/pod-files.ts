@@ -12,7 +12,7 @@
  */
 import type { Container, EnvVar } from 'kubernetes-types/core/v1';
 import type { ConfigMap, Pod, Secret, Service } from '../api/objects.ts';
-import type { ClusterConfig } from '../cluster/config.ts';
+import type { ClusterConfig } from '../api/cluster-config.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { parseTimestamp } from '../util/clock.ts';
 import { Rng } from '../util/rng.ts';

@@ -4,7 +4,7 @@
  * Deployment (2 replicas on kubeadm, 1 on k3s) and the `kube-dns` Service at the cluster DNS IP.
  */
 import type { Manifest } from '../../api/objects.ts';
-import type { ClusterConfig } from '../../cluster/config.ts';
+import type { ClusterConfig } from '../../api/cluster-config.ts';
 
 /** kubeadm's Corefile template (kubernetes-facts.md §4.1), rendered for the cluster domain. */
 export function kubeadmCorefile(domain: string): string {

@@ -12,8 +12,8 @@
  *   signed by the bootstrap signer with kind's bootstrap token `abcdef`).
  */
 import type { NewObject } from '../../api/store.ts';
-import type { ClusterConfig } from '../../cluster/config.ts';
-import { KUBERNETES_VERSION } from '../../cluster/config.ts';
+import type { ClusterConfig } from '../../api/cluster-config.ts';
+import { KUBERNETES_VERSION } from '../../api/cluster-config.ts';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8 } from '../../dataplane/proxy/hash.ts';

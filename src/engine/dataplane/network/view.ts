@@ -6,7 +6,7 @@
  */
 import type { Node, Pod, Service } from '../../api/objects.ts';
 import type { Cluster } from '../../cluster/cluster.ts';
-import type { ClusterConfig } from '../../cluster/config.ts';
+import type { ClusterConfig } from '../../api/cluster-config.ts';
 import { cidrContainsText } from '../../util/ip.ts';
 
 export interface NodeInfo {

@@ -26,7 +26,7 @@ import type {
 } from '../../api/objects.ts';
 import type { WatchHandler } from '../../api/store.ts';
 import type { Controller } from '../../cluster/controller.ts';
-import type { ClusterConfig } from '../../cluster/config.ts';
+import type { ClusterConfig } from '../../api/cluster-config.ts';
 import type { SimClock } from '../../util/clock.ts';
 import type { Rng } from '../../util/rng.ts';
 import type { EventRecorder } from '../../controllers/event-recorder.ts';

@@ -5,7 +5,7 @@
  * `cordon`/`uncordon`.
  */
 import type { Node, Pod } from '../../api/objects.ts';
-import { KUBERNETES_VERSION, K3S_VERSION } from '../../cluster/config.ts';
+import { KUBERNETES_VERSION, K3S_VERSION } from '../../api/cluster-config.ts';
 import { deepClone, isPlainObject } from '../../util/json.ts';
 import { fnv32a } from '../../util/rng.ts';
 import { matches } from '../../api/labels.ts';

@@ -15,7 +15,7 @@
  * inside its own process (no agent pod): its settings are the cluster's current ones.
  */
 import type { Pod, ResourceKey, ResourceTypes } from '../../api/objects.ts';
-import type { CniName } from '../../cluster/config.ts';
+import type { CniName } from '../../api/cluster-config.ts';
 import type { NodeLocalState } from '../node-local-state.ts';
 import { isPlainObject, type Json } from '../../util/json.ts';
 
