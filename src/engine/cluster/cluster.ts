@@ -10,7 +10,7 @@ import { SimClock } from '../util/clock.ts';
 import { Rng } from '../util/rng.ts';
 import { Emitter } from '../util/emitter.ts';
 import { defaultClusterConfig, parseClusterConfig, type ClusterConfig } from '../api/cluster-config.ts';
-import type { Controller, ControllerContext } from './controller.ts';
+import type { Controller, ControllerContext } from '../controllers/runtime.ts';
 import { LabFiles } from './files.ts';
 import { createControllers } from '../controllers/index.ts';
 import { KubeProxy } from '../dataplane/proxy/kube-proxy.ts';

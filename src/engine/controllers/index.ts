@@ -5,7 +5,7 @@
  * pods, the scheduler that binds them, the kubelets that run them, the endpoint controllers that publish
  * them, and the namespace controller and garbage collector that clean up.
  */
-import type { Controller, ControllerContext } from '../cluster/controller.ts';
+import type { Controller, ControllerContext } from './runtime.ts';
 import { Kubelet } from '../node/kubelet.ts';
 import { DaemonSetController } from './daemonset-controller.ts';
 import { DeploymentController } from './deployment-controller.ts';

@@ -6,7 +6,7 @@ import type { OwnerReference } from 'kubernetes-types/meta/v1';
 import type { ApiServer } from '../apiserver/apiserver.ts';
 import type { AnyObject, Manifest, Pod } from '../api/objects.ts';
 import type { Rng } from '../util/rng.ts';
-import type { EventRecorder } from './event-recorder.ts';
+import type { EventSink } from './runtime.ts';
 import { isStatusError } from '../api/errors.ts';
 import { parseTimestamp } from '../util/clock.ts';
 
@@ -86,7 +86,7 @@ export function createWithGeneratedName(
  * quota), `FailedCreate` (`Error creating: …`). Returns whether a pod was created.
  */
 export function createControlledPod(
-  ctx: { readonly api: ApiServer; readonly rng: Rng; readonly recorder: EventRecorder },
+  ctx: { readonly api: ApiServer; readonly rng: Rng; readonly recorder: EventSink },
   owner: AnyObject,
   component: string,
   manifest: Manifest,

@@ -10,7 +10,7 @@ import { restoreCluster, type Cluster } from '../cluster/cluster.ts';
 import { cidrContainsText } from '../util/ip.ts';
 import { deployment, makeCluster, service } from './test-helpers.ts';
 import { isPodReady, isPodTerminal } from './pod-util.ts';
-import type { Controller } from '../cluster/controller.ts';
+import type { Controller } from './runtime.ts';
 import { POD_NODE_INDEX } from '../api/store.ts';
 import { Scheduler } from './scheduler.ts';
 import { nodeUsage } from './scheduler-plugins.ts';

@@ -14,12 +14,12 @@
  * Simplified: no node heartbeats or leases, no volume mounts, no pod resource accounting, sandbox
  * retries every 10s.
  */
-import type { Controller, ControllerContext } from '../cluster/controller.ts';
+import type { Controller, ControllerContext } from '../controllers/runtime.ts';
 import type { ApiServer } from '../apiserver/apiserver.ts';
 import type { WatchEvent } from '../api/store.ts';
 import type { AnyObject, Node, Pod } from '../api/objects.ts';
 import type { ContainerImage, PodStatus } from 'kubernetes-types/core/v1';
-import { WorkQueue } from '../cluster/controller.ts';
+import { WorkQueue } from '../controllers/runtime.ts';
 import { objectKey, splitKey } from '../api/store.ts';
 import { POD_NODE_INDEX } from '../api/store.ts';
 import { jsonEqual } from '../util/json.ts';
