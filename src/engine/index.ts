@@ -22,7 +22,7 @@ export {
   type Distribution,
   type KubeProxyMode,
 } from './api/cluster-config.ts';
-export { LabFiles, normalisePath, MAX_FILE_BYTES, type FileChange } from './cluster/files.ts';
+export { LabFiles, normalisePath, MAX_FILE_BYTES, type FileChange } from './shell/lab-files.ts';
 export type { ExecResult, SessionContext } from './shell/types.ts';
 export { needsMoreInput, type ShellState, type Completion } from './shell/shell.ts';
 export type { AnyObject, ResourceKey } from './api/objects.ts';

@@ -11,7 +11,7 @@ import { Rng } from '../util/rng.ts';
 import { Emitter } from '../util/emitter.ts';
 import { defaultClusterConfig, parseClusterConfig, type ClusterConfig } from '../api/cluster-config.ts';
 import type { Controller, ControllerContext } from '../controllers/runtime.ts';
-import { LabFiles } from './files.ts';
+import { LabFiles } from '../shell/lab-files.ts';
 import { createControllers } from '../controllers/index.ts';
 import { KubeProxy } from '../dataplane/proxy/kube-proxy.ts';
 import { NodeLocalState, type NodeLocalSnapshot } from '../node/node-local-state.ts';
