@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { k3sCorefile, kubeadmCorefile } from '../../src/engine/controllers/addons/coredns.ts';
+import { k3sCorefile, kubeadmCorefile } from '../../src/engine/cluster/addons/coredns.ts';
 import { listLabDirs, loadLabFromDir } from '../../src/grader/node/load-lab.ts';
 import { resolveVariant, type LoadedLab } from '../../src/grader/index.ts';
 

@@ -17,7 +17,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { parseTimestamp } from '../util/clock.ts';
 import { Rng } from '../util/rng.ts';
 import { utf8 } from '../dataplane/proxy/hash.ts';
-import { base64Url } from '../controllers/addons/kubeadm-config.ts';
+import { base64Url } from '../cluster/addons/kubeadm-config.ts';
 
 const DEFAULT_DNS_OPTIONS = ['ndots:5'];
 /** validation.MaxDNSNameservers, MaxDNSSearchPathsExpanded, MaxDNSSearchListCharsExpanded. */

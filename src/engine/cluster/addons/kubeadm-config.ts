@@ -17,7 +17,7 @@ import { KUBERNETES_VERSION } from '../../api/cluster-config.ts';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8 } from '../../dataplane/proxy/hash.ts';
-import { clusterCaPem } from '../cluster-ca.ts';
+import { clusterCaPem } from '../../controllers/cluster-ca.ts';
 
 /** What the control plane knows of itself: kube-system's uid seeds its certificates, as it does the CA. */
 export interface ControlPlaneIdentity {
