@@ -13,6 +13,7 @@ import { defaultClusterConfig, parseClusterConfig, type ClusterConfig } from '..
 import type { Controller, ControllerContext } from '../controllers/runtime.ts';
 import { LabFiles } from '../shell/lab-files.ts';
 import { createControllers } from '../controllers/index.ts';
+import { Kubelet } from '../node/kubelet.ts';
 import { KubeProxy } from '../dataplane/proxy/kube-proxy.ts';
 import { NodeLocalState, type NodeLocalSnapshot } from '../node/node-local-state.ts';
 import { bootstrapCluster } from './bootstrap.ts';
@@ -101,7 +102,13 @@ export class Cluster {
       nodeState: this.nodeState,
     };
     this.kubeProxy = new KubeProxy({ api: this.api, clock, config, recorder: this.recorder });
-    this.controllers = [...createControllers(ctx), this.kubeProxy];
+    this.controllers = [
+      ...createControllers(
+        ctx,
+        ctx.config.nodes.map((n) => new Kubelet(ctx, n.name)),
+      ),
+      this.kubeProxy,
+    ];
     this.files = files instanceof LabFiles ? files : new LabFiles(files);
     this.files.changes.on('change', () => this.emitChange('files'));
     this.shell = new Shell({
