@@ -16,7 +16,7 @@ import { objectKey } from '../api/store.ts';
 import { matchesLabelSelector } from '../api/labels.ts';
 import { parseImageRef, repositoryOf } from '../node/image-ref.ts';
 import { BaseController, splitKey } from './base-controller.ts';
-import { isPodReady } from './pod-util.ts';
+import { isPodReady } from '../api/pod-status.ts';
 import {
   advertisementsFor,
   electAnnouncer,

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { restoreCluster, type Cluster } from '../cluster/cluster.ts';
 import { cidrContainsText } from '../util/ip.ts';
 import { deployment, makeCluster, service } from './test-helpers.ts';
-import { isPodReady, isPodTerminal } from './pod-util.ts';
+import { isPodReady, isPodTerminal } from '../api/pod-status.ts';
 import type { Controller } from './runtime.ts';
 import { POD_NODE_INDEX } from '../api/store.ts';
 import { Scheduler } from './scheduler.ts';

@@ -14,7 +14,7 @@ import { objectKey } from '../api/store.ts';
 import { isStatusError } from '../api/errors.ts';
 import { jsonEqual } from '../util/json.ts';
 import { BaseController, splitKey } from './base-controller.ts';
-import { isPodReady } from './pod-util.ts';
+import { isPodReady } from '../api/pod-status.ts';
 import { computeHash } from './deployment-util.ts';
 import { metallbControllerRunning } from './metallb-controller.ts';
 

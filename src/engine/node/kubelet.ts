@@ -33,8 +33,8 @@ import { podConditions } from './pod-status.ts';
 import { terminatedStatus, waitingStatus } from './container-lifecycle.ts';
 import { imageIdOf, resolveImage } from './images.ts';
 import { formatImageRef } from './image-ref.ts';
-import { ERR_REASON_NODE_PORTS, hostPortConflict, hostPorts } from '../controllers/scheduler-plugins.ts';
-import { isPodTerminal } from '../controllers/pod-util.ts';
+import { ERR_REASON_NODE_PORTS, hostPortConflict, hostPorts } from '../api/host-ports.ts';
+import { isPodTerminal } from '../api/pod-status.ts';
 
 /** Node annotation holding host-local's `last_reserved_ip.0` (the simulator's stand-in for the file). */
 /** host-local's `last_reserved_ip.0` file under /var/lib/cni/networks/<network>/. */

@@ -6,7 +6,7 @@
  */
 import type { Cluster } from '../../cluster/cluster.ts';
 import { announcingNode } from '../../controllers/metallb-controller.ts';
-import { isPodReady } from '../../controllers/pod-util.ts';
+import { isPodReady } from '../../api/pod-status.ts';
 
 export { routeIngressRequest, ingressCertificate } from './ingress-routing.ts';
 export type {
