@@ -35,7 +35,7 @@ import type { NewObject } from '../api/store.ts';
 import { Rng } from '../util/rng.ts';
 import { parseTimestamp } from '../util/clock.ts';
 import { imageIdOf, resolveImage } from '../node/images.ts';
-import { formatImageRef } from '../node/image-ref.ts';
+import { formatImageRef } from '../api/image-ref.ts';
 import { KUBERNETES_VERSION } from '../api/cluster-config.ts';
 
 /** How old the cluster is when the learner gets it. */

@@ -10,7 +10,7 @@
 import type { Container, ContainerStatus } from 'kubernetes-types/core/v1';
 import { parseTimestamp } from '../util/clock.ts';
 import { fnv32a } from '../util/rng.ts';
-import { formatImageRef } from './image-ref.ts';
+import { formatImageRef } from '../api/image-ref.ts';
 import { imageIdOf, resolveImage } from './images.ts';
 
 /** Rounds a time up to the next whole second. */

@@ -12,7 +12,7 @@
  * ImagePullBackOff. A catalogued repository with a tag that cannot exist (`nginx:latestt`) fails the
  * same way.
  */
-import { formatImageRef, parseImageRef, repositoryOf, type ImageRef } from './image-ref.ts';
+import { formatImageRef, parseImageRef, repositoryOf, type ImageRef } from '../api/image-ref.ts';
 import { fnv32a } from '../util/rng.ts';
 
 export type Libc = 'glibc' | 'musl' | 'static';

@@ -32,7 +32,7 @@ import { currentPull, planContainers, type PlannedEvent } from './pod-lifecycle.
 import { podConditions } from './pod-status.ts';
 import { terminatedStatus, waitingStatus } from './container-lifecycle.ts';
 import { imageIdOf, resolveImage } from './images.ts';
-import { formatImageRef } from './image-ref.ts';
+import { formatImageRef } from '../api/image-ref.ts';
 import { ERR_REASON_NODE_PORTS, hostPortConflict, hostPorts } from '../api/host-ports.ts';
 import { isPodTerminal } from '../api/pod-status.ts';
 
