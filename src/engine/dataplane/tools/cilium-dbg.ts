@@ -25,7 +25,7 @@ import { cniManagedPods } from '../netfilter/cni/index.ts';
 import { matchesLabelSelector } from '../../api/labels.ts';
 import type { Cluster } from '../../cluster/cluster.ts';
 import type { CommandHandler } from '../../shell/types.ts';
-import { tabwrite } from '../../kubectl/printers/tabwriter.ts';
+import { tabwrite } from '../../util/tabwriter.ts';
 import { fnv32a } from '../../util/rng.ts';
 import { cniPlugin } from '../../node/cni/index.ts';
 import { parseCidr } from '../../util/ip.ts';

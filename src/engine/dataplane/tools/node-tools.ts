@@ -16,6 +16,7 @@ import { cniDataplane } from '../network/cni-dataplane.ts';
 import { buildView } from '../network/view.ts';
 import { macOf, nodeInterfaces } from './interfaces.ts';
 import type { ToolContext } from './tool-context.ts';
+import { tabwrite } from '../../util/tabwriter.ts';
 
 /** go-units `HumanDuration`. */
 export function humanDuration(ms: number): string {
@@ -33,14 +34,9 @@ export function humanDuration(ms: number): string {
   return `${Math.floor(h / 24 / 7)} weeks`;
 }
 
-/** Go text/tabwriter with crictl's settings (minwidth 20, padding 3); the last column is not padded. */
-export function tabwrite(rows: readonly (readonly string[])[]): string {
-  const widths: number[] = [];
-  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
-  return rows
-    .map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(Math.max(20, widths[i]! + 3)))).join(''))
-    .map((l) => `${l}\n`)
-    .join('');
+/** crictl's table writer (`tabwriter.NewWriter(os.Stdout, 20, 1, 3, ' ', 0)`); the last column is not padded. */
+function crictlTable(rows: readonly (readonly string[])[]): string {
+  return tabwrite(rows.map((r) => `${r.join('\t')}\n`).join(''), { minwidth: 20, padding: 3 });
 }
 
 function podsOn(cluster: Cluster, node: string): Pod[] {
@@ -174,7 +170,7 @@ export function crictlCommand(ctx: ToolContext): CommandHandler {
             '(default)',
           ]);
         }
-        return { stdout: tabwrite(rows), stderr: '', exitCode: 0 };
+        return { stdout: crictlTable(rows), stderr: '', exitCode: 0 };
       }
       // ps: running containers unless -a or --state; --name filters the container name, --pod the
       // sandbox ID (a prefix, as containerd's truncindex resolves it), --namespace the pod's.
@@ -219,7 +215,7 @@ export function crictlCommand(ctx: ToolContext): CommandHandler {
           p.metadata.namespace ?? 'default',
         ]);
       }
-      return { stdout: tabwrite(rows), stderr: '', exitCode: 0 };
+      return { stdout: crictlTable(rows), stderr: '', exitCode: 0 };
     }
     if (sub === 'inspectp') {
       const id = rest.find((a) => !a.startsWith('-'));

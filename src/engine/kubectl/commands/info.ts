@@ -12,7 +12,7 @@ import { matches } from '../../api/labels.ts';
 import type { KubectlContext } from '../context.ts';
 import { cmdError, KubectlError, usageError } from '../errors.ts';
 import { parseOutputFormat, printGeneric } from '../printers/output.ts';
-import { tabwrite } from '../printers/tabwriter.ts';
+import { tabwrite } from '../../util/tabwriter.ts';
 import { fetchRefs, parseLabelSelector, parseResourceArgs } from '../resource-args.ts';
 import { reportErrors } from './create.ts';
 import { dryRunMode, dryRunSuffix, updateObject } from './write.ts';
