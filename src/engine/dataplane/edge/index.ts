@@ -4,7 +4,7 @@
  * its svclb hostPort), then, once a request reaches an Ingress controller or Gateway pod,
  * `routeIngressRequest` / `routeGatewayRequest` with the state built for that pod.
  */
-import type { Cluster } from '../../cluster/cluster.ts';
+import type { DataplaneHost } from '../network/view.ts';
 import { announcingNode } from '../../api/edge/metallb-pools.ts';
 import { isPodReady } from '../../api/pod-status.ts';
 
@@ -40,7 +40,7 @@ export interface LoadBalancerTarget {
  * address MetalLB assigned but no speaker announces; a node without a ready svclb pod for that port).
  */
 export function loadBalancerTarget(
-  cluster: Cluster,
+  cluster: DataplaneHost,
   ip: string,
   port: number,
 ): LoadBalancerTarget | undefined {

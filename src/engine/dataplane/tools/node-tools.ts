@@ -5,7 +5,7 @@
  * files a node shell reads under /etc/cni/net.d (the CNI's installed conflist).
  */
 import type { Pod } from '../../api/objects.ts';
-import type { Cluster } from '../../cluster/cluster.ts';
+import type { ToolHost } from './tool-context.ts';
 import type { CommandHandler, CommandResult, SessionContext } from '../../shell/types.ts';
 import { resolveImage } from '../../node/images.ts';
 import { cniConfDir, cniPlugin, sandboxId } from '../../node/cni/index.ts';
@@ -39,7 +39,7 @@ function crictlTable(rows: readonly (readonly string[])[]): string {
   return tabwrite(rows.map((r) => `${r.join('\t')}\n`).join(''), { minwidth: 20, padding: 3 });
 }
 
-function podsOn(cluster: Cluster, node: string): Pod[] {
+function podsOn(cluster: ToolHost, node: string): Pod[] {
   return cluster.store
     .list('pods')
     .filter(
@@ -52,7 +52,7 @@ function podsOn(cluster: Cluster, node: string): Pod[] {
     );
 }
 
-function ago(cluster: Cluster, ts: string | undefined): string {
+function ago(cluster: ToolHost, ts: string | undefined): string {
   return ts ? `${humanDuration(cluster.clock.now() - parseTimestamp(ts))} ago` : 'Unknown';
 }
 
@@ -113,7 +113,7 @@ function matchesRegex(pattern: string | undefined, s: string): boolean {
   }
 }
 
-function crictlFatal(cluster: Cluster, msg: string): { stdout: string; stderr: string; exitCode: number } {
+function crictlFatal(cluster: ToolHost, msg: string): { stdout: string; stderr: string; exitCode: number } {
   return { stdout: '', stderr: `time="${cluster.clock.rfc3339()}" level=fatal msg="${msg}"\n`, exitCode: 1 };
 }
 
@@ -397,7 +397,7 @@ export function sysctlCommand(ctx: ToolContext): CommandHandler {
 }
 
 /** The installed conflist as the CNI's installer writes it on each node. */
-export function installedConflist(cluster: Cluster, node: string): string {
+export function installedConflist(cluster: ToolHost, node: string): string {
   const plugin = cniPlugin(cluster.config.cni);
   let text = plugin.conflist;
   // install-cni wrote the file when the node's agent pod started, from the settings it read then.
@@ -416,7 +416,7 @@ export function installedConflist(cluster: Cluster, node: string): string {
 }
 
 /** Files a node shell sees besides resolv.conf/hosts: the CNI configuration and /proc/sys basics. */
-export function nodeFiles(cluster: Cluster, node: string): Record<string, string> {
+export function nodeFiles(cluster: ToolHost, node: string): Record<string, string> {
   if (cluster.config.disableDefaultCNI) return { '/proc/sys/net/ipv4/ip_forward': '1\n' };
   const dir = cniConfDir(cluster.config);
   const plugin = cniPlugin(cluster.config.cni);
@@ -439,7 +439,7 @@ export function nodeFiles(cluster: Cluster, node: string): Record<string, string
 }
 
 /** The image of the `kubectl debug node/...` container a node session runs in, when there is one. */
-function debugImageIsBusybox(cluster: Cluster, context: SessionContext): boolean {
+function debugImageIsBusybox(cluster: ToolHost, context: SessionContext): boolean {
   if (context.kind !== 'node' || !context.debugPod) return false;
   const pod = cluster.store.list('pods').find((p) => p.metadata.name === context.debugPod);
   const image = resolveImage(pod?.spec?.containers?.[0]?.image ?? '');
