@@ -164,6 +164,9 @@ export class Cluster {
     // still moves and wake() still queues what is due; the next settle picks that up.
     const budgetEnd =
       this.store.resourceVersion + SETTLE_WRITE_BUDGET * Math.max(1, Math.ceil(ms / COMMAND_STEP_MS));
+    // What the line wrote so far is seen before time moves, as real controllers react within
+    // milliseconds: `kubectl run x; sleep 90` schedules and pulls during the sleep, not after it.
+    this.settle(budgetEnd);
     for (;;) {
       const now = this.clock.now();
       let next: number | undefined;
