@@ -1,7 +1,7 @@
 /**
  * The course's shape (issue 19 item 8): one progression in the order of the packet. The home page's start
  * link opens the first chapter of the sidebar; the sidebar, which Starlight's prev/next links follow, walks
- * every chapter once, part by part; every chapter has objectives, a lab and a self-check; the capstone is
+ * every chapter once, part by part; every chapter has objectives, a lab and interactive self-check questions; the capstone is
  * in the last part; and every page that embeds a lab gets the cross-origin isolation the lab needs.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
