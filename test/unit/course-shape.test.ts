@@ -19,10 +19,8 @@ const locales = [
   { dir: 'en', selfCheck: '## Check yourself' },
 ] as const;
 
-interface Group {
-  label: string;
-  items: string[];
-}
+type Entry = (typeof sidebar)[number];
+type Group = Extract<Entry, { items: string[] }>;
 const groups = sidebar.filter((entry): entry is Group => 'items' in entry);
 const chapterOrder = groups.flatMap((group) => group.items);
 
