@@ -112,6 +112,11 @@ const EndpointsCheck = z
     service: z.string().min(1),
     minReady: z.number().int().nonnegative().default(1).describe('At least this many ready endpoints.'),
     maxReady: z.number().int().nonnegative().optional().describe('At most this many ready endpoints.'),
+    exactly: labelSelector
+      .optional()
+      .describe(
+        "The ready endpoints are exactly the running pods this selector picks in the namespace, listed by the EndpointSlice controller (not a hand-written slice): the Service's selector compared as the set of pods it selects.",
+      ),
   })
   .strict()
   .refine((c) => c.maxReady === undefined || c.minReady <= c.maxReady, 'minReady must not exceed maxReady')
@@ -202,6 +207,21 @@ const HistoryCheck = z
   .strict()
   .describe('The learner ran a command.');
 
+const LookedCheck = z
+  .object({
+    ...checkBase,
+    type: z.literal('looked'),
+    resources: z
+      .array(resourceType)
+      .min(1)
+      .describe('The kinds looked at (any one counts): endpointslices, endpoints…'),
+    namespace: namespace.optional().describe('Where the objects were looked at (`-n`, or `-A`).'),
+  })
+  .strict()
+  .describe(
+    'The learner looked at objects of a kind: a `kubectl get`/`describe` of it, however spelled (flag order, comma lists, -o, pipes).',
+  );
+
 const QuizCheck = z
   .object({
     ...checkBase,
@@ -259,6 +279,7 @@ export const Check = z.discriminatedUnion('type', [
   DnsCheck,
   OutputCheck,
   HistoryCheck,
+  LookedCheck,
   QuizCheck,
   PredicateCheck,
 ]);

@@ -8,6 +8,7 @@ import { evaluateDns } from './checks/dns.ts';
 import { evaluateEndpoints } from './checks/endpoints.ts';
 import { evaluateField } from './checks/field.ts';
 import { evaluateHistory } from './checks/history.ts';
+import { evaluateLooked } from './checks/looked.ts';
 import { evaluateOutput } from './checks/output.ts';
 import { evaluatePredicate } from './checks/predicate.ts';
 import { evaluateQuiz } from './checks/quiz.ts';
@@ -42,6 +43,7 @@ const EVALUATORS: { readonly [T in CheckType]: Evaluator<T> } = {
   dns: evaluateDns,
   output: evaluateOutput,
   history: evaluateHistory,
+  looked: evaluateLooked,
   quiz: evaluateQuiz,
   predicate: evaluatePredicate,
 };

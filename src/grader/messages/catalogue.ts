@@ -211,6 +211,26 @@ export const CATALOGUE = {
       other: 'Service {{ref}} has at most {{max}} ready endpoints',
     },
   },
+  'check.endpoints.expected.exactly': {
+    description: "A Service's endpoints are exactly the pods a selector picks. {{pods}}: those pods.",
+    'pt-BR': 'o Service {{ref}} manda tráfego exatamente para os pods que {{selector}} seleciona ({{pods}})',
+    en: 'Service {{ref}} sends traffic to exactly the pods {{selector}} selects ({{pods}})',
+  },
+  'check.endpoints.observed.extra': {
+    description: 'Endpoints that are not among the intended pods. {{pods}}: pod names with IPs, or bare IPs; {{selector}}: the Service\'s selector.',
+    'pt-BR': 'ele também manda para {{pods}}: o seletor {{selector}} pega pods demais',
+    en: 'it also sends to {{pods}}: its selector {{selector}} picks too many pods',
+  },
+  'check.endpoints.observed.missing': {
+    description: 'Intended pods that are not endpoints. {{pods}}: pod names.',
+    'pt-BR': 'faltam {{pods}} nos endpoints',
+    en: '{{pods}} missing from its endpoints',
+  },
+  'check.endpoints.observed.handWritten': {
+    description: 'An EndpointSlice for the Service that the EndpointSlice controller did not write. {{slices}}: names.',
+    'pt-BR': 'a EndpointSlice {{slices}} foi escrita à mão (não é do controlador de EndpointSlices): o Service precisa achar os pods pelo seletor',
+    en: 'EndpointSlice {{slices}} is hand-written (not managed by the EndpointSlice controller): the Service must find its pods through its selector',
+  },
   'check.endpoints.observed.ready': {
     description: 'How many ready endpoints there are. {{addresses}}: their IPs.',
     'pt-BR': { one: 'tem {{count}}: {{addresses}}', other: 'tem {{count}}: {{addresses}}' },
@@ -484,6 +504,34 @@ export const CATALOGUE = {
       one: 'none of your commands matches ({{count}} command so far)',
       other: 'none of your commands matches ({{count}} commands so far)',
     },
+  },
+
+  // ── looked ────────────────────────────────────────────────────────────────────────────────────────
+  'check.looked.expected': {
+    description: 'The learner must have run a command that printed objects of these kinds. {{resources}}: kinds.',
+    'pt-BR': 'um comando seu mostrou {{resources}}',
+    en: 'a command you ran printed {{resources}}',
+  },
+  'check.looked.expected.namespace': {
+    description: 'Same, in a namespace. {{namespace}}: the namespace.',
+    'pt-BR': 'um comando seu mostrou {{resources}} do namespace {{namespace}}',
+    en: 'a command you ran printed {{resources}} in namespace {{namespace}}',
+  },
+  'check.looked.observed.none': {
+    description: 'No command showed them. {{example}}: a command that would count.',
+    'pt-BR': {
+      one: 'nenhum dos seus comandos ({{count}} até agora) mostrou isso; contaria um `kubectl get` ou `kubectl describe` que os liste, com qualquer ordem de flags, `-o` ou `| grep`, como `{{example}}`',
+      other: 'nenhum dos seus comandos ({{count}} até agora) mostrou isso; contaria um `kubectl get` ou `kubectl describe` que os liste, com qualquer ordem de flags, `-o` ou `| grep`, como `{{example}}`',
+    },
+    en: {
+      one: 'none of your commands ({{count}} so far) printed them; a `kubectl get` or `kubectl describe` that lists them would count, any flag order, `-o` or `| grep`, such as `{{example}}`',
+      other: 'none of your commands ({{count}} so far) printed them; a `kubectl get` or `kubectl describe` that lists them would count, any flag order, `-o` or `| grep`, such as `{{example}}`',
+    },
+  },
+  'check.looked.observed.otherNamespace': {
+    description: 'A command listed them in another namespace. {{line}}: it; {{namespace}}: the one wanted.',
+    'pt-BR': '`{{line}}` listou outro namespace, não {{namespace}}; contaria `{{example}}` (ou `-A`)',
+    en: '`{{line}}` listed another namespace, not {{namespace}}; `{{example}}` (or `-A`) would count',
   },
 
   // ── quiz ──────────────────────────────────────────────────────────────────────────────────────────
