@@ -207,6 +207,21 @@ const HistoryCheck = z
   .strict()
   .describe('The learner ran a command.');
 
+const WeightsCheck = z
+  .object({
+    ...checkBase,
+    type: z.literal('weights'),
+    resource: resourceType.default('httproutes.gateway.networking.k8s.io'),
+    namespace: namespace.optional(),
+    name: z.string().min(1),
+    shares: z
+      .record(z.string().min(1), z.number().nonnegative())
+      .refine((s) => Object.values(s).some((w) => w > 0), 'give at least one share above 0')
+      .describe('Backend name → its share; compared as proportions (90/10 and 9/1 are the same split).'),
+  })
+  .strict()
+  .describe("A route's backendRefs split traffic in these proportions (an unset weight is 1).");
+
 const LookedCheck = z
   .object({
     ...checkBase,
@@ -280,6 +295,7 @@ export const Check = z.discriminatedUnion('type', [
   OutputCheck,
   HistoryCheck,
   LookedCheck,
+  WeightsCheck,
   QuizCheck,
   PredicateCheck,
 ]);

@@ -9,6 +9,7 @@ import { evaluateEndpoints } from './checks/endpoints.ts';
 import { evaluateField } from './checks/field.ts';
 import { evaluateHistory } from './checks/history.ts';
 import { evaluateLooked } from './checks/looked.ts';
+import { evaluateWeights } from './checks/weights.ts';
 import { evaluateOutput } from './checks/output.ts';
 import { evaluatePredicate } from './checks/predicate.ts';
 import { evaluateQuiz } from './checks/quiz.ts';
@@ -44,6 +45,7 @@ const EVALUATORS: { readonly [T in CheckType]: Evaluator<T> } = {
   output: evaluateOutput,
   history: evaluateHistory,
   looked: evaluateLooked,
+  weights: evaluateWeights,
   quiz: evaluateQuiz,
   predicate: evaluatePredicate,
 };

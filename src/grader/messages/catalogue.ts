@@ -506,6 +506,23 @@ export const CATALOGUE = {
     },
   },
 
+  // ── weights ───────────────────────────────────────────────────────────────────────────────────────
+  'check.weights.expected': {
+    description: 'A route splits traffic in proportions. {{split}}: backend and percentage pairs.',
+    'pt-BR': 'a rota {{ref}} divide o tráfego: {{split}}',
+    en: 'route {{ref}} splits traffic: {{split}}',
+  },
+  'check.weights.observed': {
+    description: 'The split the weights give. {{weights}}: backend=weight as written.',
+    'pt-BR': 'os pesos ({{weights}}) dão {{split}}',
+    en: 'its weights ({{weights}}) give {{split}}',
+  },
+  'check.weights.observed.noRule': {
+    description: 'No rule of the route sends to these backends.',
+    'pt-BR': 'nenhuma regra da rota manda para {{backends}}',
+    en: 'no rule of the route sends to {{backends}}',
+  },
+
   // ── looked ────────────────────────────────────────────────────────────────────────────────────────
   'check.looked.expected': {
     description: 'The learner must have run a command that printed objects of these kinds. {{resources}}: kinds.',
