@@ -207,6 +207,41 @@ const HistoryCheck = z
   .strict()
   .describe('The learner ran a command.');
 
+const ConnectionsCheck = z
+  .object({
+    ...checkBase,
+    type: z.literal('connections'),
+    direction: z
+      .enum(['ingress', 'egress'])
+      .describe(
+        'ingress: who the pods admit (each source judged as if its egress were open); egress: where the pods may send (each destination as if it admitted them).',
+      ),
+    pods: z
+      .object({ namespace: slug, selector: labelSelector.optional() })
+      .strict()
+      .describe('The pods whose end is graded: a namespace and an optional selector.'),
+    allowed: z
+      .array(
+        z
+          .object({
+            namespace: slug.optional().describe('Peers in this namespace; every namespace when left out.'),
+            selector: labelSelector.optional().describe('Peers whose labels match; every pod when left out.'),
+            ports: z
+              .array(z.number().int().min(1).max(65535))
+              .min(1)
+              .optional()
+              .describe('Destination ports (every port when left out).'),
+            protocol: z.enum(['TCP', 'UDP']).optional(),
+          })
+          .strict(),
+      )
+      .describe('The intended peers: exactly these connections must be allowed, every other one denied.'),
+  })
+  .strict()
+  .describe(
+    'The whole set of connections NetworkPolicy allows at one end equals the intended set (every pod pair and listening port).',
+  );
+
 const WeightsCheck = z
   .object({
     ...checkBase,
@@ -296,6 +331,7 @@ export const Check = z.discriminatedUnion('type', [
   HistoryCheck,
   LookedCheck,
   WeightsCheck,
+  ConnectionsCheck,
   QuizCheck,
   PredicateCheck,
 ]);

@@ -4,6 +4,7 @@
  */
 import type { Check, CheckType, LoadedLab } from './lab-schema.ts';
 import type { CheckEnv, Evaluator } from './checks/env.ts';
+import { evaluateConnections } from './checks/connections.ts';
 import { evaluateDns } from './checks/dns.ts';
 import { evaluateEndpoints } from './checks/endpoints.ts';
 import { evaluateField } from './checks/field.ts';
@@ -46,6 +47,7 @@ const EVALUATORS: { readonly [T in CheckType]: Evaluator<T> } = {
   history: evaluateHistory,
   looked: evaluateLooked,
   weights: evaluateWeights,
+  connections: evaluateConnections,
   quiz: evaluateQuiz,
   predicate: evaluatePredicate,
 };

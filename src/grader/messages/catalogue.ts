@@ -506,6 +506,55 @@ export const CATALOGUE = {
     },
   },
 
+  // ── connections ───────────────────────────────────────────────────────────────────────────────────
+  'check.connections.expected.ingress': {
+    description: 'NetworkPolicy admits into the pods exactly the intended peers. {{pods}}: selector (namespace); {{peers}}: selector (namespace):ports.',
+    'pt-BR': 'as políticas deixam entrar em {{pods}} só {{peers}}, e nada mais, mesmo vindo de pods com a saída aberta',
+    en: 'policies let into {{pods}} only {{peers}}, nothing else, even from pods whose egress is open',
+  },
+  'check.connections.expected.egress': {
+    description: 'NetworkPolicy lets the pods send exactly to the intended peers.',
+    'pt-BR': 'as políticas deixam {{pods}} enviar só para {{peers}}, e nada mais',
+    en: 'policies let {{pods}} send only to {{peers}}, nothing else',
+  },
+  'check.connections.observed.same': {
+    description: 'The allowed set is the intended one. {{count}}: pod pairs and ports compared.',
+    'pt-BR': 'o conjunto permitido é o pretendido ({{count}} pares de pods e portas comparados)',
+    en: 'the allowed set is the intended one ({{count}} pod pairs and ports compared)',
+  },
+  'check.connections.observed.extra': {
+    description: 'Connections allowed that should not be. {{connections}}: the first few.',
+    'pt-BR': {
+      one: '{{count}} conexão a mais é permitida: {{connections}}',
+      other: '{{count}} conexões a mais são permitidas: {{connections}}',
+    },
+    en: {
+      one: '{{count}} connection too many is allowed: {{connections}}',
+      other: '{{count}} connections too many are allowed: {{connections}}',
+    },
+  },
+  'check.connections.observed.missing': {
+    description: 'Intended connections that are denied. {{connections}}: the first few.',
+    'pt-BR': {
+      one: '{{count}} conexão pretendida é negada: {{connections}}',
+      other: '{{count}} conexões pretendidas são negadas: {{connections}}',
+    },
+    en: {
+      one: '{{count}} intended connection is denied: {{connections}}',
+      other: '{{count}} intended connections are denied: {{connections}}',
+    },
+  },
+  'check.connections.allowedBy': {
+    description: 'One connection and the policy rule that allowed it. {{rule}}: 1-based rule number.',
+    'pt-BR': '{{connection}} (pela regra {{rule}} da NetworkPolicy {{policy}})',
+    en: '{{connection}} (by rule {{rule}} of NetworkPolicy {{policy}})',
+  },
+  'check.connections.notIsolated': {
+    description: 'One connection allowed because no policy selects that end.',
+    'pt-BR': '{{connection}} (nenhuma política seleciona essa ponta)',
+    en: '{{connection}} (no policy selects that end)',
+  },
+
   // ── weights ───────────────────────────────────────────────────────────────────────────────────────
   'check.weights.expected': {
     description: 'A route splits traffic in proportions. {{split}}: backend and percentage pairs.',
