@@ -203,8 +203,19 @@ const HistoryCheck = z
     ...checkBase,
     type: z.literal('history'),
     matches: regex.describe('A regular expression one of the learner commands must match.'),
+    example: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'A command that counts, as the learner would type it: messages show it instead of the pattern (the pattern must match it).',
+      ),
   })
   .strict()
+  .refine((c) => c.example === undefined || new RegExp(c.matches).test(c.example), {
+    message: 'example: the pattern does not match it',
+    path: ['example'],
+  })
   .describe('The learner ran a command.');
 
 const ConnectionsCheck = z

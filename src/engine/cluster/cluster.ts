@@ -100,7 +100,13 @@ export class Cluster {
       recorder: this.recorder,
       nodeState: this.nodeState,
     };
-    this.kubeProxy = new KubeProxy({ api: this.api, clock, config, recorder: this.recorder });
+    this.kubeProxy = new KubeProxy({
+      api: this.api,
+      clock,
+      config,
+      recorder: this.recorder,
+      nodeState: this.nodeState,
+    });
     this.controllers = [...createControllers(ctx), this.kubeProxy];
     this.files = files instanceof LabFiles ? files : new LabFiles(files);
     this.files.changes.on('change', () => this.emitChange('files'));

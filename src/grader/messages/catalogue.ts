@@ -489,6 +489,22 @@ export const CATALOGUE = {
     'pt-BR': 'você executou um comando que corresponde a {{pattern}}',
     en: 'you ran a command matching {{pattern}}',
   },
+  'check.history.expected.example': {
+    description: 'The learner must have run a command of some kind. {{example}}: one that counts.',
+    'pt-BR': 'você executou um comando como `{{example}}`',
+    en: 'you ran a command like `{{example}}`',
+  },
+  'check.history.observed.noneLike': {
+    description: 'No command did it. {{example}}: one that would count.',
+    'pt-BR': {
+      one: 'nenhum dos seus comandos ({{count}} até agora) faz isso; contaria, por exemplo, `{{example}}`',
+      other: 'nenhum dos seus comandos ({{count}} até agora) faz isso; contaria, por exemplo, `{{example}}`',
+    },
+    en: {
+      one: 'none of your commands ({{count}} so far) does it; `{{example}}`, for one, would count',
+      other: 'none of your commands ({{count}} so far) does it; `{{example}}`, for one, would count',
+    },
+  },
   'check.history.observed.found': {
     description: 'The matching command.',
     'pt-BR': 'você executou: {{line}}',
