@@ -4,7 +4,9 @@
  * `direction: ingress` the check asks who the `pods` admit, judging each source as if its own egress were
  * open (so "allow the whole namespace" fails even when the other pods' egress happens to be closed);
  * with `direction: egress`, where the `pods` may send, as if every destination admitted them. A mismatch
- * names the connections too many (with the rule that allowed them) or missing.
+ * names the connections too many (with the rule that allowed them) or missing. It grades the policies
+ * as written: on a CNI that does not enforce them it still says what they would allow (traffic checks
+ * say what gets through).
  */
 import { parseSelector, selectorMatches, type AnyObject, type MatrixCell } from '../engine-api.ts';
 import { msg } from '../messages/format.ts';
@@ -69,7 +71,7 @@ export const evaluateConnections: Evaluator<'connections'> = (check, env): Verdi
   for (const cell of cells) {
     const [mine, peer] = ingress ? [cell.to, cell.from] : [cell.from, cell.to];
     if (!inGroup(env, mine, check.pods)) continue;
-    // Without enforcement (or sides) the verdict is the whole connection's: everything is allowed.
+    // The policies as written: on a CNI that does not enforce them, what they would allow.
     const side = cell.sides ? (ingress ? cell.sides.ingress : cell.sides.egress) : undefined;
     const allowed = side ? side.allowed : cell.verdict === 'allowed';
     const want = intended(env, peer, cell, check.allowed);

@@ -109,8 +109,9 @@ export interface MatrixCell {
     | 'not-a-pod';
   readonly direction?: 'Egress' | 'Ingress';
   /**
-   * Each end on its own (enforced policies only): whether the source's egress lets the connection out and
-   * whether the destination's ingress lets it in, and the rule that allowed it. A grader comparing who a
+   * Each end on its own: whether the source's egress lets the connection out and whether the
+   * destination's ingress lets it in, and the rule that allowed it (where nothing enforces policies, what
+   * they would allow as written). A grader comparing who a
    * pod admits needs the ingress side even when the source's own egress is closed.
    */
   readonly sides?: { readonly egress: SideVerdict; readonly ingress: SideVerdict };
@@ -165,10 +166,6 @@ export function reachabilityMatrix(cluster: Cluster, pods?: readonly Pod[]): Mat
       const ref = (p: Pod) => ({ namespace: p.metadata.namespace ?? 'default', name: p.metadata.name });
       for (const s of sockets[j]!) {
         const base = { from: ref(src), to: ref(dst), port: s.port, protocol: s.protocol };
-        if (!enforced) {
-          cells.push({ ...base, verdict: 'allowed', reason: 'not-enforced' });
-          continue;
-        }
         // Pods of one workload share labels: their verdicts are the same unless an ipBlock names addresses.
         const key = `${identity[i]}>${identity[j]}>${s.port}/${s.protocol}`;
         let e = memo.get(key);
@@ -177,6 +174,11 @@ export function reachabilityMatrix(cluster: Cluster, pods?: readonly Pod[]): Mat
           memo.set(key, e);
         }
         const sides = { egress: sideOf(e.egress), ingress: sideOf(e.ingress) };
+        // Nothing enforces the policies: the connection passes, and `sides` says what they would allow.
+        if (!enforced) {
+          cells.push({ ...base, verdict: 'allowed', reason: 'not-enforced', sides });
+          continue;
+        }
         if (!e.egress.allowed)
           cells.push({ ...base, verdict: 'blocked', reason: 'no-rule-allowed', direction: 'Egress', sides });
         else if (!e.ingress.allowed)
