@@ -14,7 +14,6 @@
  * `kubeProxyMode: none` (Cilium's kube-proxy replacement) nothing is rendered.
  */
 import { isPlainObject, jsonEqual, type Json } from '../../util/json.ts';
-import type { NodeLocalState } from '../../node/node-local-state.ts';
 import type {
   ConfigMap,
   EndpointSlice,
@@ -26,11 +25,10 @@ import type {
   AnyObject,
 } from '../../api/objects.ts';
 import type { WatchHandler } from '../../api/store.ts';
-import type { Controller } from '../../cluster/controller.ts';
-import type { ClusterConfig } from '../../cluster/config.ts';
+import type { Controller, EventSink, NodeLocalStore } from '../../controllers/runtime.ts';
+import type { ClusterConfig } from '../../api/cluster-config.ts';
 import type { SimClock } from '../../util/clock.ts';
 import type { Rng } from '../../util/rng.ts';
-import type { EventRecorder } from '../../controllers/event-recorder.ts';
 import { iptablesSave as printIptablesSave, iptablesListRules } from '../netfilter/iptables-save.ts';
 import { applyIptablesRestore } from '../netfilter/iptables-restore.ts';
 import { emptyRuleset, type IptablesRuleset } from '../netfilter/ruleset.ts';
@@ -72,12 +70,12 @@ export interface KubeProxyContext {
   readonly api: KubeProxyApi;
   readonly clock: SimClock;
   readonly config: ClusterConfig;
-  readonly recorder?: EventRecorder;
+  readonly recorder?: EventSink;
   /**
    * Where each node's running process is kept (which pod instance started, with which settings), so a
    * restored snapshot keeps running the mode it ran, not the ConfigMap's newer one.
    */
-  readonly nodeState?: NodeLocalState;
+  readonly nodeState?: NodeLocalStore;
 }
 
 /** The node-local key of the process kube-proxy runs on a node. */
