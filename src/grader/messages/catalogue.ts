@@ -217,7 +217,8 @@ export const CATALOGUE = {
     en: 'Service {{ref}} sends traffic to exactly the pods {{selector}} selects ({{pods}})',
   },
   'check.endpoints.observed.extra': {
-    description: 'Endpoints that are not among the intended pods. {{pods}}: pod names with IPs, or bare IPs; {{selector}}: the Service\'s selector.',
+    description:
+      "Endpoints that are not among the intended pods. {{pods}}: pod names with IPs, or bare IPs; {{selector}}: the Service's selector.",
     'pt-BR': 'ele também manda para {{pods}}: o seletor {{selector}} pega pods demais',
     en: 'it also sends to {{pods}}: its selector {{selector}} picks too many pods',
   },
@@ -227,8 +228,10 @@ export const CATALOGUE = {
     en: '{{pods}} missing from its endpoints',
   },
   'check.endpoints.observed.handWritten': {
-    description: 'An EndpointSlice for the Service that the EndpointSlice controller did not write. {{slices}}: names.',
-    'pt-BR': 'a EndpointSlice {{slices}} foi escrita à mão (não é do controlador de EndpointSlices): o Service precisa achar os pods pelo seletor',
+    description:
+      'An EndpointSlice for the Service that the EndpointSlice controller did not write. {{slices}}: names.',
+    'pt-BR':
+      'a EndpointSlice {{slices}} foi escrita à mão (não é do controlador de EndpointSlices): o Service precisa achar os pods pelo seletor',
     en: 'EndpointSlice {{slices}} is hand-written (not managed by the EndpointSlice controller): the Service must find its pods through its selector',
   },
   'check.endpoints.observed.ready': {
@@ -524,8 +527,10 @@ export const CATALOGUE = {
 
   // ── connections ───────────────────────────────────────────────────────────────────────────────────
   'check.connections.expected.ingress': {
-    description: 'NetworkPolicy admits into the pods exactly the intended peers. {{pods}}: selector (namespace); {{peers}}: selector (namespace):ports.',
-    'pt-BR': 'as políticas deixam entrar em {{pods}} só {{peers}}, e nada mais, mesmo vindo de pods com a saída aberta',
+    description:
+      'NetworkPolicy admits into the pods exactly the intended peers. {{pods}}: selector (namespace); {{peers}}: selector (namespace):ports.',
+    'pt-BR':
+      'as políticas deixam entrar em {{pods}} só {{peers}}, e nada mais, mesmo vindo de pods com a saída aberta',
     en: 'policies let into {{pods}} only {{peers}}, nothing else, even from pods whose egress is open',
   },
   'check.connections.expected.egress': {
@@ -590,7 +595,8 @@ export const CATALOGUE = {
 
   // ── looked ────────────────────────────────────────────────────────────────────────────────────────
   'check.looked.expected': {
-    description: 'The learner must have run a command that printed objects of these kinds. {{resources}}: kinds.',
+    description:
+      'The learner must have run a command that printed objects of these kinds. {{resources}}: kinds.',
     'pt-BR': 'um comando seu mostrou {{resources}}',
     en: 'a command you ran printed {{resources}}',
   },
@@ -603,11 +609,13 @@ export const CATALOGUE = {
     description: 'No command showed them. {{example}}: a command that would count.',
     'pt-BR': {
       one: 'nenhum dos seus comandos ({{count}} até agora) mostrou isso; contaria um `kubectl get` ou `kubectl describe` que os liste, com qualquer ordem de flags, `-o` ou `| grep`, como `{{example}}`',
-      other: 'nenhum dos seus comandos ({{count}} até agora) mostrou isso; contaria um `kubectl get` ou `kubectl describe` que os liste, com qualquer ordem de flags, `-o` ou `| grep`, como `{{example}}`',
+      other:
+        'nenhum dos seus comandos ({{count}} até agora) mostrou isso; contaria um `kubectl get` ou `kubectl describe` que os liste, com qualquer ordem de flags, `-o` ou `| grep`, como `{{example}}`',
     },
     en: {
       one: 'none of your commands ({{count}} so far) printed them; a `kubectl get` or `kubectl describe` that lists them would count, any flag order, `-o` or `| grep`, such as `{{example}}`',
-      other: 'none of your commands ({{count}} so far) printed them; a `kubectl get` or `kubectl describe` that lists them would count, any flag order, `-o` or `| grep`, such as `{{example}}`',
+      other:
+        'none of your commands ({{count}} so far) printed them; a `kubectl get` or `kubectl describe` that lists them would count, any flag order, `-o` or `| grep`, such as `{{example}}`',
     },
   },
   'check.looked.observed.otherNamespace': {
