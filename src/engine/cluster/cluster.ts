@@ -108,6 +108,7 @@ export class Cluster {
       clock,
       config,
       recorder: this.recorder,
+      nodeState: this.nodeState,
       nodeLocalAddresses: (node) =>
         cniDeviceAddresses(cniDataplane(this, node.metadata.name), node.spec?.podCIDR ?? '').map(
           (a) => a.address,
