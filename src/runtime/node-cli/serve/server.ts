@@ -14,6 +14,7 @@ import { HttpStatus, statusBody, toHttpStatus, unauthorized } from './status.ts'
 import type { ClusterHost } from './cluster-host.ts';
 import type { LoggedEvent } from './event-log.ts';
 import type { Pki } from './pki.ts';
+import { decodeProtobufObject, isProtobuf } from './protobuf.ts';
 
 /** kube-apiserver's `MaxRequestBodyBytes`. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -141,7 +142,13 @@ export function startServer(opts: ServeOptions): Promise<RunningServer> {
         return sendStatus(res, new HttpStatus(400, 'BadRequest', 'malformed request URL'));
       }
       let reply: Reply;
+      let body = Buffer.concat(chunks).toString('utf8');
+      let contentType = req.headers['content-type'];
       try {
+        if (isProtobuf(contentType)) {
+          body = JSON.stringify(decodeProtobufObject(Buffer.concat(chunks)));
+          contentType = 'application/json';
+        }
         const ctx = { cluster: host.cluster, serverAddress: `127.0.0.1:${port}`, wrote: false };
         reply = host.run((cluster) => {
           const c = { ...ctx, cluster };
@@ -150,8 +157,8 @@ export function startServer(opts: ServeOptions): Promise<RunningServer> {
             path: url.pathname,
             query: url.searchParams,
             accept: req.headers.accept,
-            contentType: req.headers['content-type'],
-            body: Buffer.concat(chunks).toString('utf8'),
+            contentType,
+            body,
           });
           return r;
         });
