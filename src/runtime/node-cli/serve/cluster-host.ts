@@ -48,6 +48,13 @@ export class ClusterHost {
     return this.clusterNow;
   }
 
+  /** Serves another cluster from now on (watches see the differences as events). */
+  replace(next: Cluster): void {
+    const before = this.clusterNow;
+    this.clusterNow = next;
+    this.log.replaced(before, next);
+  }
+
   /** Runs `fn` on the current cluster: under the state file's lock, reloaded first, saved after. */
   run<T>(fn: (cluster: Cluster) => T): T {
     const body = () => {
@@ -92,9 +99,7 @@ export class ClusterHost {
     const next = restoreCluster(readFileSync(this.opts.stateFile, 'utf8'), {
       ...(this.opts.files ? { files: this.opts.files } : {}),
     });
-    const before = this.clusterNow;
-    this.clusterNow = next;
-    this.log.replaced(before, next);
+    this.replace(next);
     this.savedStamp = stamp;
     this.savedRv = next.store.resourceVersion;
     this.savedClock = next.clock.now();
