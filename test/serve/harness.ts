@@ -41,7 +41,10 @@ export async function startDifferential(cluster: Cluster): Promise<Differential>
   symlinkSync(kubectl, join(bin, 'kubectl'));
   const pki = await createPki();
   const host = new ClusterHost(restoreCluster(JSON.stringify(cluster.snapshot())), { clock: 'frozen' });
-  const server = await startServer({ host, pki, clock: 'frozen' });
+  // kind's API server port when it is free, so `kubectl cluster-info` prints the same URL from both.
+  const server = await startServer({ host, pki, clock: 'frozen', port: 6443 }).catch(() =>
+    startServer({ host, pki, clock: 'frozen' }),
+  );
   const kubeconfig = join(dir, '.kubeconfig');
   writeFileSync(kubeconfig, kubeconfigYaml(pki, server.url));
   const env = {

@@ -181,11 +181,11 @@ export function startServer(opts: ServeOptions): Promise<RunningServer> {
           res,
           new HttpStatus(429, 'TooManyRequests', 'Too many requests, please try again later.', { retryAfterSeconds: 1 }, { 'Retry-After': '1' }),
         );
-      streamWatch(req, res, reply.watch);
+      streamWatch(res, reply.watch);
     });
   }
 
-  function streamWatch(req: IncomingMessage, res: ServerResponse, w: WatchRequest): void {
+  function streamWatch(res: ServerResponse, w: WatchRequest): void {
     let headersSent = false;
     const write = (type: string, object: unknown) => {
       res.write(`${JSON.stringify({ type, object })}\n`);
@@ -259,7 +259,6 @@ export function startServer(opts: ServeOptions): Promise<RunningServer> {
       res.end();
     };
     watches.add(stop);
-    req.on('close', stop);
     res.on('close', stop);
   }
 
