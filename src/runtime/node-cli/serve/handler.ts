@@ -439,10 +439,9 @@ function patched(req: ApiRequest, p: ResourcePath, current: AnyObject): Record<s
   } catch (e) {
     if (!(e instanceof PatchError)) throw e;
     if (e.conflict) throw new StatusError('Conflict', e.message);
-    // apiserver's NewGenericServerResponse(422): a generic message, json-patch's own text as the cause.
-    throw new HttpStatus(422, 'Invalid', 'the server rejected our request due to an error in our request', {
-      causes: [{ reason: 'UnexpectedServerResponse', message: e.message, field: '' }],
-    });
+    // apiserver's NewGenericServerResponse(422): a generic message and empty details; json-patch's
+    // own text is dropped (a real 422 body: ansible-collections/kubernetes.core#648).
+    throw new HttpStatus(422, 'Invalid', 'the server rejected our request due to an error in our request', {});
   }
 }
 

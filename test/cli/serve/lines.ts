@@ -9,7 +9,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 
-const LABS = join(import.meta.dirname, '../../labs');
+const LABS = join(import.meta.dirname, '../../../labs');
 
 const EXCLUDED =
   /\s(exec|debug|attach|port-forward|edit|cp|proxy)\s|\s-it?\b|\s-f -|\s(-w|--watch|-f|--follow)(\s|$)|[|<>;&$`]|\.\.\.|<[^>]*>|\bkubectl (logs|top)\b/;
