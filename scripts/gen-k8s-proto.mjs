@@ -15,10 +15,14 @@ const API_FILES = ['core/v1', 'apps/v1', 'networking/v1', 'discovery/v1', 'autos
 const MACHINERY_FILES = ['pkg/apis/meta/v1', 'pkg/util/intstr', 'pkg/api/resource', 'pkg/runtime'];
 
 function git(repo, ...args) {
-  return execFileSync('git', ['--git-dir', repo.endsWith('.git') || repo.endsWith('/repo') ? repo : join(repo, '.git'), ...args], {
-    encoding: 'utf8',
-    maxBuffer: 64 << 20,
-  });
+  return execFileSync(
+    'git',
+    ['--git-dir', repo.endsWith('.git') || repo.endsWith('/repo') ? repo : join(repo, '.git'), ...args],
+    {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    },
+  );
 }
 
 /** message name → { fieldNumber: [jsonName, type, repeated, mapValueType?] } */
@@ -52,7 +56,23 @@ function parseProto(text) {
   }
 }
 
-const SCALARS = new Set(['string', 'bytes', 'bool', 'int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64', 'double', 'float', 'fixed32', 'fixed64', 'sfixed32', 'sfixed64']);
+const SCALARS = new Set([
+  'string',
+  'bytes',
+  'bool',
+  'int32',
+  'int64',
+  'uint32',
+  'uint64',
+  'sint32',
+  'sint64',
+  'double',
+  'float',
+  'fixed32',
+  'fixed64',
+  'sfixed32',
+  'sfixed64',
+]);
 function resolve(pkg, type) {
   if (SCALARS.has(type)) return type;
   if (type.startsWith('.')) return type.slice(1);
@@ -66,7 +86,10 @@ if (!apiRepo || !machineryRepo) {
   process.exit(2);
 }
 const sources = {};
-for (const [repo, files] of [[apiRepo, API_FILES], [machineryRepo, MACHINERY_FILES]]) {
+for (const [repo, files] of [
+  [apiRepo, API_FILES],
+  [machineryRepo, MACHINERY_FILES],
+]) {
   const commit = git(repo, 'rev-parse', 'HEAD').trim();
   sources[repo.includes('apimachinery') ? 'kubernetes/apimachinery' : 'kubernetes/api'] = commit;
   for (const f of files) parseProto(git(repo, 'show', `HEAD:${f}/generated.proto`));

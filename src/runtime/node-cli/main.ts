@@ -176,7 +176,8 @@ function execLocked(args: ParsedArgs, io: CliIO, path: string, stateFile: string
 async function runServe(args: ParsedArgs, io: CliIO): Promise<number> {
   if (args.rest.length > 0) throw new UsageError(`serve takes no arguments (got "${args.rest[0]}")`);
   const kubeconfig = args.flags.get('kubeconfig');
-  if (kubeconfig === undefined) throw new UsageError('serve needs --kubeconfig FILE (where to write the kubeconfig)');
+  if (kubeconfig === undefined)
+    throw new UsageError('serve needs --kubeconfig FILE (where to write the kubeconfig)');
   const portText = args.flags.get('port') ?? '0';
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535)
     throw new UsageError(`invalid value "${portText}" for --port: must be a port number (0-65535)`);

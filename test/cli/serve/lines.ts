@@ -91,7 +91,7 @@ export const BASE_LINES = [
   'kubectl get svc web -o json',
   'kubectl get pods -o name',
   "kubectl get svc web -o jsonpath='{.spec.clusterIP}'",
-  "kubectl get pods -o jsonpath='{range .items[*]}{.metadata.name} {.status.podIP}{\"\\n\"}{end}'",
+  'kubectl get pods -o jsonpath=\'{range .items[*]}{.metadata.name} {.status.podIP}{"\\n"}{end}\'',
   'kubectl get nodes -o custom-columns=NODE:.metadata.name,PODCIDR:.spec.podCIDR',
   'kubectl create namespace shop',
   'kubectl create namespace shop',

@@ -13,10 +13,11 @@ export const AGGREGATED_V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=API
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
 /** Subresources per resource key, with the kind each returns and its verbs. */
-const SUBRESOURCES: Record<string, readonly { name: string; kind?: readonly [string, string, string]; verbs: string[] }[]> = {
-  pods: [
-    { name: 'status', verbs: ['get', 'patch', 'update'] },
-  ],
+const SUBRESOURCES: Record<
+  string,
+  readonly { name: string; kind?: readonly [string, string, string]; verbs: string[] }[]
+> = {
+  pods: [{ name: 'status', verbs: ['get', 'patch', 'update'] }],
   services: [{ name: 'status', verbs: ['get', 'patch', 'update'] }],
   nodes: [{ name: 'status', verbs: ['get', 'patch', 'update'] }],
   namespaces: [{ name: 'status', verbs: ['get', 'patch', 'update'] }],
@@ -151,9 +152,7 @@ function discoveryGroup(name: string, versions: Map<string, Info[]>): object {
 
 /** The aggregated document for `/api` (core) or `/apis` (every named group). */
 export function aggregatedDiscovery(core: boolean): object {
-  const items = [...groups()]
-    .filter(([g]) => (g === '') === core)
-    .map(([g, v]) => discoveryGroup(g, v));
+  const items = [...groups()].filter(([g]) => (g === '') === core).map(([g, v]) => discoveryGroup(g, v));
   return { kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {}, items };
 }
 

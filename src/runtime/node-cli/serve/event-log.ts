@@ -32,7 +32,9 @@ export class EventLog {
   /** Follows a cluster's store (a new one after a reload from the state file). */
   attach(cluster: Cluster): void {
     this.unsubscribe?.();
-    this.unsubscribe = cluster.store.watch('*', (e: WatchEvent) => this.push(cluster.store.resourceVersion, e));
+    this.unsubscribe = cluster.store.watch('*', (e: WatchEvent) =>
+      this.push(cluster.store.resourceVersion, e),
+    );
   }
 
   /**

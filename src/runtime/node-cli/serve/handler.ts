@@ -42,7 +42,14 @@ import {
   versionInfo,
   wantsAggregated,
 } from './discovery.ts';
-import { badRequest, HttpStatus, methodNotAllowed, notFoundPath, toHttpStatus, type ErrorTarget } from './status.ts';
+import {
+  badRequest,
+  HttpStatus,
+  methodNotAllowed,
+  notFoundPath,
+  toHttpStatus,
+  type ErrorTarget,
+} from './status.ts';
 import { openApiV2, openApiV3Group, openApiV3Root } from './openapi.ts';
 
 type Info = (typeof RESOURCES)[number];
@@ -130,7 +137,12 @@ function parseResourcePath(group: string, version: string, segs: readonly string
 }
 
 export function handle(ctx: ApiContext, req: ApiRequest): Reply {
-  const segs = req.path.split('/').slice(1).map(decodeURIComponent);
+  let segs: string[];
+  try {
+    segs = req.path.split('/').slice(1).map(decodeURIComponent);
+  } catch {
+    throw badRequest(`malformed request path: ${req.path.slice(0, 200)}`);
+  }
   if (segs.at(-1) === '' && segs.length > 1) segs.pop();
   const get = req.method === 'GET' || req.method === 'HEAD';
   switch (segs[0]) {
@@ -340,10 +352,14 @@ function parseBody(req: ApiRequest): Record<string, unknown> {
   try {
     value = yaml ? parseYaml(req.body, { maxAliasCount: 100 }) : JSON.parse(req.body);
   } catch (e) {
-    throw badRequest(`the body of the request was in an unknown format: ${(e as Error).message.split('\n')[0]}`);
+    throw badRequest(
+      `the body of the request was in an unknown format: ${(e as Error).message.split('\n')[0]}`,
+    );
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw badRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
+    throw badRequest(
+      'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml',
+    );
   return value as Record<string, unknown>;
 }
 
@@ -362,10 +378,14 @@ function checkScope(p: ResourcePath, body: Record<string, unknown>): Record<stri
   if (p.info.namespaced && p.namespace !== undefined) {
     if (meta.namespace === undefined || meta.namespace === '') meta.namespace = p.namespace;
     else if (meta.namespace !== p.namespace)
-      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      throw badRequest(
+        'the namespace of the provided object does not match the namespace sent on the request',
+      );
   }
   if (p.name !== undefined && meta.name !== undefined && meta.name !== p.name)
-    throw badRequest(`the name of the object (${String(meta.name)}) does not match the name on the URL (${p.name})`);
+    throw badRequest(
+      `the name of the object (${String(meta.name)}) does not match the name on the URL (${p.name})`,
+    );
   if (p.name !== undefined && meta.name === undefined) meta.name = p.name;
   body.apiVersion ??= apiVersionOf(p.info);
   body.kind ??= p.info.kind;
@@ -441,7 +461,12 @@ function patched(req: ApiRequest, p: ResourcePath, current: AnyObject): Record<s
     if (e.conflict) throw new StatusError('Conflict', e.message);
     // apiserver's NewGenericServerResponse(422): a generic message and empty details; json-patch's
     // own text is dropped (a real 422 body: ansible-collections/kubernetes.core#648).
-    throw new HttpStatus(422, 'Invalid', 'the server rejected our request due to an error in our request', {});
+    throw new HttpStatus(
+      422,
+      'Invalid',
+      'the server rejected our request due to an error in our request',
+      {},
+    );
   }
 }
 
@@ -455,7 +480,10 @@ function unsupportedPatch(type: string): HttpStatus {
 
 /** Equal but for what every write changes (resourceVersion, managedFields). */
 function sameObject(a: AnyObject, b: AnyObject): boolean {
-  const strip = (o: AnyObject) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined, managedFields: undefined } });
+  const strip = (o: AnyObject) => ({
+    ...o,
+    metadata: { ...o.metadata, resourceVersion: undefined, managedFields: undefined },
+  });
   return jsonEqual(strip(a), strip(b));
 }
 
@@ -463,7 +491,9 @@ function patch(ctx: ApiContext, req: ApiRequest, p: ResourcePath): Reply {
   const warnings: string[] = [];
   const opts = writeOptions(req, warnings);
   const applying = (req.contentType ?? '').startsWith('application/apply-patch');
-  const current = ctx.cluster.api.get(p.info.key as ResourceKey, p.namespace, p.name!) as AnyObject | undefined;
+  const current = ctx.cluster.api.get(p.info.key as ResourceKey, p.namespace, p.name!) as
+    | AnyObject
+    | undefined;
   if (!current) {
     if (!applying) throw new StatusError('NotFound', `${p.info.key} "${p.name}" not found`);
     const body = checkScope(p, parseBody({ ...req, contentType: 'application/yaml' }));
@@ -476,7 +506,8 @@ function patch(ctx: ApiContext, req: ApiRequest, p: ResourcePath): Reply {
   if (current.status !== undefined) next = { ...next, status: current.status };
   next = checkScope(p, next);
   const decoded = ctx.cluster.api.update(next as never, { ...opts, dryRun: true });
-  if (sameObject(decoded, current) || opts.dryRun) return json(withType(p.info, opts.dryRun ? decoded : current), 200, warnings);
+  if (sameObject(decoded, current) || opts.dryRun)
+    return json(withType(p.info, opts.dryRun ? decoded : current), 200, warnings);
   const updated = ctx.cluster.api.update(next as never, { ...opts, warnings: [] });
   ctx.wrote = true;
   return json(withType(p.info, updated), 200, warnings);
@@ -487,11 +518,18 @@ function deleteOptions(req: ApiRequest): DeleteOptions {
   if (req.body.trim() !== '') body = parseBody(req);
   const policy = req.query.get('propagationPolicy') ?? body.propagationPolicy;
   if (policy !== undefined && policy !== 'Background' && policy !== 'Orphan' && policy !== 'Foreground')
-    throw new HttpStatus(422, 'Invalid', `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${String(policy)}": supported values: "Foreground", "Background", "Orphan", "nil"`);
+    throw new HttpStatus(
+      422,
+      'Invalid',
+      `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${String(policy)}": supported values: "Foreground", "Background", "Orphan", "nil"`,
+    );
   const graceText = req.query.get('gracePeriodSeconds') ?? body.gracePeriodSeconds;
   const grace = graceText === undefined ? undefined : Number(graceText);
   if (grace !== undefined && !Number.isInteger(grace)) throw badRequest('invalid gracePeriodSeconds');
-  const dryRun = [...req.query.getAll('dryRun'), ...((Array.isArray(body.dryRun) ? body.dryRun : []) as string[])];
+  const dryRun = [
+    ...req.query.getAll('dryRun'),
+    ...((Array.isArray(body.dryRun) ? body.dryRun : []) as string[]),
+  ];
   return {
     ...(policy !== undefined ? { propagationPolicy: policy } : {}),
     ...(grace !== undefined ? { gracePeriodSeconds: Math.max(0, grace) } : {}),
@@ -527,7 +565,9 @@ function deleteCollection(ctx: ApiContext, req: ApiRequest, p: ResourcePath): Re
   const items = listObjects(ctx.cluster, p.info, p.namespace).filter(filter);
   const out: AnyObject[] = [];
   for (const obj of items) {
-    out.push(ctx.cluster.api.delete(p.info.key as ResourceKey, obj.metadata.namespace, obj.metadata.name, opts));
+    out.push(
+      ctx.cluster.api.delete(p.info.key as ResourceKey, obj.metadata.namespace, obj.metadata.name, opts),
+    );
   }
   ctx.wrote ||= !opts.dryRun && items.length > 0;
   return json({
@@ -541,7 +581,8 @@ function deleteCollection(ctx: ApiContext, req: ApiRequest, p: ResourcePath): Re
 // ---- subresources --------------------------------------------------------------------------------
 
 function scaleOf(obj: AnyObject): object {
-  const spec = (obj as { spec?: { replicas?: number; selector?: { matchLabels?: Record<string, string> } } }).spec;
+  const spec = (obj as { spec?: { replicas?: number; selector?: { matchLabels?: Record<string, string> } } })
+    .spec;
   const status = (obj as { status?: { replicas?: number } }).status;
   const labels = spec?.selector?.matchLabels ?? {};
   return {
@@ -581,17 +622,17 @@ function subresourceRequest(ctx: ApiContext, req: ApiRequest, p: ResourcePath): 
   // scale
   const scale = scaleOf(current) as { spec: { replicas: number } };
   if (verb === 'get') return json(scale);
-  const body =
-    verb === 'update'
-      ? parseBody(req)
-      : patched(req, p, scale as unknown as AnyObject);
+  const body = verb === 'update' ? parseBody(req) : patched(req, p, scale as unknown as AnyObject);
   const replicas = (body.spec as { replicas?: unknown } | undefined)?.replicas;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas))
-    throw new HttpStatus(422, 'Invalid', `Scale.autoscaling "${p.name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas ?? null)}: must be an integer`);
+    throw new HttpStatus(
+      422,
+      'Invalid',
+      `Scale.autoscaling "${p.name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas ?? null)}: must be an integer`,
+    );
   if (replicas === scale.spec.replicas) return json(scale);
   const next = { ...current, spec: { ...(current as { spec?: object }).spec, replicas } };
   const updated = ctx.cluster.api.update(next as never, {});
   ctx.wrote = true;
   return json(scaleOf(updated));
 }
-

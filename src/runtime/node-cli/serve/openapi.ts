@@ -22,7 +22,9 @@ function prefixOf(info: Info): string {
 
 function pathsFor(info: Info): Record<string, object> {
   const base = prefixOf(info);
-  const collection = info.namespaced ? `${base}/namespaces/{namespace}/${info.plural}` : `${base}/${info.plural}`;
+  const collection = info.namespaced
+    ? `${base}/namespaces/{namespace}/${info.plural}`
+    : `${base}/${info.plural}`;
   const op = (action: string, params: object[] = []) => ({
     operationId: `${action}${info.kind}`,
     parameters: params,

@@ -59,7 +59,9 @@ export async function createPki(): Promise<Pki> {
       extensions: [
         new x509.BasicConstraintsExtension(true, undefined, true),
         new x509.KeyUsagesExtension(
-          x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment,
+          x509.KeyUsageFlags.keyCertSign |
+            x509.KeyUsageFlags.digitalSignature |
+            x509.KeyUsageFlags.keyEncipherment,
           true,
         ),
         await x509.SubjectKeyIdentifierExtension.create(caKeys.publicKey, false, crypto),
@@ -101,7 +103,11 @@ export async function createPki(): Promise<Pki> {
     { type: 'dns', value: 'kubernetes' },
     { type: 'dns', value: 'kubernetes.default.svc' },
   ]);
-  const client = await leaf('CN=kubernetes-admin, O=system:masters', x509.ExtendedKeyUsage.clientAuth, undefined);
+  const client = await leaf(
+    'CN=kubernetes-admin, O=system:masters',
+    x509.ExtendedKeyUsage.clientAuth,
+    undefined,
+  );
   return {
     caPem: ca.toString('pem') + '\n',
     serverCertPem: server.certPem,

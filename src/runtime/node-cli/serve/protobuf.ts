@@ -158,7 +158,9 @@ function decodeFields(type: string, buf: Uint8Array, depth: number): Record<stri
         const ek = Number(entry.varint());
         if (ek >>> 3 === 1) k = utf8.decode(entry.bytes());
         else if (ek >>> 3 === 2)
-          v = SCHEMA.messages[mapValue!] ? message(mapValue!, entry.bytes(), depth + 1) : scalar(mapValue!, ek & 7, entry);
+          v = SCHEMA.messages[mapValue!]
+            ? message(mapValue!, entry.bytes(), depth + 1)
+            : scalar(mapValue!, ek & 7, entry);
         else entry.skip(ek & 7);
       }
       let map = out[name] as Record<string, unknown> | undefined;
@@ -196,7 +198,10 @@ function omitEmpty(value: unknown, key: string | undefined): unknown {
     return Object.keys(out).length === 0 && !isMap ? undefined : out;
   }
   if (value === null) return undefined;
-  if ((value === '' || value === false || value === 0) && !(key !== undefined && KEEP_ZERO.has(key) && value !== ''))
+  if (
+    (value === '' || value === false || value === 0) &&
+    !(key !== undefined && KEEP_ZERO.has(key) && value !== '')
+  )
     return undefined;
   return value;
 }

@@ -42,7 +42,12 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'Content-Type': 'application/json',
@@ -101,7 +106,9 @@ export function startServer(opts: ServeOptions): Promise<RunningServer> {
   function onRequest(req: IncomingMessage, res: ServerResponse): void {
     const started = performance.now();
     res.on('finish', () =>
-      opts.onRequest?.(`${req.method} ${req.url} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`),
+      opts.onRequest?.(
+        `${req.method} ${req.url} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`,
+      ),
     );
     if (!authenticated(req, pki)) {
       req.resume();
@@ -111,7 +118,13 @@ export function startServer(opts: ServeOptions): Promise<RunningServer> {
       req.resume();
       return sendStatus(
         res,
-        new HttpStatus(429, 'TooManyRequests', 'Too many requests, please try again later.', { retryAfterSeconds: 1 }, { 'Retry-After': '1' }),
+        new HttpStatus(
+          429,
+          'TooManyRequests',
+          'Too many requests, please try again later.',
+          { retryAfterSeconds: 1 },
+          { 'Retry-After': '1' },
+        ),
       );
     }
     const declared = Number(req.headers['content-length'] ?? 0);
@@ -173,13 +186,22 @@ export function startServer(opts: ServeOptions): Promise<RunningServer> {
         return sendJson(res, reply.status, reply.body, headers);
       }
       if (reply.kind === 'text') {
-        res.writeHead(reply.status, { 'Content-Type': reply.contentType, 'Content-Length': Buffer.byteLength(reply.text) });
+        res.writeHead(reply.status, {
+          'Content-Type': reply.contentType,
+          'Content-Length': Buffer.byteLength(reply.text),
+        });
         return void res.end(reply.text);
       }
       if (watches.size >= MAX_WATCHES)
         return sendStatus(
           res,
-          new HttpStatus(429, 'TooManyRequests', 'Too many requests, please try again later.', { retryAfterSeconds: 1 }, { 'Retry-After': '1' }),
+          new HttpStatus(
+            429,
+            'TooManyRequests',
+            'Too many requests, please try again later.',
+            { retryAfterSeconds: 1 },
+            { 'Retry-After': '1' },
+          ),
         );
       streamWatch(res, reply.watch);
     });
@@ -197,7 +219,9 @@ export function startServer(opts: ServeOptions): Promise<RunningServer> {
       return t;
     };
     const inScope = (obj: AnyObject | undefined): obj is AnyObject =>
-      obj !== undefined && (w.namespace === undefined || obj.metadata.namespace === w.namespace) && w.filter(obj);
+      obj !== undefined &&
+      (w.namespace === undefined || obj.metadata.namespace === w.namespace) &&
+      w.filter(obj);
     const onEvent = (e: LoggedEvent): void => {
       if (e.resource !== w.info.key) return;
       const now = inScope(e.object) && e.type !== 'DELETED';
@@ -217,12 +241,25 @@ export function startServer(opts: ServeOptions): Promise<RunningServer> {
       const since = host.log.since(Number(rv));
       if (since === undefined) {
         res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
-        write('ERROR', statusBody(new HttpStatus(410, 'Expired', `too old resource version: ${rv} (${host.cluster.store.resourceVersion})`)));
+        write(
+          'ERROR',
+          statusBody(
+            new HttpStatus(
+              410,
+              'Expired',
+              `too old resource version: ${rv} (${host.cluster.store.resourceVersion})`,
+            ),
+          ),
+        );
         return void res.end();
       }
       replay = since;
     }
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+    res.writeHead(200, {
+      'Content-Type': 'application/json',
+      'Cache-Control': 'no-cache, private',
+      'Transfer-Encoding': 'chunked',
+    });
     res.flushHeaders();
     for (const obj of initial) write('ADDED', asObject(obj));
     if (w.sendInitialEvents) {

@@ -105,7 +105,12 @@ export const notFoundPath = (): HttpStatus =>
   new HttpStatus(404, 'NotFound', 'the server could not find the requested resource', {});
 
 export const methodNotAllowed = (): HttpStatus =>
-  new HttpStatus(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
+  new HttpStatus(
+    405,
+    'MethodNotAllowed',
+    'the server does not allow this method on the requested resource',
+    {},
+  );
 
 export const badRequest = (message: string): HttpStatus => new HttpStatus(400, 'BadRequest', message);
 
@@ -114,5 +119,9 @@ export const unauthorized = (): HttpStatus => new HttpStatus(401, 'Unauthorized'
 export function toHttpStatus(e: unknown, target?: ErrorTarget): HttpStatus {
   if (e instanceof HttpStatus) return e;
   if (e instanceof StatusError) return fromStatusError(e, target);
-  return new HttpStatus(500, 'InternalError', `Internal error occurred: ${(e as Error)?.message ?? String(e)}`);
+  return new HttpStatus(
+    500,
+    'InternalError',
+    `Internal error occurred: ${(e as Error)?.message ?? String(e)}`,
+  );
 }
