@@ -142,6 +142,21 @@ function binDir(profile: ImageProfile, name: string): string {
     : `/usr/bin/${name}`;
 }
 
+type LogRead =
+  | { readonly ok: true; readonly lines: readonly LogLine[] }
+  | { readonly ok: false; readonly error: string };
+const LOG_READERS = new WeakMap<Cluster, (pod: Pod, container: string, previous: boolean) => LogRead>();
+
+/**
+ * What the kubelet serves for a container's log, as `kubectl logs` reads it here: the lines with their
+ * times, or the API server's error text. For hosts that serve the pods/log subresource over HTTP.
+ */
+export function readContainerLog(cluster: Cluster, pod: Pod, container: string, previous: boolean): LogRead {
+  const read = LOG_READERS.get(cluster);
+  if (!read) return { ok: false, error: 'the cluster has no kubelet log reader' };
+  return read(pod, container, previous);
+}
+
 export function createCommandResolver(cluster: Cluster): CommandResolver {
   const podTarget = (ctx: Extract<SessionContext, { kind: 'pod' }>): PodTarget | undefined => {
     const pod = cluster.store.get('pods', ctx.namespace, ctx.pod);
@@ -191,6 +206,15 @@ export function createCommandResolver(cluster: Cluster): CommandResolver {
     const dns = previous ? [] : coreDnsContainerLog(cluster, pod, container);
     return [...r.lines, ...system, ...dns].sort((a, b) => a.time - b.time);
   };
+
+  LOG_READERS.set(cluster, (pod, container, previous) => {
+    const r = containerLogs(pod, container, {
+      previous,
+      now: cluster.clock.now(),
+      tools: { state: cluster.nodeState, run: runTool },
+    });
+    return r.ok ? { ok: true, lines: logLines(pod, container, previous) ?? [] } : r;
+  });
 
   const kubectl = createKubectl(cluster, {
     resolveCommand: (name, context) => {

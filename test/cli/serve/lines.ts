@@ -124,3 +124,14 @@ export const BASE_LINES = [
   'kubectl get deploy -n shop api -o jsonpath={.spec.replicas}',
   'kubectl cluster-info',
 ];
+
+/** Logs: the base scenario's cluster after BASE_LINES has made pods (kube-system's components log). */
+export const LOG_LINES = [
+  'kubectl -n kube-system logs etcd-kind-control-plane --tail=3',
+  'kubectl -n kube-system logs -l k8s-app=kube-proxy --tail=2',
+  'kubectl -n kube-system logs deploy/coredns',
+  'kubectl -n kube-system logs deploy/coredns --timestamps --tail=1',
+  'kubectl logs nope',
+  'kubectl -n kube-system logs etcd-kind-control-plane --previous',
+  'kubectl -n kube-system logs etcd-kind-control-plane -c nope',
+];

@@ -17,7 +17,10 @@ const SUBRESOURCES: Record<
   string,
   readonly { name: string; kind?: readonly [string, string, string]; verbs: string[] }[]
 > = {
-  pods: [{ name: 'status', verbs: ['get', 'patch', 'update'] }],
+  pods: [
+    { name: 'log', verbs: ['get'] },
+    { name: 'status', verbs: ['get', 'patch', 'update'] },
+  ],
   services: [{ name: 'status', verbs: ['get', 'patch', 'update'] }],
   nodes: [{ name: 'status', verbs: ['get', 'patch', 'update'] }],
   namespaces: [{ name: 'status', verbs: ['get', 'patch', 'update'] }],

@@ -14,6 +14,7 @@ import {
   StatusError,
   apiVersionOf,
   jsonEqual,
+  readContainerLog,
   jsonPatch,
   matchesFields,
   mergePatch,
@@ -612,6 +613,7 @@ function subresourceRequest(ctx: ApiContext, req: ApiRequest, p: ResourcePath): 
   const verb = { GET: 'get', HEAD: 'get', PUT: 'update', PATCH: 'patch' }[req.method];
   if (!verb || !verbs.includes(verb)) throw methodNotAllowed();
   const current = stored(ctx, p);
+  if (sub === 'log') return podLog(ctx, req, current);
   if (sub === 'status') {
     if (verb === 'get') return json(withType(p.info, current));
     const next = verb === 'update' ? checkScope(p, parseBody(req)) : patched(req, p, current);
@@ -635,4 +637,54 @@ function subresourceRequest(ctx: ApiContext, req: ApiRequest, p: ResourcePath): 
   const updated = ctx.cluster.api.update(next as never, {});
   ctx.wrote = true;
   return json(scaleOf(updated));
+}
+
+/** RFC3339Nano, as the kubelet prefixes lines with `timestamps=true`. */
+function nano(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z');
+}
+
+/**
+ * GET pods/NAME/log: the kubelet's log of one container (kubelet `GetContainerLogs` through the API
+ * server), with its query options. `follow=true` sends what there is and ends the stream.
+ */
+function podLog(ctx: ApiContext, req: ApiRequest, pod: AnyObject): Reply {
+  const spec = (pod as { spec?: { containers?: { name: string }[]; initContainers?: { name: string }[] } }).spec;
+  const names = (spec?.containers ?? []).map((c) => c.name);
+  const inits = (spec?.initContainers ?? []).map((c) => c.name);
+  let container = req.query.get('container') ?? '';
+  if (container === '') {
+    if (names.length !== 1)
+      throw badRequest(
+        `a container name must be specified for pod ${pod.metadata.name}, choose one of: [${names.join(' ')}]${inits.length ? ` or one of the init containers: [${inits.join(' ')}]` : ''}`,
+      );
+    container = names[0]!;
+  }
+  if (![...names, ...inits].includes(container))
+    throw badRequest(`container ${container} is not valid for pod ${pod.metadata.name}`);
+  const int = (name: string): number | undefined => {
+    const v = req.query.get(name);
+    if (v === null) return undefined;
+    if (!/^-?\d+$/.test(v)) throw badRequest(`invalid value for ${name}: ${v}`);
+    return Number(v);
+  };
+  const read = readContainerLog(ctx.cluster, pod as never, container, req.query.get('previous') === 'true');
+  if (!read.ok) throw badRequest(read.error);
+  let lines = [...read.lines];
+  const now = ctx.cluster.clock.now();
+  const sinceSeconds = int('sinceSeconds');
+  if (sinceSeconds !== undefined) lines = lines.filter((l) => l.time >= now - sinceSeconds * 1000);
+  const sinceTime = req.query.get('sinceTime');
+  if (sinceTime !== null) {
+    const t = Date.parse(sinceTime);
+    if (Number.isNaN(t)) throw badRequest(`invalid value for sinceTime: ${sinceTime}`);
+    lines = lines.filter((l) => l.time >= t);
+  }
+  const tail = int('tailLines');
+  if (tail !== undefined && tail >= 0) lines = tail === 0 ? [] : lines.slice(-tail);
+  const stamps = req.query.get('timestamps') === 'true';
+  let text = lines.map((l) => `${stamps ? `${nano(l.time)} ` : ''}${l.text}\n`).join('');
+  const limit = int('limitBytes');
+  if (limit !== undefined && limit > 0) text = Buffer.from(text).subarray(0, limit).toString('utf8').replace(/\uFFFD$/, '');
+  return { kind: 'text', status: 200, text, contentType: 'text/plain' };
 }
