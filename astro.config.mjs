@@ -74,6 +74,7 @@ const sidebar = [
     .filter((group) => group.items.length > 0),
   { slug: 'glossary' },
   { slug: 'about-labs' },
+  { slug: 'own-kubectl' },
 ];
 
 /**
