@@ -77,6 +77,7 @@ export function startServer(opts: ServeOptions): Promise<RunningServer> {
   let tokens = REQUESTS_PER_SECOND * 2;
   let refilled = Date.now();
   const watches = new Set<() => void>();
+  let stepper: ReturnType<typeof setInterval> | undefined;
   let port = 0;
 
   const takeToken = (): boolean => {
@@ -274,28 +275,30 @@ export function startServer(opts: ServeOptions): Promise<RunningServer> {
     }
     if (!w.sendInitialEvents) for (const e of replay) onEvent(e);
     const stopListening = host.log.listen(onEvent);
-    const stepper =
-      opts.clock === 'frozen'
-        ? setInterval(() => {
-            try {
-              host.step();
-            } catch {
-              stop();
-            }
-          }, WATCH_STEP_EVERY_MS)
-        : undefined;
     const timeout = setTimeout(() => stop(), w.timeoutSeconds * 1000);
     let stopped = false;
     const stop = () => {
       if (stopped) return;
       stopped = true;
       stopListening();
-      if (stepper) clearInterval(stepper);
       clearTimeout(timeout);
       watches.delete(stop);
+      if (watches.size === 0 && stepper) {
+        clearInterval(stepper);
+        stepper = undefined;
+      }
       res.end();
     };
     watches.add(stop);
+    // Frozen clock: while any watch waits, simulated time moves in steps (one stepper for all watches).
+    if (opts.clock === 'frozen' && !stepper)
+      stepper = setInterval(() => {
+        try {
+          host.step();
+        } catch {
+          for (const s of [...watches]) s();
+        }
+      }, WATCH_STEP_EVERY_MS);
     res.on('close', stop);
   }
 
