@@ -13,7 +13,6 @@ import { restoreCluster, type Cluster } from '../../../src/engine/index.ts';
 import { ClusterHost } from '../../../src/runtime/node-cli/serve/cluster-host.ts';
 import { createPki, kubeconfigYaml } from '../../../src/runtime/node-cli/serve/pki.ts';
 import { startServer, type RunningServer } from '../../../src/runtime/node-cli/serve/server.ts';
-// @ts-expect-error: a plain .mjs script without types
 import { extractKubectl } from '../../../scripts/extract-kubectl.mjs';
 
 export interface LineResult {

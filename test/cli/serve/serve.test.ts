@@ -19,7 +19,6 @@ import {
   MAX_BODY_BYTES,
   type RunningServer,
 } from '../../../src/runtime/node-cli/serve/server.ts';
-// @ts-expect-error: a plain .mjs script without types
 import { extractKubectl } from '../../../scripts/extract-kubectl.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../../..');

@@ -249,7 +249,7 @@ function selectorsOf(req: ApiRequest, info: Info): (obj: AnyObject) => boolean {
 }
 
 function withType(info: Info, obj: AnyObject): AnyObject {
-  return obj.kind ? obj : ({ apiVersion: apiVersionOf(info), kind: info.kind, ...obj } as AnyObject);
+  return obj.kind ? obj : ({ ...obj, apiVersion: apiVersionOf(info), kind: info.kind } as AnyObject);
 }
 
 function tableShape(req: ApiRequest): TableShape | undefined {
@@ -427,9 +427,8 @@ function update(ctx: ApiContext, req: ApiRequest, p: ResourcePath): Reply {
 const CUSTOM_GROUPS = new Set(['gateway.networking.k8s.io', 'metallb.io']);
 
 /** The patched object, by the request's patch type (apiserver handlers/patch.go). */
-function patched(req: ApiRequest, p: ResourcePath, current: AnyObject): Record<string, unknown> {
+function patched(req: ApiRequest, p: ResourcePath, cur: Record<string, unknown>): Record<string, unknown> {
   const type = (req.contentType ?? '').split(';')[0]!.trim();
-  const cur = current as unknown as Record<string, unknown>;
   try {
     switch (type) {
       case 'application/json-patch+json': {
@@ -502,7 +501,7 @@ function patch(ctx: ApiContext, req: ApiRequest, p: ResourcePath): Reply {
     ctx.wrote ||= !opts.dryRun;
     return json(withType(p.info, created), 201, warnings);
   }
-  let next = patched(req, p, current);
+  let next = patched(req, p, { ...current });
   // The main resource ignores .status: the stored one stays.
   if (current.status !== undefined) next = { ...next, status: current.status };
   next = checkScope(p, next);
@@ -581,7 +580,7 @@ function deleteCollection(ctx: ApiContext, req: ApiRequest, p: ResourcePath): Re
 
 // ---- subresources --------------------------------------------------------------------------------
 
-function scaleOf(obj: AnyObject): object {
+function scaleOf(obj: AnyObject): { spec: { replicas: number } } & Record<string, unknown> {
   const spec = (obj as { spec?: { replicas?: number; selector?: { matchLabels?: Record<string, string> } } })
     .spec;
   const status = (obj as { status?: { replicas?: number } }).status;
@@ -616,15 +615,15 @@ function subresourceRequest(ctx: ApiContext, req: ApiRequest, p: ResourcePath): 
   if (sub === 'log') return podLog(ctx, req, current);
   if (sub === 'status') {
     if (verb === 'get') return json(withType(p.info, current));
-    const next = verb === 'update' ? checkScope(p, parseBody(req)) : patched(req, p, current);
+    const next = verb === 'update' ? checkScope(p, parseBody(req)) : patched(req, p, { ...current });
     const updated = ctx.cluster.api.updateStatus({ ...current, status: next.status } as AnyObject);
     ctx.wrote = true;
     return json(withType(p.info, updated));
   }
   // scale
-  const scale = scaleOf(current) as { spec: { replicas: number } };
+  const scale = scaleOf(current);
   if (verb === 'get') return json(scale);
-  const body = verb === 'update' ? parseBody(req) : patched(req, p, scale as unknown as AnyObject);
+  const body = verb === 'update' ? parseBody(req) : patched(req, p, scale);
   const replicas = (body.spec as { replicas?: unknown } | undefined)?.replicas;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas))
     throw new HttpStatus(
@@ -649,7 +648,8 @@ function nano(ms: number): string {
  * server), with its query options. `follow=true` sends what there is and ends the stream.
  */
 function podLog(ctx: ApiContext, req: ApiRequest, pod: AnyObject): Reply {
-  const spec = (pod as { spec?: { containers?: { name: string }[]; initContainers?: { name: string }[] } }).spec;
+  const spec = (pod as { spec?: { containers?: { name: string }[]; initContainers?: { name: string }[] } })
+    .spec;
   const names = (spec?.containers ?? []).map((c) => c.name);
   const inits = (spec?.initContainers ?? []).map((c) => c.name);
   let container = req.query.get('container') ?? '';
@@ -685,6 +685,10 @@ function podLog(ctx: ApiContext, req: ApiRequest, pod: AnyObject): Reply {
   const stamps = req.query.get('timestamps') === 'true';
   let text = lines.map((l) => `${stamps ? `${nano(l.time)} ` : ''}${l.text}\n`).join('');
   const limit = int('limitBytes');
-  if (limit !== undefined && limit > 0) text = Buffer.from(text).subarray(0, limit).toString('utf8').replace(/\uFFFD$/, '');
+  if (limit !== undefined && limit > 0)
+    text = Buffer.from(text)
+      .subarray(0, limit)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '');
   return { kind: 'text', status: 200, text, contentType: 'text/plain' };
 }

@@ -5,10 +5,12 @@
  * ECDSA P-256 keys from Node's WebCrypto; certificates from @peculiar/x509. Nothing is reused
  * across runs, so a kubeconfig from an earlier run is rejected with 401.
  */
-import { webcrypto } from 'node:crypto';
 // @peculiar/x509's dependency injection (tsyringe) needs the Reflect metadata API installed first.
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
+
+/** Node's global WebCrypto (the DOM `Crypto` type that @peculiar/x509 expects). */
+const webcrypto: Crypto = globalThis.crypto;
 
 const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const DAY_MS = 86_400_000;
@@ -44,7 +46,7 @@ function serial(): string {
 }
 
 export async function createPki(): Promise<Pki> {
-  const crypto = webcrypto as unknown as Crypto;
+  const crypto = webcrypto;
   const notBefore = new Date(Date.now() - 60_000);
   const notAfter = new Date(Date.now() + 365 * DAY_MS);
   const caKeys = await keyPair();
