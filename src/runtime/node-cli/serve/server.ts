@@ -10,7 +10,7 @@ import type { TLSSocket } from 'node:tls';
 import { timingSafeEqual } from 'node:crypto';
 import type { AnyObject } from '../../../engine/index.ts';
 import { handle, toTable, listObjects, type Reply, type WatchRequest } from './handler.ts';
-import { HttpStatus, statusBody, toHttpStatus, unauthorized } from './status.ts';
+import { HttpStatus, statusBody, tooManyRequests, toHttpStatus, unauthorized } from './status.ts';
 import type { ClusterHost } from './cluster-host.ts';
 import type { LoggedEvent } from './event-log.ts';
 import type { Pki } from './pki.ts';
@@ -117,16 +117,7 @@ export function startServer(opts: ServeOptions): Promise<RunningServer> {
     }
     if (!takeToken()) {
       req.resume();
-      return sendStatus(
-        res,
-        new HttpStatus(
-          429,
-          'TooManyRequests',
-          'Too many requests, please try again later.',
-          { retryAfterSeconds: 1 },
-          { 'Retry-After': '1' },
-        ),
-      );
+      return sendStatus(res, tooManyRequests());
     }
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > MAX_BODY_BYTES) {
@@ -193,17 +184,7 @@ export function startServer(opts: ServeOptions): Promise<RunningServer> {
         });
         return void res.end(reply.text);
       }
-      if (watches.size >= MAX_WATCHES)
-        return sendStatus(
-          res,
-          new HttpStatus(
-            429,
-            'TooManyRequests',
-            'Too many requests, please try again later.',
-            { retryAfterSeconds: 1 },
-            { 'Retry-After': '1' },
-          ),
-        );
+      if (watches.size >= MAX_WATCHES) return sendStatus(res, tooManyRequests());
       streamWatch(res, reply.watch);
     });
   }

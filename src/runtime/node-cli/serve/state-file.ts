@@ -1,10 +1,14 @@
 /**
  * The cluster state file `packetpath exec` and `packetpath serve` share: written whole to a temporary
- * file and renamed (a reader never sees half a cluster), and guarded by `FILE.lock` (created with
- * O_EXCL) around each read-change-write, so a kubectl request and an exec line never both start from
+ * file and renamed (a reader never sees half a cluster), and guarded by a lock file (created with
+ * O_EXCL, in the temporary directory so it never shows in the learner's folder) around each
+ * read-change-write, so a kubectl request and an exec line never both start from
  * the same state and lose one's change.
  */
+import { createHash } from 'node:crypto';
 import { closeSync, openSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { resolve } from 'node:path';
 
 /** A lock older than this was left by a process that died holding it. */
 const STALE_LOCK_MS = 10_000;
@@ -16,8 +20,14 @@ function sleepSync(ms: number): void {
 
 export class StateLockTimeout extends Error {}
 
+/** One lock per state file, named after a hash of its absolute path. */
+function lockPath(stateFile: string): string {
+  const id = createHash('sha256').update(resolve(stateFile)).digest('hex').slice(0, 24);
+  return `${tmpdir()}/packetpath-state-${id}.lock`;
+}
+
 export function withStateLock<T>(stateFile: string, fn: () => T): T {
-  const lock = `${stateFile}.lock`;
+  const lock = lockPath(stateFile);
   const start = Date.now();
   let fd: number | undefined;
   while (fd === undefined) {

@@ -114,6 +114,16 @@ export const methodNotAllowed = (): HttpStatus =>
 
 export const badRequest = (message: string): HttpStatus => new HttpStatus(400, 'BadRequest', message);
 
+/** kube-apiserver's max-in-flight answer, with the Retry-After client-go honours. */
+export const tooManyRequests = (): HttpStatus =>
+  new HttpStatus(
+    429,
+    'TooManyRequests',
+    'Too many requests, please try again later.',
+    { retryAfterSeconds: 1 },
+    { 'Retry-After': '1' },
+  );
+
 export const unauthorized = (): HttpStatus => new HttpStatus(401, 'Unauthorized', 'Unauthorized');
 
 export function toHttpStatus(e: unknown, target?: ErrorTarget): HttpStatus {
