@@ -76,4 +76,5 @@ export { tableFor } from './kubectl/printers/registry.ts';
 export type { TableDef, Column as TableColumn } from './kubectl/printers/table.ts';
 export { serverFieldSelector, matchesFields } from './kubectl/field-selector.ts';
 export { mergePatch, strategicMergePatch, jsonPatch, PatchError } from './kubectl/patch.ts';
-export { readContainerLog } from './cluster/commands.ts';
+export { readContainerLog, execInContainer } from './cluster/commands.ts';
+export { notFoundInPath as execNotFoundError } from './kubectl/commands/exec.ts';

@@ -157,6 +157,23 @@ export function readContainerLog(cluster: Cluster, pod: Pod, container: string, 
   return read(pod, container, previous);
 }
 
+const EXEC_RUNNERS = new WeakMap<Cluster, (name: string, context: SessionContext) => CommandHandler | undefined>();
+
+/**
+ * Runs a command in a pod's container as `kubectl exec` does here (the image's tools, the shell's
+ * builtins behind a shell), or undefined when the image has no such command. For hosts that serve
+ * the pods/exec subresource over HTTP.
+ */
+export function execInContainer(
+  cluster: Cluster,
+  context: Extract<SessionContext, { kind: 'pod' }>,
+  argv: readonly string[],
+  stdin: string,
+): ReturnType<CommandHandler> | undefined {
+  const handler = EXEC_RUNNERS.get(cluster)?.(argv[0] ?? '', context);
+  return handler?.(argv, { stdin, env: {}, context, interactive: false });
+}
+
 export function createCommandResolver(cluster: Cluster): CommandResolver {
   const podTarget = (ctx: Extract<SessionContext, { kind: 'pod' }>): PodTarget | undefined => {
     const pod = cluster.store.get('pods', ctx.namespace, ctx.pod);
@@ -216,18 +233,21 @@ export function createCommandResolver(cluster: Cluster): CommandResolver {
     return r.ok ? { ok: true, lines: logLines(pod, container, previous) ?? [] } : r;
   });
 
+  const resolveCommand = (name: string, context: SessionContext): CommandHandler | undefined => {
+    // `kubectl exec POD -- CMD` runs CMD through the shell so it gets the container's files and env.
+    // The shell's builtins stand for the coreutils binaries every image with a userland has; an
+    // image without a shell (distroless, scratch) has neither.
+    const coreutil =
+      ['echo', 'printf', 'test', '[', 'true', 'false', 'pwd'].includes(name) &&
+      (context.kind !== 'pod' || podTarget(context)?.profile.shell !== undefined);
+    if (!resolver(name, context) && !coreutil) return undefined;
+    return (argv, io) =>
+      cluster.shell.execIn(context, argv, io.stdin) ?? { stdout: '', stderr: '', exitCode: 127 };
+  };
+  EXEC_RUNNERS.set(cluster, resolveCommand);
+
   const kubectl = createKubectl(cluster, {
-    resolveCommand: (name, context) => {
-      // `kubectl exec POD -- CMD` runs CMD through the shell so it gets the container's files and env.
-      // The shell's builtins stand for the coreutils binaries every image with a userland has; an
-      // image without a shell (distroless, scratch) has neither.
-      const coreutil =
-        ['echo', 'printf', 'test', '[', 'true', 'false', 'pwd'].includes(name) &&
-        (context.kind !== 'pod' || podTarget(context)?.profile.shell !== undefined);
-      if (!resolver(name, context) && !coreutil) return undefined;
-      return (argv, io) =>
-        cluster.shell.execIn(context, argv, io.stdin) ?? { stdout: '', stderr: '', exitCode: 127 };
-    },
+    resolveCommand,
     containerLogs: (pod, container, opts) =>
       logLines(pod as Pod, container, opts.previous)
         ?.map((l) => `${l.text}\n`)

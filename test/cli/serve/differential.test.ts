@@ -9,7 +9,7 @@ import { createCluster, type Cluster } from '../../../src/engine/index.ts';
 import { loadLabFromDir } from '../../../src/grader/node/load-lab.ts';
 import { startLab } from '../../../src/grader/index.ts';
 import { startDifferential, type Differential, type LineResult } from './harness.ts';
-import { BASE_LINES, LOG_LINES, WEB_YAML, labLines, simpleLabs } from './lines.ts';
+import { BASE_LINES, EXEC_LINES, LOG_LINES, WEB_YAML, labLines, simpleLabs } from './lines.ts';
 import { join } from 'node:path';
 
 /**
@@ -68,7 +68,7 @@ describe('our kubectl against the real kubectl v1.35 on the same cluster', { tim
 
   it('base scenario: get (-o wide, yaml, json, jsonpath, custom-columns, name, -l, --field-selector, -A), describe, apply, create, expose, scale, label, annotate, patch, set image, rollout, delete', async () => {
     const cluster = createCluster(undefined, { seed: 1, files: { 'web.yaml': WEB_YAML } });
-    await runScenario('base', cluster, [...BASE_LINES, ...LOG_LINES]);
+    await runScenario('base', cluster, [...BASE_LINES, ...LOG_LINES, ...EXEC_LINES]);
   });
 
   for (const id of simpleLabs()) {

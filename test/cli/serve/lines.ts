@@ -1,9 +1,8 @@
 /**
  * The kubectl lines the differential test runs: every kubectl line of each lab (its setup, its
  * solution, the commands its text and hints quote in backticks), plus a base scenario over the
- * commands the chapters use most. Lines that need a terminal or a container (exec, debug, attach,
- * port-forward, edit, -it, -f -, follow/watch) or a shell pipeline are left out: they compare
- * more than kubectl.
+ * commands the chapters use most. Lines that need a terminal (debug, attach, port-forward, edit,
+ * -it, -f -, follow/watch) or a shell pipeline are left out: they compare more than kubectl.
  */
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +11,7 @@ import { parse } from 'yaml';
 const LABS = join(import.meta.dirname, '../../../labs');
 
 const EXCLUDED =
-  /\s(exec|debug|attach|port-forward|edit|cp|proxy)\s|\s-it?\b|\s-f -|\s(-w|--watch|-f|--follow)(\s|$)|[|<>;&$`]|\.\.\.|<[^>]*>|\bkubectl (logs|top)\b/;
+  /\s(debug|attach|port-forward|edit|cp|proxy)\s|\s-it?\b|\s-f -|\s(-w|--watch|-f|--follow)(\s|$)|[|<>;&$`]|\.\.\.|<[^>]*>|\bkubectl (logs|top)\b/;
 
 function strings(value: unknown, out: string[]): string[] {
   if (typeof value === 'string') out.push(value);
@@ -134,4 +133,14 @@ export const LOG_LINES = [
   'kubectl logs nope',
   'kubectl -n kube-system logs etcd-kind-control-plane --previous',
   'kubectl -n kube-system logs etcd-kind-control-plane -c nope',
+];
+
+/** exec over WebSocket (remotecommand v5): output, stdin, exit codes, a command the image lacks. */
+export const EXEC_LINES = [
+  'kubectl -n kube-system exec etcd-kind-control-plane -- echo hi',
+  'kubectl -n kube-system exec deploy/coredns -- ls /',
+  'kubectl -n kube-system exec kube-proxy-cqsbb -- sh -c "exit 3"',
+  'kubectl -n kube-system exec kube-proxy-cqsbb -- nope',
+  'kubectl -n kube-system exec -i kube-proxy-cqsbb -- cat <<< hello',
+  'kubectl exec nope -- ls',
 ];

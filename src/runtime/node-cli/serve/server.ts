@@ -15,6 +15,8 @@ import type { ClusterHost } from './cluster-host.ts';
 import type { LoggedEvent } from './event-log.ts';
 import type { Pki } from './pki.ts';
 import { decodeProtobufObject, isProtobuf } from './protobuf.ts';
+import { handleExecUpgrade } from './exec.ts';
+import type { Duplex } from 'node:stream';
 
 /** kube-apiserver's `MaxRequestBodyBytes`. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -100,6 +102,15 @@ export function startServer(opts: ServeOptions): Promise<RunningServer> {
     },
     (req, res) => onRequest(req, res),
   );
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex) => {
+    if (!authenticated(req, pki)) {
+      const body = JSON.stringify(statusBody(unauthorized()));
+      return void socket.end(
+        `HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      );
+    }
+    handleExecUpgrade(host, req, socket);
+  });
   server.requestTimeout = 60_000;
   server.headersTimeout = 30_000;
   server.maxHeadersCount = 200;
