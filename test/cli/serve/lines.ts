@@ -11,7 +11,7 @@ import { parse } from 'yaml';
 const LABS = join(import.meta.dirname, '../../../labs');
 
 const EXCLUDED =
-  /\s(debug|attach|port-forward|edit|cp|proxy)\s|\s-it?\b|\s-f -|\s(-w|--watch|-f|--follow)(\s|$)|[|<>;&$`]|\.\.\.|<[^>]*>|\bkubectl (logs|top)\b/;
+  /\s(debug|attach|port-forward|edit|cp|proxy)\s|\s-it?\b|\s-f -|\s(-w|--watch|-f|--follow)(\s|$)|[|<>;&$`]|\.\.\.|<[^>]*>|\bkubectl top\b/;
 
 function strings(value: unknown, out: string[]): string[] {
   if (typeof value === 'string') out.push(value);
