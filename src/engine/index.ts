@@ -78,3 +78,4 @@ export { serverFieldSelector, matchesFields } from './kubectl/field-selector.ts'
 export { mergePatch, strategicMergePatch, jsonPatch, PatchError } from './kubectl/patch.ts';
 export { readContainerLog, execInContainer } from './cluster/commands.ts';
 export { notFoundInPath as execNotFoundError } from './kubectl/commands/exec.ts';
+export { sameObject } from './kubectl/commands/patch.ts';

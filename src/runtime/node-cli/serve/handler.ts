@@ -13,8 +13,8 @@ import {
   RESOURCES,
   StatusError,
   apiVersionOf,
-  jsonEqual,
   readContainerLog,
+  sameObject,
   jsonPatch,
   matchesFields,
   mergePatch,
@@ -476,15 +476,6 @@ function unsupportedPatch(type: string): HttpStatus {
     'UnsupportedMediaType',
     `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml${type === 'application/strategic-merge-patch+json' ? '' : ', application/strategic-merge-patch+json'}`,
   );
-}
-
-/** Equal but for what every write changes (resourceVersion, managedFields). */
-function sameObject(a: AnyObject, b: AnyObject): boolean {
-  const strip = (o: AnyObject) => ({
-    ...o,
-    metadata: { ...o.metadata, resourceVersion: undefined, managedFields: undefined },
-  });
-  return jsonEqual(strip(a), strip(b));
 }
 
 function patch(ctx: ApiContext, req: ApiRequest, p: ResourcePath): Reply {
