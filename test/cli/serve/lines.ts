@@ -143,4 +143,6 @@ export const EXEC_LINES = [
   'kubectl -n kube-system exec kube-proxy-cqsbb -- nope',
   'kubectl -n kube-system exec -i kube-proxy-cqsbb -- cat <<< hello',
   'kubectl exec nope -- ls',
+  'kubectl exec svc/kubernetes -- ls',
+  'kubectl logs svc/kubernetes',
 ];

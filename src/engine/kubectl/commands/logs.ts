@@ -91,7 +91,7 @@ function truncateBytes(text: string, limit: number): string {
  */
 function findTarget(ctx: KubectlContext, arg: string): ReturnType<typeof resolvePodTarget> {
   try {
-    return resolvePodTarget(ctx, arg, byLogging);
+    return resolvePodTarget(ctx, arg, byLogging, 'logs');
   } catch (e) {
     if (!(e instanceof StatusError) || e.reason !== 'NotFound') throw e;
     const missingNamespace = !ctx.host.api.get('namespaces', undefined, ctx.namespace);
