@@ -11,7 +11,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '../src/runtime/node-cli/serve/k8s-proto.json');
-const API_FILES = ['core/v1', 'apps/v1', 'networking/v1', 'discovery/v1', 'autoscaling/v1', 'policy/v1'];
+const API_FILES = ['core/v1', 'apps/v1', 'networking/v1', 'discovery/v1', 'autoscaling/v1', 'policy/v1', 'authorization/v1'];
 const MACHINERY_FILES = ['pkg/apis/meta/v1', 'pkg/util/intstr', 'pkg/api/resource', 'pkg/runtime'];
 
 function git(repo, ...args) {

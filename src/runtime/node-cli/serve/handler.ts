@@ -197,6 +197,13 @@ export function handle(ctx: ApiContext, req: ApiRequest): Reply {
         if (!get) throw methodNotAllowed();
         return json(doc);
       }
+      if (
+        group === ACCESS_REVIEW.group &&
+        version === 'v1' &&
+        segs[3] === ACCESS_REVIEW.plural &&
+        segs.length === 4
+      )
+        return accessReview(req);
       return resourceRequest(ctx, req, parseResourcePath(group, version, segs.slice(3)));
     }
     default:
@@ -682,4 +689,33 @@ function podLog(ctx: ApiContext, req: ApiRequest, pod: AnyObject): Reply {
       .toString('utf8')
       .replace(/\uFFFD$/, '');
   return { kind: 'text', status: 200, text, contentType: 'text/plain' };
+}
+
+/**
+ * SelfSubjectAccessReview (`kubectl auth can-i`): a create-only review the server answers, not an
+ * object the engine stores. It is left out of discovery, as the engine's resource table (and so our
+ * own `kubectl api-resources`) does not list it; kubectl posts the review without looking it up.
+ */
+const ACCESS_REVIEW = {
+  group: 'authorization.k8s.io',
+  plural: 'selfsubjectaccessreviews',
+  kind: 'SelfSubjectAccessReview',
+};
+
+/** POST selfsubjectaccessreviews: the admin's client certificate (system:masters) may do anything. */
+function accessReview(req: ApiRequest): Reply {
+  if (req.method !== 'POST') throw methodNotAllowed();
+  const body = parseBody(req);
+  if (body.kind !== ACCESS_REVIEW.kind)
+    throw badRequest(`expected a ${ACCESS_REVIEW.kind}, got ${String(body.kind)}`);
+  return json(
+    {
+      ...body,
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: ACCESS_REVIEW.kind,
+      metadata: { creationTimestamp: null },
+      status: { allowed: true, reason: '' },
+    },
+    201,
+  );
 }
