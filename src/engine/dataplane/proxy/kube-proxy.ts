@@ -71,6 +71,8 @@ export interface KubeProxyContext {
   readonly clock: SimClock;
   readonly config: ClusterConfig;
   readonly recorder?: EventSink;
+  /** A node's local addresses besides its InternalIP and loopback (its CNI devices'). */
+  readonly nodeLocalAddresses?: (node: Node) => readonly string[];
 }
 
 /** One node's kernel state as kube-proxy left it, plus the per-connection state of the packet path. */
@@ -148,7 +150,7 @@ export class KubeProxy implements Controller {
         if (this.serviceChanges.update(prev, cur)) this.dirty = true;
       }),
       this.ctx.api.watch('endpointslices.discovery.k8s.io', mark),
-      // Rules depend on a node's name, InternalIP and labels (nodeInfo), not on its status otherwise.
+      // Rules depend on a node's name, InternalIP, labels and pod CIDR (nodeInfo), not on its status otherwise.
       this.ctx.api.watch('nodes', (e) => {
         if (e.type !== 'MODIFIED' || !e.oldObject || !sameProxyNode(e.oldObject, e.object)) this.dirty = true;
       }),
@@ -474,6 +476,7 @@ export class KubeProxy implements Controller {
           name: n.metadata.name,
           ip: n.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '',
           labels: n.metadata.labels ?? {},
+          localAddresses: this.ctx.nodeLocalAddresses?.(n) ?? [],
         }))
         .sort((a, b) => (a.name < b.name ? -1 : 1));
     }
@@ -484,7 +487,12 @@ export class KubeProxy implements Controller {
 function sameProxyNode(a: AnyObject, b: AnyObject): boolean {
   const ip = (n: AnyObject) =>
     (n as unknown as Node).status?.addresses?.find((x) => x.type === 'InternalIP')?.address ?? '';
-  return ip(a) === ip(b) && jsonEqual(a.metadata.labels ?? {}, b.metadata.labels ?? {});
+  const podCIDR = (n: AnyObject) => (n as unknown as Node).spec?.podCIDR ?? '';
+  return (
+    ip(a) === ip(b) &&
+    podCIDR(a) === podCIDR(b) &&
+    jsonEqual(a.metadata.labels ?? {}, b.metadata.labels ?? {})
+  );
 }
 
 function isConfigMap(o: AnyObject): boolean {
