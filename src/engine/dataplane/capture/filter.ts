@@ -32,7 +32,11 @@ const PORT_NAMES: Readonly<Record<string, number>> = {
   webcache: 8080,
 };
 
-const PROTO_NUMBERS: Readonly<Record<string, number>> = { tcp: IPPROTO_TCP, udp: IPPROTO_UDP, icmp: IPPROTO_ICMP };
+const PROTO_NUMBERS: Readonly<Record<string, number>> = {
+  tcp: IPPROTO_TCP,
+  udp: IPPROTO_UDP,
+  icmp: IPPROTO_ICMP,
+};
 
 const PROTOCOLS = new Set(['ip', 'arp', 'tcp', 'udp', 'icmp']);
 const DIRECTIONS = new Set(['src', 'dst']);
@@ -295,4 +299,3 @@ export function compileFilter(expression: string): FrameFilter {
   if (tokens.length === 0) return () => true;
   return new Parser(tokens).parse();
 }
-

@@ -31,6 +31,7 @@ import { ephemeralPort, resolveSource, type ResolvedSource } from './origin.ts';
 import { transport, type TransportResult } from './transport.ts';
 import type { ConnectRequest, ConnectResult, DnsSummary, Hop } from './types.ts';
 import { buildView, type NetworkView } from './view.ts';
+import { recordTcpConnection, requestText } from '../capture/traffic.ts';
 
 /** Headers and framing a TCP segment carries besides payload (IPv4 20 + TCP 20). */
 const TCP_IP_HEADERS = 40;
@@ -233,6 +234,20 @@ export function connect(req: ConnectRequest, cluster: Cluster, rng: Rng): Connec
   hops.push(...t.hops);
   const tr = t.translation?.t;
   if (t.status !== 'delivered') {
+    // Capture hook: the SYN that went unanswered or was refused.
+    if (req.protocol === 'TCP')
+      recordTcpConnection(view, {
+        origin: src.origin,
+        t,
+        srcPort,
+        dialIP: destIP,
+        dialPort: req.port ?? 0,
+        outcome: t.status,
+        mss:
+          (src.origin.kind === 'pod' ? podMtuOf(cluster, src.origin.pod) : cluster.config.nodeMTU) -
+          TCP_IP_HEADERS,
+        offsetUs: (dns?.queries ?? 0) * 1000 + 500,
+      });
     return {
       outcome: t.status,
       hops,
@@ -276,6 +291,22 @@ export function connect(req: ConnectRequest, cluster: Cluster, rng: Rng): Connec
   const srcMtu = src.origin.kind === 'pod' ? podMtuOf(cluster, src.origin.pod) : cluster.config.nodeMTU;
   const srcNode = src.origin.kind === 'external' ? undefined : src.origin.node.name;
   const withApp = application(view, req, t, result, srcPort, { mtu: srcMtu, node: srcNode }, rng);
+  // Capture hook: the connection's packets, for any tcpdump running.
+  if (req.protocol === 'TCP')
+    recordTcpConnection(view, {
+      origin: src.origin,
+      t,
+      srcPort,
+      dialIP: destIP,
+      dialPort: req.port ?? 0,
+      outcome: withApp.outcome,
+      ...(req.payload?.http && req.payload.http.scheme !== 'https'
+        ? { request: requestText(req.payload.http) }
+        : {}),
+      ...(withApp.response && req.payload?.http?.scheme !== 'https' ? { response: withApp.response } : {}),
+      mss: srcMtu - TCP_IP_HEADERS,
+      offsetUs: (dns?.queries ?? 0) * 1000 + 500,
+    });
   if (req.protocol === 'TCP' && tr?.proxy && tr.proxyRoute && t.translation && !withApp.stalled)
     tr.proxy.connectionClosed(t.translation.node, tr.proxyRoute);
   return withApp;

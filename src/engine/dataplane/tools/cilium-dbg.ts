@@ -152,6 +152,11 @@ function identityOf(labels: readonly string[]): number {
   return 256 + (fnv32a(labels.join(';')) % (65535 - 256));
 }
 
+/** The pod's security identity, which Cilium's VXLAN tunnel also carries as the VNI (capture/legs.ts). */
+export function podSecurityIdentity(cluster: Cluster, pod: Pod): number {
+  return identityOf(securityLabels(cluster, pod));
+}
+
 function securityLabels(cluster: Cluster, pod: Pod): string[] {
   const ns = pod.metadata.namespace ?? 'default';
   const nsLabels = cluster.store.get('namespaces', undefined, ns)?.metadata.labels ?? {};
