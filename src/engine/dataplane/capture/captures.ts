@@ -6,13 +6,12 @@
  */
 import type { Cluster } from '../../cluster/cluster.ts';
 import { isPlainObject, type Json } from '../../util/json.ts';
-import { decodeFrame, LINKTYPE_ETHERNET, LINKTYPE_LINUX_SLL2 } from './decode.ts';
+import { decodeFrame, LINKTYPE_LINUX_SLL2, LINKTYPE_RAW } from './decode.ts';
 import { compileFilter, type FrameFilter } from './filter.ts';
 import { netnsKey, type Leg, type Netns } from './legs.ts';
 import { fromBinaryString, toBinaryString } from './pcap.ts';
 import { sll2 } from './wire.ts';
 
-export const LINKTYPE_RAW = 101;
 const STATE_KEY = 'captures';
 
 export interface CapturedFrame {
@@ -62,6 +61,14 @@ function isCapture(v: Json | undefined): v is Json & CaptureState {
 
 function parseCapture(v: Json | undefined): CaptureState | undefined {
   return isCapture(v) ? v : undefined;
+}
+
+/** An id no running capture on the node has (two tcpdumps started in the same millisecond differ). */
+export function nextCaptureId(cluster: Cluster, node: string, prefix: string): string {
+  const taken = recordOf(cluster, node) ?? {};
+  let n = 1;
+  while (`${prefix}#${n}` in taken) n++;
+  return `${prefix}#${n}`;
 }
 
 export function startCapture(cluster: Cluster, node: string, spec: CaptureSpec): void {
@@ -164,5 +171,3 @@ export function frameBytes(f: CapturedFrame): Uint8Array {
 export function netnsOf(key: string, node: string): Netns {
   return key.startsWith('pod/') ? { kind: 'pod', uid: key.slice(4), node } : { kind: 'node', node };
 }
-
-export { LINKTYPE_ETHERNET };

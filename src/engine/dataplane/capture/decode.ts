@@ -14,6 +14,8 @@ import {
 
 export const LINKTYPE_ETHERNET = 1;
 export const LINKTYPE_LINUX_SLL2 = 276;
+/** Raw IP, no link header: what tunl0 (ARPHRD_TUNNEL) captures as. */
+export const LINKTYPE_RAW = 101;
 
 /** The UDP ports tcpdump decodes as tunnels: VXLAN's IANA port, and OTV's (flannel's and Cilium's 8472). */
 export const VXLAN_PORT = 4789;
@@ -88,7 +90,8 @@ export interface Sll2Header {
   readonly ifindex: number;
   readonly arphrd: number;
   readonly packetType: number;
-  readonly addr: string;
+  /** The link-layer source address (absent on devices without one, such as lo and tunl0). */
+  readonly addr?: string;
 }
 
 export interface DecodedFrame {
@@ -211,12 +214,16 @@ export function decodeFrame(linktype: number, b: Uint8Array): DecodedFrame {
       ifindex: be32(b, 4),
       arphrd: be16(b, 8),
       packetType: b[10]!,
-      addr: macText(b, 12),
+      ...(b[11] === 6 ? { addr: macText(b, 12) } : {}),
     };
     const payload = b.subarray(20);
     const ip = sll.protocol === ETHERTYPE_IPV4 ? decodeIpv4(payload) : undefined;
     const arp = sll.protocol === ETHERTYPE_ARP ? decodeArp(payload) : undefined;
     return { linktype, length: b.length, sll, ...(ip ? { ip } : {}), ...(arp ? { arp } : {}) };
+  }
+  if (linktype === LINKTYPE_RAW) {
+    const ip = decodeIpv4(b);
+    return { linktype, length: b.length, ...(ip ? { ip } : {}) };
   }
   const ether = decodeEther(b);
   return {

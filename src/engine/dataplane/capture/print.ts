@@ -12,6 +12,7 @@ import {
   decodeFrame,
   decodeIpv4,
   LINKTYPE_LINUX_SLL2,
+  LINKTYPE_RAW,
   OTV_PORT,
   tunnelled,
   type ArpLayer,
@@ -105,14 +106,16 @@ export class Printer {
 
   private link(d: DecodedFrame): string {
     if (d.linktype === LINKTYPE_LINUX_SLL2 && d.sll) {
-      const name = this.opts.ifnames?.get(d.sll.ifindex) ?? `ifindex ${d.sll.ifindex}`;
+      const name = this.opts.ifnames?.get(d.sll.ifindex) ?? '?';
       const dir = ['In ', 'B  ', 'M  ', 'P  ', 'Out'][d.sll.packetType] ?? '   ';
       const prefix = `${name.padEnd(5)} ${dir} `;
+      const addr = d.sll.addr ? `${d.sll.addr} ` : '';
       const eth = this.opts.ether
-        ? `${d.sll.addr} ethertype ${etherName(d.sll.protocol)}, length ${d.length}: `
+        ? `ifindex ${d.sll.ifindex} ${addr}ethertype ${etherName(d.sll.protocol)}, length ${d.length}: `
         : '';
       return prefix + eth + this.network(d.sll.protocol, d.ip, d.arp, d.length - 20, this.opts.ether);
     }
+    if (d.linktype === LINKTYPE_RAW) return this.network(ETHERTYPE_IPV4, d.ip, undefined, d.length, false);
     if (!d.ether) return '[|ether]';
     return this.etherLine(d.ether, d.length);
   }

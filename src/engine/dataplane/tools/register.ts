@@ -21,6 +21,7 @@ import {
 } from './netfilter-tools.ts';
 import { bridgeCommand, chrootCommand, crictlCommand, sysctlCommand } from './node-tools.ts';
 import { pingCommand } from './ping.ts';
+import { tcpdumpCommand } from './tcpdump.ts';
 import { netstatCommand, ssCommand } from './ss.ts';
 import { wgetCommand } from './wget.ts';
 import { traceCommand } from '../trace/trace-command.ts';
@@ -53,6 +54,7 @@ export const POD_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>(
   ['sysctl', sysctlCommand],
   // Only Cilium's agent image has it (the registry checks the image's tools).
   ['cilium-dbg', ciliumDbgCommand],
+  ['tcpdump', tcpdumpCommand],
   ...NETFILTER,
 ]);
 
