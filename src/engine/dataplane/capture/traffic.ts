@@ -65,9 +65,21 @@ function originPlace(view: NetworkView, origin: Origin, t: TransportResult): Pla
   return entry ? { kind: 'outside', node: entry } : { kind: 'outside' };
 }
 
-function targetPlace(t: TransportResult): Place | undefined {
+/**
+ * Where the packet was headed: the transport's target, or for a refusal or a drop (which have none)
+ * the pod or node that owns the translated address.
+ */
+function targetPlace(view: NetworkView, t: TransportResult): Place | undefined {
   const target = t.target;
-  if (!target) return undefined;
+  if (!target) {
+    const pod = view.cluster.store
+      .list('pods')
+      .find((p) => p.status?.podIP === t.destIP && !p.spec?.hostNetwork && p.spec?.nodeName);
+    const podNode = pod ? view.nodeByName(pod.spec?.nodeName ?? '') : undefined;
+    if (pod && podNode) return { kind: 'pod', pod, node: podNode };
+    const node = view.nodes.find((n) => n.ip === t.destIP);
+    return node ? { kind: 'node', node } : undefined;
+  }
   if (target.kind === 'pod') return { kind: 'pod', pod: target.pod, node: target.node };
   if (target.kind === 'node') return { kind: 'node', node: target.node };
   return { kind: 'outside' };
@@ -87,7 +99,7 @@ function shapeOf(
   dialPort: number,
 ): FlowShape | undefined {
   const client = originPlace(view, origin, t);
-  const server = targetPlace(t);
+  const server = targetPlace(view, t);
   if (!server) return undefined;
   const src = origin.ip || externalClientIP(view.config);
   const near = { src, sport: srcPort, dst: dialIP, dport: dialPort };
