@@ -21,7 +21,7 @@ import {
   type ToolOutcome,
   type ToolOutcomes,
 } from './process-model.ts';
-import type { NodeLocalState } from './node-local-state.ts';
+import type { NodeLocalStore } from '../controllers/runtime.ts';
 import type { Responder } from './responders.ts';
 import type { Json } from '../util/json.ts';
 
@@ -71,7 +71,7 @@ const kubeletToolsCache = new WeakMap<object, ContainerTools>();
 /** The kubelet's tools: it starts containers, so it runs their tools (once per instance) and records them. */
 export function kubeletTools(ctx: {
   readonly api: object;
-  readonly nodeState: NodeLocalState;
+  readonly nodeState: NodeLocalStore;
 }): ContainerTools {
   let tools = kubeletToolsCache.get(ctx);
   if (!tools) {
@@ -88,7 +88,7 @@ export function kubeletTools(ctx: {
  * yet, the cluster's runner.
  */
 export interface ContainerTools {
-  readonly state: NodeLocalState;
+  readonly state: NodeLocalStore;
   readonly run?: ToolRunner;
 }
 
@@ -147,7 +147,7 @@ const sessionKey = (pod: Pod, container: string) =>
 /** Session ends by instance start (ms): when the attached shell left and with which status. */
 type SessionEnds = Record<string, { readonly at: number; readonly code: number }>;
 
-function sessionEnd(state: NodeLocalState, pod: Pod, container: string, startMs: number) {
+function sessionEnd(state: NodeLocalStore, pod: Pod, container: string, startMs: number) {
   const ends = state.get(pod.spec?.nodeName ?? '', sessionKey(pod, container)) as unknown as
     | SessionEnds
     | undefined;
@@ -156,14 +156,14 @@ function sessionEnd(state: NodeLocalState, pod: Pod, container: string, startMs:
 
 /** Who hears of container exits the runtime did not plan: each kubelet's relist (its PLEG). */
 interface RuntimeEvents {
-  readonly state: NodeLocalState;
+  readonly state: NodeLocalStore;
   readonly relist: Set<(pod: Pod) => void>;
 }
 const runtimeEvents = new WeakMap<object, RuntimeEvents>();
 
 /** A kubelet subscribes to exits of its containers that only the runtime sees (an attached shell closed). */
 export function watchContainerExits(
-  ctx: { readonly api: object; readonly nodeState: NodeLocalState },
+  ctx: { readonly api: object; readonly nodeState: NodeLocalStore },
   relist: (pod: Pod) => void,
 ): () => void {
   let events = runtimeEvents.get(ctx.api);

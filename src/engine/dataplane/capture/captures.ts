@@ -4,7 +4,7 @@
  * and direction, and the frames it has taken so far with their timestamps. A frame is filtered when
  * it is recorded, as the kernel runs the BPF program on each packet.
  */
-import type { Cluster } from '../../cluster/cluster.ts';
+import type { DataplaneHost } from '../network/view.ts';
 import { isPlainObject, type Json } from '../../util/json.ts';
 import { decodeFrame, LINKTYPE_LINUX_SLL2, LINKTYPE_RAW } from './decode.ts';
 import { compileFilter, type FrameFilter } from './filter.ts';
@@ -43,7 +43,7 @@ export interface CaptureState extends CaptureSpec {
   endedAt?: number;
 }
 
-function recordOf(cluster: Cluster, node: string): Record<string, Json> | undefined {
+function recordOf(cluster: DataplaneHost, node: string): Record<string, Json> | undefined {
   const v = cluster.nodeState.get(node, STATE_KEY);
   return isPlainObject(v) ? v : undefined;
 }
@@ -64,25 +64,25 @@ function parseCapture(v: Json | undefined): CaptureState | undefined {
 }
 
 /** An id no running capture on the node has (two tcpdumps started in the same millisecond differ). */
-export function nextCaptureId(cluster: Cluster, node: string, prefix: string): string {
+export function nextCaptureId(cluster: DataplaneHost, node: string, prefix: string): string {
   const taken = recordOf(cluster, node) ?? {};
   let n = 1;
   while (`${prefix}#${n}` in taken) n++;
   return `${prefix}#${n}`;
 }
 
-export function startCapture(cluster: Cluster, node: string, spec: CaptureSpec): void {
+export function startCapture(cluster: DataplaneHost, node: string, spec: CaptureSpec): void {
   const state: CaptureState = { ...spec, frames: [] };
   cluster.nodeState.updateRecord(node, STATE_KEY, (r) => {
     r[spec.id] = JSON.parse(JSON.stringify(state)) as Json;
   });
 }
 
-export function getCapture(cluster: Cluster, node: string, id: string): CaptureState | undefined {
+export function getCapture(cluster: DataplaneHost, node: string, id: string): CaptureState | undefined {
   return parseCapture(recordOf(cluster, node)?.[id]);
 }
 
-export function stopCapture(cluster: Cluster, node: string, id: string): CaptureState | undefined {
+export function stopCapture(cluster: DataplaneHost, node: string, id: string): CaptureState | undefined {
   const c = getCapture(cluster, node, id);
   cluster.nodeState.updateRecord(node, STATE_KEY, (r) => {
     delete r[id];
@@ -91,7 +91,10 @@ export function stopCapture(cluster: Cluster, node: string, id: string): Capture
 }
 
 /** True when any node has a capture running: the traffic hooks return at once otherwise. */
-export function capturesRunning(cluster: Cluster, nodes: readonly { readonly name: string }[]): boolean {
+export function capturesRunning(
+  cluster: DataplaneHost,
+  nodes: readonly { readonly name: string }[],
+): boolean {
   for (const n of nodes) {
     const r = recordOf(cluster, n.name);
     if (r && Object.keys(r).length > 0) return true;
@@ -130,7 +133,7 @@ function frameFor(c: CaptureSpec, leg: Leg): Uint8Array | undefined {
  * Offers the sightings of one packet to the captures of the namespaces they happen in; `atMs` is the
  * moment the packet left its socket.
  */
-export function recordLegs(cluster: Cluster, legs: readonly Leg[], atMs: number, atUs: number): void {
+export function recordLegs(cluster: DataplaneHost, legs: readonly Leg[], atMs: number, atUs: number): void {
   const byNode = new Map<string, Leg[]>();
   for (const leg of legs) {
     const list = byNode.get(leg.netns.node) ?? [];

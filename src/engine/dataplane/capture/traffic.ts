@@ -12,7 +12,7 @@ import { externalClientIP, type NetworkView, type NodeInfo } from '../network/vi
 import type { Origin, TransportResult } from '../network/transport.ts';
 import type { DnsResponse, QType } from '../dns/message.ts';
 import { fnv32a } from '../../util/rng.ts';
-import { utf8 } from '../proxy/hash.ts';
+import { utf8Encode as utf8 } from '../../util/encoding.ts';
 import { capturesRunning, recordLegs } from './captures.ts';
 import { nodeIcmpSource, packetLegs, Topology, type NatAt, type Place, type Reach } from './legs.ts';
 import {
@@ -72,12 +72,10 @@ function originPlace(view: NetworkView, origin: Origin, t: TransportResult): Pla
 function targetPlace(view: NetworkView, t: TransportResult): Place | undefined {
   const target = t.target;
   if (!target) {
-    const pod = view.cluster.store
-      .list('pods')
-      .find((p) => p.status?.podIP === t.destIP && !p.spec?.hostNetwork && p.spec?.nodeName);
+    const pod = view.podByIP(t.destIP);
     const podNode = pod ? view.nodeByName(pod.spec?.nodeName ?? '') : undefined;
     if (pod && podNode) return { kind: 'pod', pod, node: podNode };
-    const node = view.nodes.find((n) => n.ip === t.destIP);
+    const node = view.nodeByIP(t.destIP);
     return node ? { kind: 'node', node } : undefined;
   }
   if (target.kind === 'pod') return { kind: 'pod', pod: target.pod, node: target.node };
