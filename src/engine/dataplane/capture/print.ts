@@ -30,6 +30,7 @@ import {
   TCP_ACK,
   TCP_FIN,
   TCP_PSH,
+  internetChecksum,
   TCP_RST,
   TCP_SYN,
 } from './wire.ts';
@@ -149,8 +150,8 @@ export class Printer {
     let head = named ? '' : 'IP ';
     if (verbose) {
       const proto = PROTO_NAME[ip.protocol] ?? String(ip.protocol);
-      head =
-        `IP (tos 0x${ip.tos.toString(16)}, ttl ${ip.ttl}, id ${ip.id}, offset 0, flags [${ip.df ? 'DF' : 'none'}], ` +
+      head +=
+        `(tos 0x${ip.tos.toString(16)}, ttl ${ip.ttl}, id ${ip.id}, offset 0, flags [${ip.df ? 'DF' : 'none'}], ` +
         `proto ${proto} (${ip.protocol}), length ${ip.totalLength})\n    `;
     }
     if (ip.ipip) return `${head}${ip.src} > ${ip.dst}: ${this.ipLine(ip.ipip, named)}`;
@@ -205,8 +206,7 @@ export class Printer {
       }
     }
     let out = `${ends}Flags [${tcpFlags(t.flags)}]`;
-    if (this.opts.verbose > 0)
-      out += `, cksum 0x${tcpChecksumField(ip).toString(16).padStart(4, '0')} (correct)`;
+    if (this.opts.verbose > 0) out += `, cksum ${tcpChecksumText(ip)}`;
     if (length > 0 || t.flags & (TCP_SYN | TCP_FIN | TCP_RST)) {
       out += `, seq ${seq}`;
       if (length > 0) out += `:${(seq + length) >>> 0}`;
@@ -217,7 +217,8 @@ export class Printer {
     out += `, length ${length}`;
     if (length > 0 && (t.sport === 80 || t.dport === 80 || t.sport === 8080 || t.dport === 8080)) {
       const line = httpFirstLine(t.payload);
-      if (this.opts.verbose > 0) out += `: HTTP, length: ${length}${httpLines(t.payload)}`;
+      // A segment in the middle of a body (no request or status line) is only named.
+      if (this.opts.verbose > 0 && line) out += `: HTTP, length: ${length}${httpLines(t.payload)}`;
       else if (line) out += `: HTTP: ${line}`;
       else out += ': HTTP';
     }
@@ -270,9 +271,37 @@ export class Printer {
   }
 }
 
-/** The checksum field as sent (the encoder always writes a correct one; `-v` shows it). */
-function tcpChecksumField(ip: Ipv4Layer): number {
-  return be16(ip.payload, 16);
+const hex4 = (n: number): string => `0x${n.toString(16).padStart(4, '0')}`;
+
+/**
+ * `-v`'s TCP checksum: the field and whether it verifies over the pseudo-header. A sender's capture
+ * with checksum offload holds only the partial sum (`incorrect -> 0x…` names the right value).
+ */
+function tcpChecksumText(ip: Ipv4Layer): string {
+  const seg = ip.payload.slice();
+  const field = be16(seg, 16);
+  seg[16] = 0;
+  seg[17] = 0;
+  const pseudo = new Uint8Array([
+    ...ipv4Bytes(ip.src),
+    ...ipv4Bytes(ip.dst),
+    0,
+    ip.protocol,
+    seg.length >> 8,
+    seg.length & 255,
+  ]);
+  const sum = internetChecksum(seg, onesSum(pseudo));
+  return sum === field ? `${hex4(field)} (correct)` : `${hex4(field)} (incorrect -> ${hex4(sum)})`;
+}
+
+function ipv4Bytes(ip: string): number[] {
+  return ip.split('.').map(Number);
+}
+
+function onesSum(b: Uint8Array): number {
+  let s = 0;
+  for (let i = 0; i + 1 < b.length; i += 2) s += (b[i]! << 8) | b[i + 1]!;
+  return s;
 }
 
 const PROTO_NAME: Readonly<Record<number, string>> = { 1: 'ICMP', 4: 'IPIP', 6: 'TCP', 17: 'UDP' };
