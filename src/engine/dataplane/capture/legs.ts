@@ -182,110 +182,42 @@ function crossingLegs(
   const dp = topo.dp(a.name);
   const nsA = nodeNetns(a);
   const nsB = nodeNetns(b);
-  const ethA = topo.netns(nsA).byName('eth0');
-  const ethB = topo.netns(nsB).byName('eth0');
   const legs: Leg[] = [];
+  const sight = (
+    ns: Netns,
+    name: string,
+    direction: 'in' | 'out',
+    frame: Uint8Array,
+    link: Leg['link'],
+    delayUs: number,
+  ): void => {
+    const iface = topo.netns(ns).byName(name);
+    if (iface) legs.push({ netns: ns, iface: name, ifindex: iface.index, direction, frame, link, delayUs });
+  };
   const dev =
     dp.encapsulation === 'none'
       ? undefined
       : (dp.tunnelDevice ?? (dp.cni === 'flannel' ? 'flannel.1' : undefined));
-  let outer: Uint8Array;
-  if (dev && dp.encapsulation === 'ipip') {
-    const tunA = topo.netns(nsA).byName(dev);
-    const tunB = topo.netns(nsB).byName(dev);
-    if (tunA)
-      legs.push({
-        netns: nsA,
-        iface: dev,
-        ifindex: tunA.index,
-        direction: 'out',
-        frame: packet,
-        link: 'raw',
-        delayUs: at,
-      });
-    outer = ipv4(
-      {
-        src: a.ip,
-        dst: b.ip,
-        protocol: IPPROTO_IPIP,
-        id: fnv32a(`${a.ip}${at}`) & 0xffff,
-        ttl: 64,
-        df: true,
-      },
-      packet,
-    );
-    if (tunB)
-      legs.push({
-        netns: nsB,
-        iface: dev,
-        ifindex: tunB.index,
-        direction: 'in',
-        frame: packet,
-        link: 'raw',
-        delayUs: at + 160,
-      });
-  } else if (dev) {
-    const macA = macOf(`${dev}/${a.name}`);
-    const macB = macOf(`${dev}/${b.name}`);
-    const inner = ethernet(macB, macA, ETHERTYPE_IPV4, packet);
-    const tunA = topo.netns(nsA).byName(dev);
-    const tunB = topo.netns(nsB).byName(dev);
-    if (tunA)
-      legs.push({
-        netns: nsA,
-        iface: dev,
-        ifindex: tunA.index,
-        direction: 'out',
-        frame: inner,
-        link: 'ether',
-        delayUs: at,
-      });
-    const port = dp.udpPort ?? 8472;
-    const datagram = udp(a.ip, b.ip, vxlanSourcePort(packet), port, vxlan(vni(topo, dp, from), inner));
-    // The kernel's VXLAN transmit leaves DF clear unless the device says otherwise.
-    outer = ipv4(
-      {
-        src: a.ip,
-        dst: b.ip,
-        protocol: IPPROTO_UDP,
-        id: fnv32a(`${a.ip}${at}`) & 0xffff,
-        ttl: 64,
-        df: false,
-      },
-      datagram,
-    );
-    if (tunB)
-      legs.push({
-        netns: nsB,
-        iface: dev,
-        ifindex: tunB.index,
-        direction: 'in',
-        frame: inner,
-        link: 'ether',
-        delayUs: at + 160,
-      });
-  } else outer = packet;
+  let outer = packet;
+  if (dev) {
+    const ipip = dp.encapsulation === 'ipip';
+    // tunl0 carries bare IP; a VXLAN device is an Ethernet device with its own MAC on each node.
+    const inner = ipip
+      ? packet
+      : ethernet(macOf(`${dev}/${b.name}`), macOf(`${dev}/${a.name}`), ETHERTYPE_IPV4, packet);
+    const link: Leg['link'] = ipip ? 'raw' : 'ether';
+    sight(nsA, dev, 'out', inner, link, at);
+    sight(nsB, dev, 'in', inner, link, at + 160);
+    const payload = ipip
+      ? packet
+      : udp(a.ip, b.ip, vxlanSourcePort(packet), dp.udpPort ?? 8472, vxlan(vni(topo, dp, from), inner));
+    // IP-in-IP copies DF from the inner packet; the kernel's VXLAN transmit leaves it clear.
+    const fields = { src: a.ip, dst: b.ip, id: fnv32a(`${a.ip}${at}`) & 0xffff, ttl: 64 };
+    outer = ipv4({ ...fields, protocol: ipip ? IPPROTO_IPIP : IPPROTO_UDP, df: ipip }, payload);
+  }
   const frame = ethernet(macOf(`eth0/${b.name}`), macOf(`eth0/${a.name}`), ETHERTYPE_IPV4, outer);
-  if (ethA)
-    legs.push({
-      netns: nsA,
-      iface: 'eth0',
-      ifindex: ethA.index,
-      direction: 'out',
-      frame,
-      link: 'ether',
-      delayUs: at + 10,
-    });
-  if (ethB)
-    legs.push({
-      netns: nsB,
-      iface: 'eth0',
-      ifindex: ethB.index,
-      direction: 'in',
-      frame,
-      link: 'ether',
-      delayUs: at + 150,
-    });
+  sight(nsA, 'eth0', 'out', frame, 'ether', at + 10);
+  sight(nsB, 'eth0', 'in', frame, 'ether', at + 150);
   return legs;
 }
 
