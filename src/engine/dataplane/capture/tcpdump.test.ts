@@ -52,6 +52,11 @@ describe('tcpdump in the shell', () => {
     }
   });
 
+  it('a catalogued tool the engine does not run says so', () => {
+    const r = cluster.execSync('kubectl exec netshoot -- mtr -r server');
+    expect(r.stderr).toBe('packetpath: mtr is not simulated\ncommand terminated with exit code 1\n');
+  });
+
   it('is only in images that ship it', () => {
     const r = cluster.execSync('kubectl exec client -- tcpdump -D');
     expect(r.exitCode).not.toBe(0);

@@ -39,6 +39,26 @@ const NETFILTER: [string, Factory][] = [
   ['conntrack', conntrackCommand],
 ];
 
+/**
+ * Programs the image catalogue lists (so a real pod has them) that the engine does not run: they say
+ * so instead of failing as if the image lacked them.
+ */
+const NOT_SIMULATED = [
+  'mtr',
+  'traceroute',
+  'iperf3',
+  'tshark',
+  'nmap',
+  'socat',
+  'drill',
+  'fortio',
+  'ethtool',
+];
+
+function notSimulated(name: string): Factory {
+  return () => () => ({ stdout: '', stderr: `packetpath: ${name} is not simulated\n`, exitCode: 1 });
+}
+
 export const POD_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>([
   ['curl', curlCommand],
   ['wget', wgetCommand],
@@ -57,6 +77,7 @@ export const POD_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>(
   ['cilium-dbg', ciliumDbgCommand],
   ['tcpdump', tcpdumpCommand],
   ...NETFILTER,
+  ...NOT_SIMULATED.map((name): [string, Factory] => [name, notSimulated(name)]),
 ]);
 
 /** What a kind node (Debian 12) or a k3s VM (Ubuntu) has, plus crictl. */
