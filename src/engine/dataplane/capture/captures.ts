@@ -8,7 +8,7 @@ import type { DataplaneHost } from '../network/view.ts';
 import { isPlainObject, type Json } from '../../util/json.ts';
 import { decodeFrame, LINKTYPE_LINUX_SLL2, LINKTYPE_RAW } from './decode.ts';
 import { compileFilter, type FrameFilter } from './filter.ts';
-import { netnsKey, type Leg, type Netns } from './legs.ts';
+import { netnsKey, type Leg } from './legs.ts';
 import { fromBinaryString, toBinaryString } from './pcap.ts';
 import { sll2 } from './wire.ts';
 
@@ -169,8 +169,4 @@ function offer(c: CaptureState, leg: Leg, atMs: number, atUs: number): void {
 
 export function frameBytes(f: CapturedFrame): Uint8Array {
   return fromBinaryString(f.data);
-}
-
-export function netnsOf(key: string, node: string): Netns {
-  return key.startsWith('pod/') ? { kind: 'pod', uid: key.slice(4), node } : { kind: 'node', node };
 }

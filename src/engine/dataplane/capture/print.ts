@@ -447,7 +447,7 @@ function ipv6Text(b: Uint8Array): string {
 }
 
 /** print-domain.c's summary of a DNS message, or undefined when it does not parse. */
-export function dnsText(m: Uint8Array, verbose: number): string | undefined {
+function dnsText(m: Uint8Array, verbose: number): string | undefined {
   if (m.length < 12) return undefined;
   const id = be16(m, 0);
   const flags = be16(m, 2);
@@ -490,7 +490,7 @@ function printable(b: number): string {
 }
 
 /** `-x` / `-X`: 16 bytes a line, offset in hex, groups of two bytes, then the ASCII column. */
-export function hexDump(bytes: Uint8Array, withAscii: boolean): string {
+function hexDump(bytes: Uint8Array, withAscii: boolean): string {
   let out = '';
   for (let off = 0; off < bytes.length; off += 16) {
     const row = bytes.subarray(off, off + 16);

@@ -2,7 +2,7 @@
  * The packets of the flows the engine models, for the captures that are running: a DNS query and its
  * answer (one per search-list candidate, as the resolver sends them), a TCP connection (handshake, the
  * request and the answer, the close; an RST for a closed port; SYN retransmissions for a drop; ICMP
- * port unreachable for kube-proxy's REJECT), ICMP echoes. Each packet is built once before and once
+ * port unreachable for kube-proxy's REJECT). Each packet is built once before and once
  * after the translation (`legs.ts` says where each form is seen) and offered to the captures with its
  * simulated time. Nothing here runs when no capture is running.
  */
@@ -18,7 +18,6 @@ import { nodeIcmpSource, packetLegs, Topology, type NatAt, type Place, type Reac
 import {
   dnsQuery,
   dnsResponse,
-  icmpEcho,
   icmpUnreachable,
   ipv4,
   tcp,
@@ -380,30 +379,4 @@ function recordReject(
   };
   const flow = new FlowRecorder(view, icmpShape, IPPROTO_ICMP);
   flow.send(false, () => icmpUnreachable(3, synPacket), c.offsetUs + rttUs / 2, { df: false });
-}
-
-// ---- ICMP echo -------------------------------------------------------------------------------------------
-
-export interface EchoExchange {
-  readonly origin: Origin;
-  readonly t: TransportResult;
-  readonly dialIP: string;
-  readonly id: number;
-  readonly seq: number;
-  readonly answered: boolean;
-  readonly payloadBytes: number;
-  readonly offsetUs: number;
-}
-
-/** Hook of tools/ping.ts: one echo request and, when it comes back, its reply. */
-export function recordEcho(view: NetworkView, x: EchoExchange): void {
-  if (!capturesRunning(view.cluster, view.nodes)) return;
-  const shape = shapeOf(view, x.origin, x.t, 0, x.dialIP, 0);
-  if (!shape) return;
-  const flow = new FlowRecorder(view, shape, IPPROTO_ICMP);
-  const data = new Uint8Array(x.payloadBytes);
-  for (let i = 8; i < data.length; i++) data[i] = i & 255;
-  flow.send(true, () => icmpEcho(false, x.id, x.seq, data), x.offsetUs);
-  if (x.answered)
-    flow.send(false, () => icmpEcho(true, x.id, x.seq, data), x.offsetUs + flow.rttUs, { df: false });
 }

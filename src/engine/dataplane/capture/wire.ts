@@ -351,7 +351,7 @@ class DnsWriter {
   }
 }
 
-export function ipv6Bytes(address: string): number[] {
+function ipv6Bytes(address: string): number[] {
   const [head = '', tail] = address.split('::');
   const groups = (s: string | undefined): number[] =>
     s ? s.split(':').map((g) => parseInt(g, 16) || 0) : [];
