@@ -56,6 +56,7 @@ export {
   verdictOf,
   type ConnectRequest,
   type ConnectResult,
+  type MatrixCell,
   type Hop,
   type HopKind,
   type Outcome,

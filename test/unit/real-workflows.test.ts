@@ -62,3 +62,33 @@ describe('images without a shell (distroless)', () => {
     );
   });
 });
+
+describe('IPVS NodePorts (pkg/proxy/ipvs: every local address but loopback and kube-ipvs0)', () => {
+  const kind = (cni: string) =>
+    `kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nnetworking:\n  kubeProxyMode: ipvs\npacketpath:\n  cni: ${cni}\n`;
+  /** A command on the node itself, as `docker exec kind-worker …` runs it on kind. */
+  const onNode = (c: Cluster, line: string) =>
+    c.shell.execIn({ kind: 'node', node: 'kind-worker' }, ['sh', '-c', line]);
+
+  it('refuses localhost:<nodePort> and answers on the node IP and the CNI devices', () => {
+    const c = createCluster(kind('flannel'), { seed: 11 });
+    run(
+      c,
+      'kubectl create deployment web --image=nginx; kubectl expose deploy web --port 80 --type NodePort',
+    );
+    run(c, 'sleep 30');
+    const port = run(c, "kubectl get svc web -o jsonpath='{.spec.ports[0].nodePort}'").stdout;
+    const list = onNode(c, 'ipvsadm -Ln')?.stdout ?? '';
+    expect(list).not.toContain(`127.0.0.1:${port}`);
+    // flannel's VTEP (flannel.1) and bridge (cni0) addresses on kind-worker, pod CIDR 10.244.1.0/24.
+    expect(list).toContain(`TCP  10.244.1.0:${port} rr`);
+    expect(list).toContain(`TCP  10.244.1.1:${port} rr`);
+    const local = onNode(c, `curl -s -m 2 -o /dev/null -w '%{http_code}' 127.0.0.1:${port}`);
+    expect(local?.exitCode).toBe(7);
+    const ip = run(c, "kubectl get node kind-worker -o jsonpath='{.status.addresses[0].address}'").stdout;
+    const nodeIP = onNode(c, `curl -s -m 2 -o /dev/null -w '%{http_code}' ${ip}:${port}`);
+    expect(nodeIP?.stdout).toBe('200');
+    const bridge = onNode(c, `curl -s -m 2 -o /dev/null -w '%{http_code}' 10.244.1.1:${port}`);
+    expect(bridge?.stdout).toBe('200');
+  });
+});

@@ -15,6 +15,8 @@ import { LabFiles } from '../shell/lab-files.ts';
 import { createControllers } from '../controllers/index.ts';
 import { Kubelet } from '../node/kubelet.ts';
 import { KubeProxy } from '../dataplane/proxy/kube-proxy.ts';
+import { cniDataplane } from '../dataplane/network/cni-dataplane.ts';
+import { cniDeviceAddresses } from '../node/cni/device-addresses.ts';
 import { NodeLocalState, type NodeLocalSnapshot } from '../node/node-local-state.ts';
 import { bootstrapCluster } from './bootstrap.ts';
 import { EventRecorder } from '../controllers/event-recorder.ts';
@@ -101,7 +103,17 @@ export class Cluster {
       recorder: this.recorder,
       nodeState: this.nodeState,
     };
-    this.kubeProxy = new KubeProxy({ api: this.api, clock, config, recorder: this.recorder });
+    this.kubeProxy = new KubeProxy({
+      api: this.api,
+      clock,
+      config,
+      recorder: this.recorder,
+      nodeState: this.nodeState,
+      nodeLocalAddresses: (node) =>
+        cniDeviceAddresses(cniDataplane(this, node.metadata.name), node.spec?.podCIDR ?? '').map(
+          (a) => a.address,
+        ),
+    });
     this.controllers = [
       ...createControllers(
         ctx,
