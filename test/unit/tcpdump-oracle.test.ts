@@ -23,7 +23,6 @@ import {
   apply,
   clusterIP,
   nodePort,
-  pod,
   podIP,
   scenario,
   service,
