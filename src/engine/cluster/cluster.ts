@@ -15,6 +15,8 @@ import { LabFiles } from '../shell/lab-files.ts';
 import { createControllers } from '../controllers/index.ts';
 import { Kubelet } from '../node/kubelet.ts';
 import { KubeProxy } from '../dataplane/proxy/kube-proxy.ts';
+import { cniDataplane } from '../dataplane/network/cni-dataplane.ts';
+import { cniDeviceAddresses } from '../node/cni/device-addresses.ts';
 import { NodeLocalState, type NodeLocalSnapshot } from '../node/node-local-state.ts';
 import { bootstrapCluster } from './bootstrap.ts';
 import { EventRecorder } from '../controllers/event-recorder.ts';
@@ -101,7 +103,17 @@ export class Cluster {
       recorder: this.recorder,
       nodeState: this.nodeState,
     };
-    this.kubeProxy = new KubeProxy({ api: this.api, clock, config, recorder: this.recorder });
+    this.kubeProxy = new KubeProxy({
+      api: this.api,
+      clock,
+      config,
+      recorder: this.recorder,
+      nodeState: this.nodeState,
+      nodeLocalAddresses: (node) =>
+        cniDeviceAddresses(cniDataplane(this, node.metadata.name), node.spec?.podCIDR ?? '').map(
+          (a) => a.address,
+        ),
+    });
     this.controllers = [
       ...createControllers(
         ctx,
@@ -164,6 +176,9 @@ export class Cluster {
     // still moves and wake() still queues what is due; the next settle picks that up.
     const budgetEnd =
       this.store.resourceVersion + SETTLE_WRITE_BUDGET * Math.max(1, Math.ceil(ms / COMMAND_STEP_MS));
+    // What the line wrote so far is seen before time moves, as real controllers react within
+    // milliseconds: `kubectl run x; sleep 90` schedules and pulls during the sleep, not after it.
+    this.settle(budgetEnd);
     for (;;) {
       const now = this.clock.now();
       let next: number | undefined;

@@ -206,6 +206,44 @@ export function endAttachedSession(
   return true;
 }
 
+/** The node-local key under which the kubelet keeps the host ports other pods held when a hostNetwork pod started. */
+function heldKey(pod: Pod): string {
+  return `host-ports-held/${pod.metadata.uid}`;
+}
+
+/** `TCP/9100`… that other hostNetwork pods on the node held when this hostNetwork pod's containers started. */
+export function hostPortsHeld(state: NodeLocalStore, pod: Pod): string[] {
+  const node = pod.spec?.nodeName;
+  if (!pod.spec?.hostNetwork || !node) return [];
+  const held = state.get(node, heldKey(pod));
+  return Array.isArray(held) ? held.filter((p): p is string => typeof p === 'string') : [];
+}
+
+/**
+ * Records the host ports held on the node by `others` (the node's other live pods) for a hostNetwork
+ * pod about to (re)start its containers: a second process binding a taken port fails with the bind
+ * error, as on a real node (the scheduler only knows declared hostPorts). Returns whether it changed.
+ */
+export function recordHostPortsHeld(
+  state: NodeLocalStore,
+  pod: Pod,
+  others: Iterable<Pod>,
+  now: number,
+): boolean {
+  const node = pod.spec?.nodeName;
+  if (!pod.spec?.hostNetwork || !node) return false;
+  const held = new Set<string>();
+  for (const other of others) {
+    if (other.metadata.uid === pod.metadata.uid || !other.spec?.hostNetwork) continue;
+    for (const s of listeningSockets(other, now)) held.add(`${s.protocol}/${s.port}`);
+  }
+  const next = [...held].sort();
+  const before = hostPortsHeld(state, pod);
+  if (next.length === before.length && next.every((p, i) => p === before[i])) return false;
+  state.set(node, heldKey(pod), next);
+  return true;
+}
+
 /**
  * The programs of a pod's containers, in start order. Init containers come first; each regular
  * container sees the ports the lower-indexed ones hold (one network namespace per pod). Containers
@@ -213,7 +251,8 @@ export function endAttachedSession(
  */
 export function podPrograms(pod: Pod, tools?: ContainerTools): Map<string, ContainerProgram> {
   const out = new Map<string, ContainerProgram>();
-  const bound = new Set<string>();
+  // A hostNetwork pod shares the node's ports: those other pods held when the kubelet started it are taken.
+  const bound = new Set<string>(tools ? hostPortsHeld(tools.state, pod) : []);
   const podIP = pod.status?.podIP ?? '';
   const all = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
   const initCount = pod.spec?.initContainers?.length ?? 0;

@@ -27,7 +27,13 @@ import { parseTimestamp } from '../util/clock.ts';
 import { cniPlugin, sandboxId } from './cni/index.ts';
 import { recordSandboxCreated } from './cni/cni-settings.ts';
 import { allocateIP } from './ipam.ts';
-import { kubeletTools, podPrograms, watchContainerExits } from './container-runtime.ts';
+import {
+  hostPortsHeld,
+  kubeletTools,
+  podPrograms,
+  recordHostPortsHeld,
+  watchContainerExits,
+} from './container-runtime.ts';
 import { currentPull, planContainers, type PlannedEvent } from './pod-lifecycle.ts';
 import { podConditions } from './pod-status.ts';
 import { terminatedStatus, waitingStatus } from './container-lifecycle.ts';
@@ -314,6 +320,9 @@ export class Kubelet implements Controller {
       });
       return first;
     };
+    // Only while no container runs: a running process keeps the port it bound.
+    const running = (pod.status?.containerStatuses ?? []).some((c) => c.state?.running);
+    if (!running) recordHostPortsHeld(this.ctx.nodeState, pod, this.livePods().values(), now);
     const plan = planContainers({
       pod,
       now,
@@ -435,17 +444,18 @@ export class Kubelet implements Controller {
  */
 const programCache = new WeakMap<
   object,
-  { ip: string; name: string; programs: ReturnType<typeof podPrograms> }
+  { ip: string; name: string; held: string; programs: ReturnType<typeof podPrograms> }
 >();
 
 function programsOf(pod: Pod, ctx: ControllerContext): ReturnType<typeof podPrograms> {
   const spec = pod.spec;
   if (!spec) return podPrograms(pod, kubeletTools(ctx));
   const ip = pod.status?.podIP ?? '';
+  const held = hostPortsHeld(ctx.nodeState, pod).join(',');
   const hit = programCache.get(spec);
-  if (hit && hit.ip === ip && hit.name === pod.metadata.name) return hit.programs;
+  if (hit && hit.ip === ip && hit.name === pod.metadata.name && hit.held === held) return hit.programs;
   const programs = podPrograms(pod, kubeletTools(ctx));
-  programCache.set(spec, { ip, name: pod.metadata.name, programs });
+  programCache.set(spec, { ip, name: pod.metadata.name, held, programs });
   return programs;
 }
 

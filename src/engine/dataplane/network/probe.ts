@@ -14,7 +14,7 @@ import type { Pod } from '../../api/objects.ts';
 import type { DataplaneHost } from './view.ts';
 import { Rng } from '../../util/rng.ts';
 import { listeningSockets } from '../../node/container-runtime.ts';
-import { evaluate } from '../policy/evaluate.ts';
+import { evaluate, type RuleRef } from '../policy/evaluate.ts';
 import { policyEnforcement } from '../policy/enforcement.ts';
 import { connect } from './connect.ts';
 import { currentPolicyIndex, podEndpoint } from './policy-hops.ts';
@@ -108,6 +108,24 @@ export interface MatrixCell {
     | 'from-local-node'
     | 'not-a-pod';
   readonly direction?: 'Egress' | 'Ingress';
+  /**
+   * Each end on its own: whether the source's egress lets the connection out and whether the
+   * destination's ingress lets it in, and the rule that allowed it (where nothing enforces policies, what
+   * they would allow as written). A grader comparing who a
+   * pod admits needs the ingress side even when the source's own egress is closed.
+   */
+  readonly sides?: { readonly egress: SideVerdict; readonly ingress: SideVerdict };
+}
+
+export interface SideVerdict {
+  readonly allowed: boolean;
+  /** The pod is selected by a policy of this direction. */
+  readonly isolated: boolean;
+  readonly allowedBy?: RuleRef;
+}
+
+function sideOf(v: { allowed: boolean; isolated: boolean; allowedBy?: RuleRef }): SideVerdict {
+  return { allowed: v.allowed, isolated: v.isolated, ...(v.allowedBy ? { allowedBy: v.allowedBy } : {}) };
 }
 
 /**
@@ -148,10 +166,6 @@ export function reachabilityMatrix(cluster: DataplaneHost, pods?: readonly Pod[]
       const ref = (p: Pod) => ({ namespace: p.metadata.namespace ?? 'default', name: p.metadata.name });
       for (const s of sockets[j]!) {
         const base = { from: ref(src), to: ref(dst), port: s.port, protocol: s.protocol };
-        if (!enforced) {
-          cells.push({ ...base, verdict: 'allowed', reason: 'not-enforced' });
-          continue;
-        }
         // Pods of one workload share labels: their verdicts are the same unless an ipBlock names addresses.
         const key = `${identity[i]}>${identity[j]}>${s.port}/${s.protocol}`;
         let e = memo.get(key);
@@ -159,13 +173,20 @@ export function reachabilityMatrix(cluster: DataplaneHost, pods?: readonly Pod[]
           e = evaluate({ src: endpoints[i]!, dst: endpoints[j]!, port: s.port, protocol: s.protocol }, idx);
           memo.set(key, e);
         }
+        const sides = { egress: sideOf(e.egress), ingress: sideOf(e.ingress) };
+        // Nothing enforces the policies: the connection passes, and `sides` says what they would allow.
+        if (!enforced) {
+          cells.push({ ...base, verdict: 'allowed', reason: 'not-enforced', sides });
+          continue;
+        }
         if (!e.egress.allowed)
-          cells.push({ ...base, verdict: 'blocked', reason: 'no-rule-allowed', direction: 'Egress' });
+          cells.push({ ...base, verdict: 'blocked', reason: 'no-rule-allowed', direction: 'Egress', sides });
         else if (!e.ingress.allowed)
-          cells.push({ ...base, verdict: 'blocked', reason: 'no-rule-allowed', direction: 'Ingress' });
+          cells.push({ ...base, verdict: 'blocked', reason: 'no-rule-allowed', direction: 'Ingress', sides });
         else
           cells.push({
             ...base,
+            sides,
             verdict: 'allowed',
             reason:
               e.ingress.reason === 'not-isolated' && e.egress.reason === 'not-isolated'
