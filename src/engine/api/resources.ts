@@ -178,8 +178,3 @@ export function resolveResource(typed: string): ResourceInfo | undefined {
 export function resourceForKind(apiVersion: string, kind: string): ResourceInfo | undefined {
   return RESOURCES.find((info) => info.kind === kind && apiVersionOf(info) === apiVersion);
 }
-
-/** What NotFound/AlreadyExists messages call the resource: `pods`, `deployments.apps`. */
-export function qualifiedResource(info: ResourceInfo): string {
-  return info.key;
-}

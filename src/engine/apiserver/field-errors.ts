@@ -72,12 +72,6 @@ export const forbidden = (field: string, detail: string): FieldError => ({
   badValue: '',
   detail,
 });
-export const notFoundValue = (field: string, value: unknown): FieldError => ({
-  type: 'FieldValueNotFound',
-  field,
-  badValue: value,
-  detail: '',
-});
 
 /** `field.NotSupported`: the valid values quoted with strconv.Quote, in the order given. */
 export function notSupported(field: string, value: unknown, valid: readonly string[]): FieldError {
@@ -92,15 +86,6 @@ export function tooLong(field: string, maxLength: number): FieldError {
     field,
     badValue: '',
     detail: `may not be more than ${maxLength} bytes`,
-  };
-}
-
-export function tooMany(field: string, actual: number, max: number): FieldError {
-  return {
-    type: 'FieldValueTooMany',
-    field,
-    badValue: actual >= 0 ? actual : OMIT,
-    detail: `must have at most ${max} items`,
   };
 }
 
@@ -169,9 +154,3 @@ export function fieldErrorCause(e: FieldError): StatusCause {
 export function causesOf(errors: readonly FieldError[]): StatusCause[] {
   return errors.map(fieldErrorCause);
 }
-
-/** `field.Path` helpers: `Child`, `Index`, `Key`. */
-export const child = (path: string, ...names: string[]): string =>
-  names.reduce((p, n) => (p ? `${p}.${n}` : n), path);
-export const index = (path: string, i: number): string => `${path}[${i}]`;
-export const key = (path: string, k: string): string => `${path}[${k}]`;

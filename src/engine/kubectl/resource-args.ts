@@ -4,7 +4,7 @@
  * category, and the lookups that turn those into objects: named gets (NotFound errors collected,
  * not fatal) and label-selected lists.
  */
-import type { AnyObject, ResourceKey } from '../api/objects.ts';
+import type { AnyObject } from '../api/objects.ts';
 import { RESOURCES, resolveResource, unsimulatedBuiltin, type ResourceInfo } from '../api/resources.ts';
 import { matches, parseSelector, SelectorParseError, type Selector } from '../api/labels.ts';
 import { notFound, StatusError } from '../api/errors.ts';
@@ -164,8 +164,4 @@ export function fetchRefs(
 /** `deployment.apps`, `pod`: the prefix of `kind/name` texts. */
 export function kindPrefix(info: ResourceInfo): string {
   return info.group ? `${info.singular}.${info.group}` : info.singular;
-}
-
-export function resourceKeyOf(info: ResourceInfo): ResourceKey {
-  return info.key;
 }

@@ -12,7 +12,6 @@
  */
 import type { Container, ContainerStatus, Probe } from 'kubernetes-types/core/v1';
 import type { Pod } from '../api/objects.ts';
-import { parseTimestamp } from '../util/clock.ts';
 import { fileExists, listeningSockets } from './container-runtime.ts';
 import { httpResponse } from './responders.ts';
 
@@ -203,9 +202,4 @@ export function probeState(
     ...(since !== undefined ? { since } : {}),
     ...(next !== undefined ? { next } : {}),
   };
-}
-
-export function startedAtMs(status: ContainerStatus): number | undefined {
-  const s = status.state?.running?.startedAt;
-  return s ? parseTimestamp(s) : undefined;
 }

@@ -32,8 +32,6 @@ export class Stdin {
   }
 }
 
-export const EMPTY_STDIN_TEXT = '';
-
 export class OutputBuffer {
   private chunks: string[] = [];
   private size = 0;

@@ -172,14 +172,6 @@ export interface CommandResolver {
   names?(context: SessionContext): readonly string[];
 }
 
-export function ok(stdout = ''): CommandResult {
-  return { stdout, stderr: '', exitCode: 0 };
-}
-
-export function fail(stderr: string, exitCode = 1, stdout = ''): CommandResult {
-  return { stdout, stderr, exitCode };
-}
-
 /**
  * A result's writes in order: its `output`, or its stdout then its stderr when it has none. An
  * `output` that no longer joins to stdout/stderr (a result copied with `{ ...r, stdout }`) is stale

@@ -185,8 +185,3 @@ export function goTypeName(node: SchemaNode): string {
       return 'interface {}';
   }
 }
-
-/** Every kind in the schema, in generation order. */
-export function schemaKinds(): readonly KindSchemaEntry[] {
-  return SCHEMA.kinds;
-}

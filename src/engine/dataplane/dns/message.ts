@@ -212,10 +212,3 @@ export function addressFromReverse(name: string): string | undefined {
   if (parts.some((p) => Number(p) > 255 || (p.length > 1 && p.startsWith('0')))) return undefined;
   return parts.join('.');
 }
-
-/** A DNS name is valid for a query when it is non-empty, labels ≤ 63 and total ≤ 253 characters. */
-export function isValidQueryName(name: string): boolean {
-  const n = withoutDot(name);
-  if (n.length === 0 || n.length > 253) return false;
-  return n.split('.').every((l) => l.length > 0 && l.length <= 63);
-}

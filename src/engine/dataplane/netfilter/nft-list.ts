@@ -25,18 +25,6 @@ export function nftListTable(table: NftTable): string {
   return out.join('\n') + '\n';
 }
 
-/** `nft list chain ip kube-proxy NAME`. */
-export function nftListChain(table: NftTable, chain: string): string | undefined {
-  const c = table.chains.find((x) => x.name === chain);
-  return c ? `table ${table.family} ${table.name} {\n${chainBlock(c)}\n}\n` : undefined;
-}
-
-/** `nft list set|map ip kube-proxy NAME`. */
-export function nftListSet(table: NftTable, set: string): string | undefined {
-  const s = table.sets.find((x) => x.name === set);
-  return s ? `table ${table.family} ${table.name} {\n${setBlock(s)}\n}\n` : undefined;
-}
-
 function setBlock(s: NftSet): string {
   const lines = [`\t${s.kind} ${s.name} {`, `\t\ttype ${s.type}`];
   if (s.flags?.length) lines.push(`\t\tflags ${s.flags.join(',')}`);

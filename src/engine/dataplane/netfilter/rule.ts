@@ -81,11 +81,6 @@ export const BUILTIN_CHAINS: Readonly<Record<IptablesTableName, readonly string[
   nat: ['PREROUTING', 'INPUT', 'OUTPUT', 'POSTROUTING'],
 };
 
-/** The chain a rule jumps to, if any (targets that are chains, not verdicts). */
-export function jumpTarget(rule: IptablesRule): string | undefined {
-  return rule.target?.kind === 'jump' || rule.target?.kind === 'goto' ? rule.target.chain : undefined;
-}
-
 /** Comment helper: kube-proxy's `-m comment --comment X`. */
 export function comment(text: string): Match {
   return { kind: 'comment', comment: text };

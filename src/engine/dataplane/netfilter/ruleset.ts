@@ -48,18 +48,6 @@ export function ensureChain(rs: IptablesRuleset, table: IptablesTableName, chain
   return c;
 }
 
-export function getChain(
-  rs: IptablesRuleset,
-  table: IptablesTableName,
-  chain: string,
-): IptablesChain | undefined {
-  return rs.tables.get(table)?.chains.get(chain);
-}
-
-export function isBuiltinChain(table: IptablesTableName, chain: string): boolean {
-  return BUILTIN_CHAINS[table].includes(chain);
-}
-
 /** A deep copy, so a node's previous ruleset can be kept for diffs while the next one is built. */
 export function cloneRuleset(rs: IptablesRuleset): IptablesRuleset {
   const out = emptyRuleset();
@@ -69,14 +57,4 @@ export function cloneRuleset(rs: IptablesRuleset): IptablesRuleset {
     out.tables.set(name, { name, chains });
   }
   return out;
-}
-
-/** Total number of rules, for the scale chapter's "how big is the ruleset" numbers. */
-export function countRules(rs: IptablesRuleset, table?: IptablesTableName): number {
-  let n = 0;
-  for (const t of rs.tables.values()) {
-    if (table && t.name !== table) continue;
-    for (const c of t.chains.values()) n += c.rules.length;
-  }
-  return n;
 }

@@ -3,7 +3,7 @@
  * entry points (directly, through its Service, a NodePort, ServiceLB or a MetalLB VIP):
  *
  * 1. TLS: on a TLS entry point it terminates with the certificate of the `tls` entry listing the SNI
- *    name, else its default certificate (`edge/ingress-routing.ts` `ingressCertificate`);
+ *    name, else its default certificate (`api/edge/ingress-routing.ts` `ingressCertificate`);
  * 2. routing on the Host header and path: HTTPRoutes of the Gateways it serves on that listener port,
  *    then its Ingresses (`routeGatewayRequest`, `routeIngressRequest`);
  * 3. a second connection, from the proxy pod to one ready endpoint of the chosen Service. Traefik and

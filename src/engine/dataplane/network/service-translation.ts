@@ -7,7 +7,7 @@
  * Simplified for Cilium: random backend choice, no session affinity, no conntrack table of its own;
  * a Service with no backends refuses the connection (the BPF socket LB answers ECONNREFUSED).
  */
-import type { EndpointSlice, Service } from '../../api/objects.ts';
+import type { EndpointSlice } from '../../api/objects.ts';
 import type { Rng } from '../../util/rng.ts';
 import type { Packet, RuleHit } from '../netfilter/packet.ts';
 import { categorizeEndpoints } from '../proxy/categorize-endpoints.ts';
@@ -123,8 +123,4 @@ export function translate(view: NetworkView, node: NodeInfo, p: Packet, rng: Rng
     ...(sp ? { service: sp } : {}),
     ...(ipvsLocal ? { ipvsLocal } : {}),
   };
-}
-
-export function findService(view: NetworkView, sp: ServicePortInfo): Service | undefined {
-  return view.cluster.store.get('services', sp.namespace, sp.name);
 }

@@ -5,7 +5,6 @@
  * form the lab UI draws and the grader names hops from; `formatTrace` prints it.
  */
 import type { DataplaneHost } from '../network/view.ts';
-import { parseIPv4 } from '../../util/ip.ts';
 import { connect, resolveName } from '../network/connect.ts';
 import { resolveSource } from '../network/origin.ts';
 import type { ConnectRequest, ConnectResult, Hop, Outcome, Source } from '../network/types.ts';
@@ -238,8 +237,4 @@ export function traceConnection(cluster: DataplaneHost, req: TraceRequest): Trac
     summary: summarize(program, result),
     ...(plan.warnings ? { warnings: plan.warnings } : {}),
   };
-}
-
-export function isAddress(text: string): boolean {
-  return parseIPv4(text) !== undefined;
 }

@@ -1,10 +1,9 @@
 /**
- * The CNI plugin chain of the cluster's network add-on, and the network view of a pod that other parts
- * of the engine (shell `ip addr`, the dataplane) read: which interface, address, gateway and MTU a pod
- * sandbox got. Everything here derives from the pod and node objects; nothing is kept.
+ * The CNI plugin of the cluster's network add-on (flannel, Calico or Cilium) and the sandbox details
+ * every plugin shares. Everything here derives from the cluster definition and the pod and node
+ * objects; nothing is kept.
  */
 import type { ClusterConfig, CniName } from '../../api/cluster-config.ts';
-import type { Node, Pod } from '../../api/objects.ts';
 import { fnv32a } from '../../util/rng.ts';
 import { calico } from './calico.ts';
 import { cilium } from './cilium.ts';
@@ -33,50 +32,4 @@ export function sandboxId(podUid: string, attempt = 0): string {
   for (let i = 0; hex.length < 64; i++)
     hex += fnv32a(`${podUid}/${attempt}/${i}`).toString(16).padStart(8, '0');
   return hex.slice(0, 64);
-}
-
-export interface PodNetwork {
-  readonly node: string;
-  readonly ip: string;
-  readonly prefix: number;
-  readonly gateway: string;
-  /** The host-side interface of the pod's veth (none for hostNetwork pods). */
-  readonly hostInterface?: string;
-  readonly podInterface: 'eth0';
-  readonly mtu: number;
-  readonly hostNetwork: boolean;
-}
-
-/** The network a running pod sandbox has, or undefined before its sandbox exists. */
-export function podNetwork(pod: Pod, node: Node | undefined, config: ClusterConfig): PodNetwork | undefined {
-  const ip = pod.status?.podIP;
-  const nodeName = pod.spec?.nodeName;
-  if (!ip || !nodeName) return undefined;
-  const plugin = cniPlugin(config.cni);
-  if (pod.spec?.hostNetwork) {
-    return {
-      node: nodeName,
-      ip,
-      prefix: 16,
-      gateway: '',
-      podInterface: 'eth0',
-      mtu: config.nodeMTU,
-      hostNetwork: true,
-    };
-  }
-  const podCIDR = node?.spec?.podCIDR ?? '';
-  return {
-    node: nodeName,
-    ip,
-    prefix: plugin.podPrefix,
-    gateway: plugin.gateway(podCIDR),
-    hostInterface: plugin.hostInterface(
-      pod.metadata.namespace ?? 'default',
-      pod.metadata.name,
-      sandboxId(pod.metadata.uid),
-    ),
-    podInterface: 'eth0',
-    mtu: config.nodeMTU - plugin.mtuOverhead,
-    hostNetwork: false,
-  };
 }

@@ -3,7 +3,7 @@
  * `-n5`/`-n 5`, `--long[=value]`, `--` ends options, operands may come before options), reading
  * FILE operands or stdin, and the GNU error wording (`cat: x: No such file or directory`).
  */
-import type { CommandIO, CommandResult, SessionFiles } from '../types.ts';
+import type { CommandIO, CommandResult } from '../types.ts';
 import { fileErrorText } from '../vfs.ts';
 
 export interface OptionSpec {
@@ -98,10 +98,6 @@ export function withUsage(
     if (e instanceof UsageError) return usageFailure(name, e, usage, code);
     throw e;
   }
-}
-
-export function filesOf(io: CommandIO): SessionFiles | undefined {
-  return io.files;
 }
 
 export interface InputText {

@@ -21,7 +21,6 @@ import { ipvsIptablesRestore } from './iptables-rules.ts';
 import type { RealServer, VirtualServer } from './ipvs-model.ts';
 
 export const DEFAULT_SCHEDULER = 'rr';
-export const DUMMY_DEVICE = 'kube-ipvs0';
 
 export interface IpvsRuleset {
   readonly virtualServers: readonly VirtualServer[];

@@ -45,12 +45,3 @@ export function servicePortEndpointChainNameBase(
   const ip = endpoint.slice(0, colon).replaceAll(':', '.');
   return hashAndTruncate(`${namespace}/${name}/${protocol}/${portName}__${ip}/${endpoint.slice(colon + 1)}`);
 }
-
-/** Service and endpoint chains always contain a "/"; kube-proxy's fixed chains never do. */
-export function isServiceChainName(chain: string): boolean {
-  return chain.includes('/');
-}
-
-export function isAffinitySetName(set: string): boolean {
-  return set.startsWith(AFFINITY_SET_PREFIX);
-}
