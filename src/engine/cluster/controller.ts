@@ -9,6 +9,7 @@ import type { SimClock } from '../util/clock.ts';
 import type { Rng } from '../util/rng.ts';
 import type { EventRecorder } from '../controllers/event-recorder.ts';
 import type { NodeLocalState } from '../node/node-local-state.ts';
+import type { ContainerRuntime } from '../node/container-runtime.ts';
 
 export interface ControllerContext {
   readonly api: ApiServer;
@@ -18,6 +19,8 @@ export interface ControllerContext {
   readonly recorder: EventRecorder;
   /** Per-node state outside the API (IPAM files, kernel tables), carried in snapshots. */
   readonly nodeState: NodeLocalState;
+  /** The nodes' container runtime: the tools it runs in containers, the exits only it sees. */
+  readonly runtime: ContainerRuntime;
 }
 
 export interface Controller {

@@ -6,7 +6,7 @@
  * them, and the namespace controller and garbage collector that clean up.
  */
 import type { Controller, ControllerContext } from '../cluster/controller.ts';
-import { Kubelet } from '../node/kubelet.ts';
+import { Kubelet, NodePodWatch } from '../node/kubelet.ts';
 import { DaemonSetController } from './daemonset-controller.ts';
 import { DeploymentController } from './deployment-controller.ts';
 import { EndpointSliceController } from './endpointslice-controller.ts';
@@ -24,6 +24,7 @@ import { ServiceAccountsController } from './serviceaccounts-controller.ts';
 import { RootCACertPublisher } from './root-ca-cert-publisher.ts';
 
 export function createControllers(ctx: ControllerContext): Controller[] {
+  const podWatch = new NodePodWatch(ctx.api);
   return [
     new NodeIpamController(ctx),
     new ServiceAccountsController(ctx),
@@ -32,7 +33,7 @@ export function createControllers(ctx: ControllerContext): Controller[] {
     new ReplicaSetController(ctx),
     new DaemonSetController(ctx),
     new Scheduler(ctx),
-    ...ctx.config.nodes.map((n) => new Kubelet(ctx, n.name)),
+    ...ctx.config.nodes.map((n) => new Kubelet(ctx, n.name, podWatch)),
     new EndpointSliceController(ctx),
     new EndpointsController(ctx),
     new ServiceLBController(ctx),

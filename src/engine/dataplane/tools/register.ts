@@ -76,18 +76,22 @@ export const HOST_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>
   ['ping', pingCommand],
 ]);
 
+/** The programs per context, as factories of their handlers. */
 export interface CommandTables {
-  readonly host: Map<string, (cluster: Cluster) => CommandHandler>;
-  readonly pod: Map<string, (target: PodTarget) => CommandHandler>;
-  readonly node: Map<string, (cluster: Cluster, node: string) => CommandHandler>;
+  readonly host: ReadonlyMap<string, (cluster: Cluster) => CommandHandler>;
+  readonly pod: ReadonlyMap<string, (target: PodTarget) => CommandHandler>;
+  readonly node: ReadonlyMap<string, (cluster: Cluster, node: string) => CommandHandler>;
 }
 
-export function registerDataplaneTools(t: CommandTables): void {
+/** The dataplane's programs for the command registry, each bound to the session's tool context. */
+export function dataplaneCommands(): CommandTables {
+  const pod = new Map<string, (target: PodTarget) => CommandHandler>();
   for (const [name, f] of POD_TOOLS)
-    t.pod.set(name, (target) =>
-      f(podToolContext(target.cluster, target.pod, target.container.name, target.profile)),
-    );
-  for (const [name, f] of NODE_TOOLS) t.node.set(name, (cluster, node) => f(nodeToolContext(cluster, node)));
-  for (const [name, f] of HOST_TOOLS) t.host.set(name, (cluster) => f(hostToolContext(cluster)));
-  t.host.set('trace', (cluster) => traceCommand(cluster));
+    pod.set(name, (target) => f(podToolContext(target.cluster, target.pod, target.container.name, target.profile)));
+  const node = new Map<string, (cluster: Cluster, node: string) => CommandHandler>();
+  for (const [name, f] of NODE_TOOLS) node.set(name, (cluster, n) => f(nodeToolContext(cluster, n)));
+  const host = new Map<string, (cluster: Cluster) => CommandHandler>();
+  for (const [name, f] of HOST_TOOLS) host.set(name, (cluster) => f(hostToolContext(cluster)));
+  host.set('trace', (cluster) => traceCommand(cluster));
+  return { host, pod, node };
 }
