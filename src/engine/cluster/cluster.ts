@@ -13,7 +13,7 @@ import { defaultClusterConfig, parseClusterConfig, type ClusterConfig } from './
 import type { Controller, ControllerContext } from './controller.ts';
 import { LabFiles } from './files.ts';
 import { createControllers } from '../controllers/index.ts';
-import { KubeProxy } from '../dataplane/proxy/kube-proxy.ts';
+import { KubeProxy, type KubeProxySnapshot } from '../dataplane/proxy/kube-proxy.ts';
 import { NodeLocalState, type NodeLocalSnapshot } from '../node/node-local-state.ts';
 import { bootstrapCluster } from './bootstrap.ts';
 import { EventRecorder } from '../controllers/event-recorder.ts';
@@ -81,6 +81,8 @@ export interface ClusterSnapshot {
   readonly dns: DnsStateSnapshot;
   /** The versions of the `coredns` ConfigMap's Corefile and when each was written (the reload plugin's input). */
   readonly corefileHistory: readonly CorefileVersion[];
+  /** kube-proxy and the kernel on every node: rules, counters, conntrack, IPVS connections, logs. */
+  readonly kubeProxy?: KubeProxySnapshot;
 }
 
 export class Cluster {
@@ -251,6 +253,7 @@ export class Cluster {
       hostForwards: this.hostForwards.snapshot(),
       dns: this.dns.snapshot(),
       corefileHistory: this.corefileHistory.snapshot(),
+      kubeProxy: this.kubeProxy.snapshot(),
     };
   }
 
@@ -300,6 +303,7 @@ export function restoreCluster(
     cluster.hostForwards.restore(snap.hostForwards);
     cluster.dns.restore(snap.dns);
     cluster.corefileHistory.restore(snap.corefileHistory);
+    if (snap.kubeProxy) cluster.kubeProxy.restore(snap.kubeProxy);
     cluster.shell.restore(snap.shell);
     cluster.start();
   } catch (e) {

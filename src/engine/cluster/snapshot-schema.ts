@@ -132,6 +132,82 @@ const cachedItem = z.object({
 
 const port = z.number().int().min(1).max(65_535);
 
+/** `[key, value]` pairs: how the snapshot writes a Map. */
+const pairs = <T extends z.ZodType>(value: T) => z.array(z.tuple([z.string(), value]));
+const table = z.enum(['filter', 'nat', 'mangle', 'raw']);
+const proxySettings = z.object({
+  mode: z.enum(['iptables', 'ipvs', 'nftables']),
+  configuredMode: z.string(),
+  scheduler: z.string(),
+  clusterCIDR: z.string().optional(),
+  masqueradeAll: z.boolean(),
+});
+const proxyLogLine = z.object({ severity: z.enum(['I', 'W', 'E']), source: z.string(), message: z.string() });
+const tuple = z.object({ src: z.string(), dst: z.string(), sport: z.number(), dport: z.number() });
+
+// Rules, nft tables and IPVS virtual servers are checked as far as the printers and the packet
+// path step into them without a guard (a rule's match list, a chain's rule list).
+const nodeProxy = z.object({
+  running: z.object({ settings: proxySettings, instance: z.string() }).optional(),
+  attempted: z.string().optional(),
+  iptables: z.array(
+    z.tuple([
+      table,
+      z.array(
+        z.object({
+          name: z.string(),
+          policy: z.enum(['ACCEPT', 'DROP']).optional(),
+          rules: z.array(z.looseObject({ matches: z.array(z.looseObject({ kind: z.string() })) })),
+        }),
+      ),
+    ]),
+  ),
+  nftables: z
+    .looseObject({
+      family: z.literal('ip'),
+      name: z.string(),
+      sets: z.array(z.looseObject({ name: z.string(), elements: z.array(z.unknown()) })),
+      chains: z.array(z.looseObject({ name: z.string(), rules: z.array(z.looseObject({ exprs: z.array(z.unknown()) })) })),
+    })
+    .optional(),
+  ipvs: z
+    .object({
+      virtualServers: z.array(z.looseObject({ address: z.string(), port: z.number(), realServers: z.array(z.looseObject({ address: z.string(), port: z.number() })) })),
+      ipsets: pairs(z.array(z.string())),
+      dummyAddresses: z.array(z.string()),
+      nodePortAddresses: z.array(z.string()),
+    })
+    .optional(),
+  ipvsState: z.object({
+    cursors: pairs(z.number()),
+    templates: pairs(z.object({ rs: z.string(), expiresAt: z.number() })),
+    counters: pairs(z.object({ active: z.number(), inactive: z.number() })),
+  }),
+  conntrack: z.array(
+    z.object({
+      protocol: z.enum(['tcp', 'udp', 'sctp', 'icmp']),
+      orig: tuple,
+      reply: tuple,
+      state: z.enum(['SYN_SENT', 'ESTABLISHED', 'TIME_WAIT', 'CLOSE']).optional(),
+      replied: z.boolean(),
+      assured: z.boolean(),
+      expiresAt: z.number(),
+      streamAt: z.number(),
+      dnat: z.string().optional(),
+      snat: z.string().optional(),
+      tag: z.string().optional(),
+    }),
+  ),
+  recent: pairs(pairs(z.number())),
+  counters: z.object({
+    rules: z.array(z.tuple([table, z.string(), count, count, count])),
+    policies: z.array(z.tuple([z.string(), count, count])),
+  }),
+  nftSets: pairs(pairs(z.number())),
+  log: z.array(proxyLogLine),
+  starts: pairs(z.object({ settings: proxySettings.optional(), log: z.array(proxyLogLine) })),
+});
+
 const versionTwoParts = {
   hostForwards: z
     .array(
@@ -154,6 +230,7 @@ const versionTwoParts = {
     logs: z.array(z.object({ namespace: z.string(), pod: z.string(), time: z.number(), text: z.string() })),
   }),
   corefileHistory: z.array(z.object({ at: z.number(), text: z.string() })),
+  kubeProxy: z.object({ nodes: pairs(nodeProxy), owed: z.array(z.string()) }),
 };
 
 const versionOne = z.object({
@@ -179,8 +256,11 @@ function describe(error: z.ZodError): string {
   return `invalid snapshot: ${where ? `${where}: ` : ''}${issue.message}`;
 }
 
-/** Version 1 had no state outside the API objects: it restores with none, as it always did. */
-function fromVersionOne(v1: z.infer<typeof versionOne>): z.infer<typeof versionTwo> {
+/**
+ * Version 1 had no state outside the API objects: it restores with none, as it always did, and its
+ * kube-proxy renders every node's rules afresh.
+ */
+function fromVersionOne(v1: z.infer<typeof versionOne>): Omit<z.infer<typeof versionTwo>, 'kubeProxy'> {
   return { ...v1, version: 2, hostForwards: [], dns: { caches: [], logs: [] }, corefileHistory: [] };
 }
 

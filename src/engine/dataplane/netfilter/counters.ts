@@ -37,9 +37,36 @@ export type CountedChains = ReadonlyMap<string, readonly IptablesRule[]>;
 
 const chainKey = (table: IptablesTableName, chain: string) => `${table}/${chain}`;
 
+/** Counters by where their rule stands (table, chain, position), since rules are counted by identity. */
+export interface CountersSnapshot {
+  readonly rules: readonly (readonly [IptablesTableName, string, number, number, number])[];
+  readonly policies: readonly (readonly [string, number, number])[];
+}
+
 export class IptablesCounters {
   private readonly rules = new Map<IptablesRule, RuleCount>();
   private readonly policies = new Map<string, { pkts: number; bytes: number }>();
+
+  /** The counts of the rules `rs` holds (a rule no longer in its chain can never be shown again). */
+  snapshot(rs: IptablesRuleset): CountersSnapshot {
+    const rules: [IptablesTableName, string, number, number, number][] = [];
+    for (const [rule, c] of this.rules) {
+      const at = rs.tables.get(c.table)?.chains.get(c.chain)?.rules.indexOf(rule) ?? -1;
+      if (at >= 0) rules.push([c.table, c.chain, at, c.pkts, c.bytes]);
+    }
+    return { rules, policies: [...this.policies].map(([k, c]) => [k, c.pkts, c.bytes] as const) };
+  }
+
+  /** Puts the counts back on the rules now at those positions of `rs` (restored from the same snapshot). */
+  restore(rs: IptablesRuleset, snap: CountersSnapshot): void {
+    this.rules.clear();
+    this.policies.clear();
+    for (const [table, chain, at, pkts, bytes] of snap.rules) {
+      const rule = rs.tables.get(table)?.chains.get(chain)?.rules[at];
+      if (rule) this.rules.set(rule, { table, chain, pkts, bytes });
+    }
+    for (const [k, pkts, bytes] of snap.policies) this.policies.set(k, { pkts, bytes });
+  }
 
   ruleHit(table: IptablesTableName, chain: string, rule: IptablesRule, bytes: number): void {
     let c = this.rules.get(rule);

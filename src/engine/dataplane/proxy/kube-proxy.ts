@@ -55,6 +55,13 @@ import { buildServicePortMap, ServiceChangeTracker } from './service-port-map.ts
 import { routePacket, type ProxyRoute } from './route.ts';
 import type { NftSetState } from '../netfilter/nft-trace.ts';
 import type { RecentTable } from '../netfilter/trace-packet.ts';
+import { nodeProxySnapshot, restoreNodeProxy, type NodeProxySnapshot } from './node-proxy-snapshot.ts';
+
+/** kube-proxy's state on every node for the cluster snapshot, and the nodes whose render is owed. */
+export interface KubeProxySnapshot {
+  readonly nodes: readonly (readonly [string, NodeProxySnapshot])[];
+  readonly owed: readonly string[];
+}
 
 /** The API surface kube-proxy needs; `ApiServer` (and `ApiStore`) provide it. */
 export interface KubeProxyApi {
@@ -132,6 +139,8 @@ export class KubeProxy implements Controller {
   private readonly deferred = new Map<string, ProxyInputs | undefined>();
   private readonly pendingEvents: string[] = [];
   private unsubscribe: (() => void)[] = [];
+  /** Restored from a snapshot taken between commands, when nothing was left to sync. */
+  private restoredInSync = false;
 
   constructor(ctx: KubeProxyContext) {
     this.ctx = ctx;
@@ -165,7 +174,28 @@ export class KubeProxy implements Controller {
       }),
       this.ctx.api.watch('daemonsets.apps', mark),
     ];
-    this.dirty = true;
+    // A restored state is what this kube-proxy had made of the same objects: a sync now would only
+    // redo renders (and reset the counters of the chains they rewrite) that the original never did.
+    this.dirty = !this.restoredInSync;
+    this.restoredInSync = false;
+  }
+
+  snapshot(): KubeProxySnapshot {
+    return {
+      nodes: [...this.nodes].map(([name, st]) => [name, nodeProxySnapshot(st)] as const),
+      // Owed renders use the API objects as they were when the settle ended, which a snapshot taken
+      // between commands still holds: the restored kube-proxy owes them for the same objects.
+      owed: [...this.deferred.keys()],
+    };
+  }
+
+  /** Before start(): the nodes' state as the snapshot has it. */
+  restore(snap: KubeProxySnapshot): void {
+    this.nodes.clear();
+    this.deferred.clear();
+    for (const [name, st] of snap.nodes) this.nodes.set(name, restoreNodeProxy(st));
+    for (const name of snap.owed) this.deferred.set(name, undefined);
+    this.restoredInSync = true;
   }
 
   sync(): boolean {
