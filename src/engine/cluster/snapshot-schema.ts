@@ -5,9 +5,10 @@
  * up; each of those gets a SnapshotError naming the part that is wrong (`invalid snapshot: clock:
  * expected number`), never an exception from inside a controller.
  *
- * The store's objects are checked only as far as the store itself needs (a known resource, a name);
- * the parsed result keeps the caller's object references, so a snapshot taken in this process is
- * restored without copying its objects (see ApiStore.restore).
+ * The store's objects are checked only as far as the store itself needs (a known resource, a name).
+ * What is restored is the caller's data once checked, not zod's copy of it: a snapshot taken in this
+ * process is restored without copying its objects (see ApiStore.restore), and every part keeps its
+ * keys as they were.
  */
 import { z } from 'zod';
 import { RESOURCES } from '../api/resources.ts';
@@ -74,16 +75,26 @@ const clusterConfig = z.object({
 const RESOURCE_KEYS = new Set<string>(RESOURCES.map((r) => r.key));
 
 const storedObject = z.looseObject({
-  metadata: z.looseObject({ name, namespace: z.string().optional() }),
+  apiVersion: z.string(),
+  kind: z.string(),
+  metadata: z.looseObject({
+    name,
+    namespace: z.string().optional(),
+    uid: z.string(),
+    resourceVersion: z.string(),
+    creationTimestamp: z.string(),
+    generation: z.number().int().optional(),
+  }),
 });
 
 const store = z.object({
   resourceVersion: count,
   objects: z.array(
     z.object({
-      resource: z
-        .string()
-        .refine((r) => RESOURCE_KEYS.has(r), { message: 'not a resource this API server serves' }),
+      resource: z.custom<ResourceKey>(
+        (r) => typeof r === 'string' && RESOURCE_KEYS.has(r),
+        'not a resource this API server serves',
+      ),
       object: storedObject,
     }),
   ),
@@ -230,7 +241,7 @@ const versionTwoParts = {
     logs: z.array(z.object({ namespace: z.string(), pod: z.string(), time: z.number(), text: z.string() })),
   }),
   corefileHistory: z.array(z.object({ at: z.number(), text: z.string() })),
-  kubeProxy: z.object({ nodes: pairs(nodeProxy), owed: z.array(z.string()) }),
+  kubeProxy: z.object({ nodes: pairs(nodeProxy) }),
 };
 
 const versionOne = z.object({
@@ -285,20 +296,29 @@ export function parseSnapshot(input: unknown): ClusterSnapshot {
       `unsupported snapshot version ${String(data.version)} (this engine reads versions 1 to ${SNAPSHOT_VERSION})`,
     );
   }
-  const parsed = data.version === 1 ? versionOne.safeParse(data) : versionTwo.safeParse(data);
+  if (data.version === 1) {
+    const parsed = versionOne.safeParse(data);
+    if (!parsed.success) throw new SnapshotError(describe(parsed.error));
+    return complete(fromVersionOne(data as z.infer<typeof versionOne>));
+  }
+  const parsed = versionTwo.safeParse(data);
   if (!parsed.success) throw new SnapshotError(describe(parsed.error));
-  const snap = parsed.data.version === 1 ? fromVersionOne(parsed.data) : parsed.data;
-  // The checked shape, with the caller's own store objects (zod's copies would defeat the store's sharing).
-  const objects = (data.store as { objects: ClusterSnapshot['store']['objects'] }).objects;
+  return complete(data as z.infer<typeof versionTwo>);
+}
+
+/** The checked snapshot as the engine's type (the parts that check themselves typed as theirs). */
+function complete(snap: Omit<z.infer<typeof versionTwo>, 'kubeProxy'> & { kubeProxy?: unknown }): ClusterSnapshot {
+  const { kubeProxy, ...rest } = snap;
   return {
-    ...snap,
+    ...rest,
     version: SNAPSHOT_VERSION,
     files: snap.files ?? {},
     store: {
       resourceVersion: snap.store.resourceVersion,
-      objects: objects.map((o) => ({ resource: o.resource as ResourceKey, object: o.object })),
+      objects: snap.store.objects as ClusterSnapshot['store']['objects'],
     },
     shell: snap.shell as ClusterSnapshot['shell'],
     nodeState: (snap.nodeState ?? {}) as ClusterSnapshot['nodeState'],
+    ...(kubeProxy ? { kubeProxy: kubeProxy as ClusterSnapshot['kubeProxy'] } : {}),
   };
 }

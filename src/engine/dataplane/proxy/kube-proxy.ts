@@ -57,10 +57,9 @@ import type { NftSetState } from '../netfilter/nft-trace.ts';
 import type { RecentTable } from '../netfilter/trace-packet.ts';
 import { nodeProxySnapshot, restoreNodeProxy, type NodeProxySnapshot } from './node-proxy-snapshot.ts';
 
-/** kube-proxy's state on every node for the cluster snapshot, and the nodes whose render is owed. */
+/** kube-proxy's state on every node for the cluster snapshot. */
 export interface KubeProxySnapshot {
   readonly nodes: readonly (readonly [string, NodeProxySnapshot])[];
-  readonly owed: readonly string[];
 }
 
 /** The API surface kube-proxy needs; `ApiServer` (and `ApiStore`) provide it. */
@@ -181,12 +180,11 @@ export class KubeProxy implements Controller {
   }
 
   snapshot(): KubeProxySnapshot {
-    return {
-      nodes: [...this.nodes].map(([name, st]) => [name, nodeProxySnapshot(st)] as const),
-      // Owed renders use the API objects as they were when the settle ended, which a snapshot taken
-      // between commands still holds: the restored kube-proxy owes them for the same objects.
-      owed: [...this.deferred.keys()],
-    };
+    // An owed render is done now rather than on the next read: its input was fixed when it was owed
+    // (possibly settles ago, on a node whose kube-proxy stopped since), and every read renders first,
+    // so no one can tell the difference, and the snapshot needs no copy of those API objects.
+    this.flush();
+    return { nodes: [...this.nodes].map(([name, st]) => [name, nodeProxySnapshot(st)] as const) };
   }
 
   /** Before start(): the nodes' state as the snapshot has it. */
@@ -194,7 +192,6 @@ export class KubeProxy implements Controller {
     this.nodes.clear();
     this.deferred.clear();
     for (const [name, st] of snap.nodes) this.nodes.set(name, restoreNodeProxy(st));
-    for (const name of snap.owed) this.deferred.set(name, undefined);
     this.restoredInSync = true;
   }
 
