@@ -87,9 +87,9 @@ describe('packetpath exec', { timeout: 60_000 }, () => {
   it('keeps a background port-forward running into the next exec, until its pod goes away', () => {
     const cwd = scratch();
     const exec = (line: string) => cli(['exec', '--state', 's.json', '--', line], { cwd });
-    expect(exec('kubectl create deployment web --image=nginx && kubectl rollout status deploy/web').code).toBe(
-      0,
-    );
+    expect(
+      exec('kubectl create deployment web --image=nginx && kubectl rollout status deploy/web').code,
+    ).toBe(0);
     expect(exec('kubectl port-forward deploy/web 18080:80 >/dev/null 2>&1 &')).toEqual({
       stdout: '',
       stderr: '',

@@ -65,7 +65,10 @@ const sessions = fc.nat({ max: all.length - 1 }).chain((lab) =>
     .record({
       labSteps: fc.array(fc.nat({ max: all[lab]!.steps.length - 1 }), { maxLength: 5 }),
       hostSteps: fc.integer({ min: 4, max: HOST_STATE_STEPS.length }),
-      weave: fc.array(fc.boolean(), { minLength: HOST_STATE_STEPS.length + 5, maxLength: HOST_STATE_STEPS.length + 5 }),
+      weave: fc.array(fc.boolean(), {
+        minLength: HOST_STATE_STEPS.length + 5,
+        maxLength: HOST_STATE_STEPS.length + 5,
+      }),
       cut: fc.double({ min: 0, max: 1, noNaN: true }),
     })
     .map(({ labSteps, hostSteps, weave, cut }) => {
@@ -89,7 +92,11 @@ function firstDifference(a: unknown, b: unknown, path = ''): string | undefined 
   if (a && b && typeof a === 'object' && typeof b === 'object') {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
     for (const k of keys) {
-      const d = firstDifference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`);
+      const d = firstDifference(
+        (a as Record<string, unknown>)[k],
+        (b as Record<string, unknown>)[k],
+        `${path}.${k}`,
+      );
       if (d) return d;
     }
   }

@@ -27,12 +27,7 @@ import { DnsState, type DnsStateSnapshot } from '../dataplane/network/dns-client
 import { CorefileHistory, type CorefileVersion } from '../dataplane/dns/reload-log.ts';
 import { DetachedWaits } from '../dataplane/tools/tool-context.ts';
 import type { Pod } from '../api/objects.ts';
-import {
-  parseSnapshot,
-  SnapshotError,
-  SNAPSHOT_FORMAT,
-  SNAPSHOT_VERSION,
-} from './snapshot-schema.ts';
+import { parseSnapshot, SnapshotError, SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot-schema.ts';
 
 /** Simulated seconds that pass after each command line (a person takes at least that long to type). */
 export const COMMAND_STEP_MS = 2000;
@@ -150,7 +145,10 @@ export class Cluster {
       const cm = e.object;
       if (e.type === 'DELETED' || cm.metadata.namespace !== 'kube-system' || cm.metadata.name !== 'coredns')
         return;
-      this.corefileHistory.record(this.clock.now(), (cm as { data?: Record<string, string> }).data?.Corefile ?? '');
+      this.corefileHistory.record(
+        this.clock.now(),
+        (cm as { data?: Record<string, string> }).data?.Corefile ?? '',
+      );
     });
     this.api.watch('pods', (e) => {
       const pod = e.object as Pod;

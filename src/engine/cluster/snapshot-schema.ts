@@ -178,12 +178,20 @@ const nodeProxy = z.object({
       family: z.literal('ip'),
       name: z.string(),
       sets: z.array(z.looseObject({ name: z.string(), elements: z.array(z.unknown()) })),
-      chains: z.array(z.looseObject({ name: z.string(), rules: z.array(z.looseObject({ exprs: z.array(z.unknown()) })) })),
+      chains: z.array(
+        z.looseObject({ name: z.string(), rules: z.array(z.looseObject({ exprs: z.array(z.unknown()) })) }),
+      ),
     })
     .optional(),
   ipvs: z
     .object({
-      virtualServers: z.array(z.looseObject({ address: z.string(), port: z.number(), realServers: z.array(z.looseObject({ address: z.string(), port: z.number() })) })),
+      virtualServers: z.array(
+        z.looseObject({
+          address: z.string(),
+          port: z.number(),
+          realServers: z.array(z.looseObject({ address: z.string(), port: z.number() })),
+        }),
+      ),
       ipsets: pairs(z.array(z.string())),
       dummyAddresses: z.array(z.string()),
       nodePortAddresses: z.array(z.string()),
@@ -232,11 +240,13 @@ const versionTwoParts = {
     )
     .max(1000),
   dns: z.object({
-    running: z
-      .object({ corefile: z.string(), files: z.array(z.tuple([z.string(), z.string()])) })
-      .optional(),
+    running: z.object({ corefile: z.string(), files: z.array(z.tuple([z.string(), z.string()])) }).optional(),
     caches: z.array(
-      z.object({ replica: z.string(), current: z.boolean(), items: z.array(z.tuple([z.string(), cachedItem])) }),
+      z.object({
+        replica: z.string(),
+        current: z.boolean(),
+        items: z.array(z.tuple([z.string(), cachedItem])),
+      }),
     ),
     logs: z.array(z.object({ namespace: z.string(), pod: z.string(), time: z.number(), text: z.string() })),
   }),
@@ -307,7 +317,9 @@ export function parseSnapshot(input: unknown): ClusterSnapshot {
 }
 
 /** The checked snapshot as the engine's type (the parts that check themselves typed as theirs). */
-function complete(snap: Omit<z.infer<typeof versionTwo>, 'kubeProxy'> & { kubeProxy?: unknown }): ClusterSnapshot {
+function complete(
+  snap: Omit<z.infer<typeof versionTwo>, 'kubeProxy'> & { kubeProxy?: unknown },
+): ClusterSnapshot {
   const { kubeProxy, ...rest } = snap;
   return {
     ...rest,

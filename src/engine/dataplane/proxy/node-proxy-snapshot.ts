@@ -25,7 +25,11 @@ export interface NodeProxySnapshot {
   /** Tables, their chains in order, each with its policy (built-in chains) and rules. */
   readonly iptables: readonly (readonly [
     IptablesTableName,
-    readonly { readonly name: string; readonly policy?: 'ACCEPT' | 'DROP'; readonly rules: readonly IptablesRule[] }[],
+    readonly {
+      readonly name: string;
+      readonly policy?: 'ACCEPT' | 'DROP';
+      readonly rules: readonly IptablesRule[];
+    }[],
   ])[];
   readonly nftables?: NftTable;
   readonly ipvs?: {

@@ -87,7 +87,9 @@ export interface CommandTables {
 export function dataplaneCommands(): CommandTables {
   const pod = new Map<string, (target: PodTarget) => CommandHandler>();
   for (const [name, f] of POD_TOOLS)
-    pod.set(name, (target) => f(podToolContext(target.cluster, target.pod, target.container.name, target.profile)));
+    pod.set(name, (target) =>
+      f(podToolContext(target.cluster, target.pod, target.container.name, target.profile)),
+    );
   const node = new Map<string, (cluster: Cluster, node: string) => CommandHandler>();
   for (const [name, f] of NODE_TOOLS) node.set(name, (cluster, n) => f(nodeToolContext(cluster, n)));
   const host = new Map<string, (cluster: Cluster) => CommandHandler>();
