@@ -26,7 +26,7 @@ import { HostForwards, type PortForward } from '../dataplane/network/host-forwar
 import { DnsState, type DnsStateSnapshot } from '../dataplane/network/dns-client.ts';
 import { CorefileHistory, type CorefileVersion } from '../dataplane/dns/reload-log.ts';
 import { DetachedWaits } from '../dataplane/tools/tool-context.ts';
-import type { Pod } from '../api/objects.ts';
+import type { ConfigMap, Pod } from '../api/objects.ts';
 import { parseSnapshot, SnapshotError, SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot-schema.ts';
 
 /** Simulated seconds that pass after each command line (a person takes at least that long to type). */
@@ -142,13 +142,10 @@ export class Cluster {
    */
   private watchHostState(): void {
     this.api.watch('configmaps', (e) => {
-      const cm = e.object;
+      const cm = e.object as ConfigMap;
       if (e.type === 'DELETED' || cm.metadata.namespace !== 'kube-system' || cm.metadata.name !== 'coredns')
         return;
-      this.corefileHistory.record(
-        this.clock.now(),
-        (cm as { data?: Record<string, string> }).data?.Corefile ?? '',
-      );
+      this.corefileHistory.record(this.clock.now(), cm.data?.Corefile ?? '');
     });
     this.api.watch('pods', (e) => {
       const pod = e.object as Pod;

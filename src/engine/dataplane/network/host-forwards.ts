@@ -35,6 +35,8 @@ export class HostForwards {
 
   /** Ends the forwards to a pod (its stream closed: the pod was deleted or stopped running). */
   lostPod(namespace: string, pod: string): void {
+    // Asked on every pod event; almost always there is no forward at all.
+    if (this.forwards.length === 0) return;
     const kept = this.forwards.filter((f) => f.namespace !== namespace || f.pod !== pod);
     if (kept.length !== this.forwards.length) this.forwards = kept;
   }
