@@ -35,6 +35,8 @@ interface RuleCount {
 /** Counted chains' rule arrays as they were before a restore (see `IptablesCounters.carryOver`). */
 export type CountedChains = ReadonlyMap<string, readonly IptablesRule[]>;
 
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 const chainKey = (table: IptablesTableName, chain: string) => `${table}/${chain}`;
 
 /** Counters by where their rule stands (table, chain, position), since rules are counted by identity. */
@@ -54,7 +56,10 @@ export class IptablesCounters {
       const at = rs.tables.get(c.table)?.chains.get(c.chain)?.rules.indexOf(rule) ?? -1;
       if (at >= 0) rules.push([c.table, c.chain, at, c.pkts, c.bytes]);
     }
-    return { rules, policies: [...this.policies].map(([k, c]) => [k, c.pkts, c.bytes] as const) };
+    // Sorted: the order rules were first counted in depends on when renders ran, which no one can see.
+    rules.sort((x, y) => cmp(x[0], y[0]) || cmp(x[1], y[1]) || x[2] - y[2]);
+    const policies = [...this.policies].sort(([x], [y]) => cmp(x, y));
+    return { rules, policies: policies.map(([k, c]) => [k, c.pkts, c.bytes] as const) };
   }
 
   /** Puts the counts back on the rules now at those positions of `rs` (restored from the same snapshot). */

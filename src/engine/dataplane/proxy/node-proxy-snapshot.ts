@@ -10,7 +10,14 @@ import { ConntrackTable } from '../netfilter/conntrack.ts';
 import { IptablesCounters, type CountersSnapshot } from '../netfilter/counters.ts';
 import type { NftTable } from '../netfilter/nft-model.ts';
 import type { IptablesRule, IptablesTableName } from '../netfilter/rule.ts';
-import { emptyRuleset, type IptablesRuleset } from '../netfilter/ruleset.ts';
+import {
+  emptyRuleset,
+  TABLE_ORDER,
+  type IptablesChain,
+  type IptablesRuleset,
+  type IptablesTable,
+} from '../netfilter/ruleset.ts';
+import { BUILTIN_CHAINS } from '../netfilter/rule.ts';
 import type { KubeProxyLogLine } from './ipvs/deprecation.ts';
 import type { VirtualServer } from './ipvs/ipvs-model.ts';
 import { IpvsState, type IpvsStateSnapshot } from './ipvs/schedulers.ts';
@@ -52,21 +59,34 @@ const nested = (m: ReadonlyMap<string, ReadonlyMap<string, number>>): Pairs<Pair
 const unnest = (pairs: Pairs<Pairs<number>>): Map<string, Map<string, number>> =>
   new Map(pairs.map(([k, inner]) => [k, new Map(inner)]));
 
+function canonicalChains(t: IptablesTable): IptablesChain[] {
+  const builtins = BUILTIN_CHAINS[t.name];
+  const first = builtins.flatMap((n) => t.chains.get(n) ?? []);
+  const rest = [...t.chains.values()]
+    .filter((c) => !builtins.includes(c.name))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [...first, ...rest];
+}
+
 export function nodeProxySnapshot(st: NodeProxyState): NodeProxySnapshot {
   return {
     ...(st.running ? { running: st.running } : {}),
     ...(st.attempted !== undefined ? { attempted: st.attempted } : {}),
-    iptables: [...st.iptables.tables].map(
-      ([name, t]) =>
-        [
-          name,
-          [...t.chains.values()].map((c) => ({
-            name: c.name,
-            ...(c.policy ? { policy: c.policy } : {}),
-            rules: c.rules,
-          })),
-        ] as const,
-    ),
+    // In the order iptables-save prints them (built-in chains, then the others by name): the order the
+    // renders happened to create chains in is not observable, and a snapshot must not depend on it.
+    iptables: [...st.iptables.tables]
+      .sort(([a], [b]) => TABLE_ORDER.indexOf(a) - TABLE_ORDER.indexOf(b))
+      .map(
+        ([name, t]) =>
+          [
+            name,
+            canonicalChains(t).map((c) => ({
+              name: c.name,
+              ...(c.policy ? { policy: c.policy } : {}),
+              rules: c.rules,
+            })),
+          ] as const,
+      ),
     ...(st.nftables ? { nftables: st.nftables } : {}),
     ...(st.ipvs
       ? {
