@@ -9,10 +9,11 @@ import { ApiServer } from '../apiserver/apiserver.ts';
 import { SimClock } from '../util/clock.ts';
 import { Rng } from '../util/rng.ts';
 import { Emitter } from '../util/emitter.ts';
-import { defaultClusterConfig, parseClusterConfig, type ClusterConfig } from './config.ts';
-import type { Controller, ControllerContext } from './controller.ts';
-import { LabFiles } from './files.ts';
+import { defaultClusterConfig, parseClusterConfig, type ClusterConfig } from '../api/cluster-config.ts';
+import type { Controller, ControllerContext } from '../controllers/runtime.ts';
+import { LabFiles } from '../shell/lab-files.ts';
 import { createControllers } from '../controllers/index.ts';
+import { Kubelet, NodePodWatch } from '../node/kubelet.ts';
 import { KubeProxy, type KubeProxySnapshot } from '../dataplane/proxy/kube-proxy.ts';
 import { NodeLocalState, type NodeLocalSnapshot } from '../node/node-local-state.ts';
 import { bootstrapCluster } from './bootstrap.ts';
@@ -120,10 +121,17 @@ export class Cluster {
       config,
       recorder: this.recorder,
       nodeState: this.nodeState,
-      runtime: this.runtime,
     };
     this.kubeProxy = new KubeProxy({ api: this.api, clock, config, recorder: this.recorder });
-    this.controllers = [...createControllers(ctx), this.kubeProxy];
+    // One pods watch for all the kubelets, routed by node.
+    const podWatch = new NodePodWatch(this.api);
+    this.controllers = [
+      ...createControllers(
+        ctx,
+        ctx.config.nodes.map((n) => new Kubelet(ctx, n.name, podWatch, this.runtime)),
+      ),
+      this.kubeProxy,
+    ];
     this.files = files instanceof LabFiles ? files : new LabFiles(files);
     this.files.changes.on('change', () => this.emitChange('files'));
     this.watchHostState();
@@ -201,6 +209,9 @@ export class Cluster {
     // still moves and wake() still queues what is due; the next settle picks that up.
     const budgetEnd =
       this.store.resourceVersion + SETTLE_WRITE_BUDGET * Math.max(1, Math.ceil(ms / COMMAND_STEP_MS));
+    // What the line wrote so far is seen before time moves, as real controllers react within
+    // milliseconds: `kubectl run x; sleep 90` schedules and pulls during the sleep, not after it.
+    this.settle(budgetEnd);
     for (;;) {
       const now = this.clock.now();
       let next: number | undefined;

@@ -140,7 +140,11 @@ export function createClusterCommands(cluster: Cluster): ClusterCommands {
   // Programs on the learner's workstation besides the shell's own utilities (curl, nc, ping, trace);
   // in-pod network tools (curl, wget, nc, nslookup, dig, ping, ip, ss); node programs (iptables-save,
   // ipvsadm, nft, crictl, ip, conntrack).
-  const { host: hostCommands, pod: podCommands, node: nodeCommands } = dataplaneCommands();
+  const {
+    host: hostCommands,
+    pod: podCommands,
+    node: nodeCommands,
+  } = dataplaneCommands<Cluster, PodTarget>();
   const podTarget = (ctx: Extract<SessionContext, { kind: 'pod' }>): PodTarget | undefined => {
     const pod = cluster.store.get('pods', ctx.namespace, ctx.pod);
     if (!pod || pod.metadata.deletionTimestamp) return undefined;
@@ -191,8 +195,12 @@ export function createClusterCommands(cluster: Cluster): ClusterCommands {
   const kubectl = createKubectl(cluster, {
     resolveCommand: (name, context) => {
       // `kubectl exec POD -- CMD` runs CMD through the shell so it gets the container's files and env.
-      if (!resolver(name, context) && !['echo', 'printf', 'test', '[', 'true', 'false', 'pwd'].includes(name))
-        return undefined;
+      // The shell's builtins stand for the coreutils binaries every image with a userland has; an
+      // image without a shell (distroless, scratch) has neither.
+      const coreutil =
+        ['echo', 'printf', 'test', '[', 'true', 'false', 'pwd'].includes(name) &&
+        (context.kind !== 'pod' || podTarget(context)?.profile.shell !== undefined);
+      if (!resolver(name, context) && !coreutil) return undefined;
       return (argv, io) =>
         cluster.shell.execIn(context, argv, io.stdin) ?? { stdout: '', stderr: '', exitCode: 127 };
     },

@@ -21,7 +21,7 @@ import {
   type ToolOutcome,
   type ToolOutcomes,
 } from './process-model.ts';
-import type { NodeLocalState } from './node-local-state.ts';
+import type { NodeLocalStore } from '../controllers/runtime.ts';
 import type { Responder } from './responders.ts';
 import type { Json } from '../util/json.ts';
 
@@ -61,7 +61,7 @@ export type ToolRunner = (pod: Pod, container: string, argv: readonly string[]) 
  * yet, the cluster's runner.
  */
 export interface ContainerTools {
-  readonly state: NodeLocalState;
+  readonly state: NodeLocalStore;
   readonly run?: ToolRunner;
 }
 
@@ -120,7 +120,7 @@ const sessionKey = (pod: Pod, container: string) =>
 /** Session ends by instance start (ms): when the attached shell left and with which status. */
 type SessionEnds = Record<string, { readonly at: number; readonly code: number }>;
 
-function sessionEnd(state: NodeLocalState, pod: Pod, container: string, startMs: number) {
+function sessionEnd(state: NodeLocalStore, pod: Pod, container: string, startMs: number) {
   const ends = state.get(pod.spec?.nodeName ?? '', sessionKey(pod, container)) as unknown as
     | SessionEnds
     | undefined;
@@ -148,9 +148,9 @@ export class ContainerRuntime {
     { ip: string; name: string; programs: Map<string, ContainerProgram> }
   >();
 
-  private readonly state: NodeLocalState;
+  private readonly state: NodeLocalStore;
 
-  constructor(state: NodeLocalState, run: ToolRunner) {
+  constructor(state: NodeLocalStore, run: ToolRunner) {
     this.state = state;
     this.tools = { state, run };
   }

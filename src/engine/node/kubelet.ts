@@ -14,12 +14,12 @@
  * Simplified: no node heartbeats or leases, no volume mounts, no pod resource accounting, sandbox
  * retries every 10s.
  */
-import type { Controller, ControllerContext } from '../cluster/controller.ts';
+import type { Controller, ControllerContext } from '../controllers/runtime.ts';
 import type { ApiServer } from '../apiserver/apiserver.ts';
 import type { WatchEvent } from '../api/store.ts';
 import type { AnyObject, Node, Pod } from '../api/objects.ts';
 import type { ContainerImage, PodStatus } from 'kubernetes-types/core/v1';
-import { WorkQueue } from '../cluster/controller.ts';
+import { WorkQueue } from '../controllers/runtime.ts';
 import { objectKey, splitKey } from '../api/store.ts';
 import { POD_NODE_INDEX } from '../api/store.ts';
 import { jsonEqual } from '../util/json.ts';
@@ -27,14 +27,14 @@ import { parseTimestamp } from '../util/clock.ts';
 import { cniPlugin, sandboxId } from './cni/index.ts';
 import { recordSandboxCreated } from './cni/cni-settings.ts';
 import { allocateIP } from './ipam.ts';
-import type { podPrograms } from './container-runtime.ts';
+import type { ContainerRuntime, podPrograms } from './container-runtime.ts';
 import { currentPull, planContainers, type PlannedEvent } from './pod-lifecycle.ts';
 import { podConditions } from './pod-status.ts';
 import { terminatedStatus, waitingStatus } from './container-lifecycle.ts';
 import { imageIdOf, resolveImage } from './images.ts';
-import { formatImageRef } from './image-ref.ts';
-import { ERR_REASON_NODE_PORTS, hostPortConflict, hostPorts } from '../controllers/scheduler-plugins.ts';
-import { isPodTerminal } from '../controllers/pod-util.ts';
+import { formatImageRef } from '../api/image-ref.ts';
+import { ERR_REASON_NODE_PORTS, hostPortConflict, hostPorts } from '../api/host-ports.ts';
+import { computePodQOS, isPodTerminal } from '../api/pod-status.ts';
 
 /** Node annotation holding host-local's `last_reserved_ip.0` (the simulator's stand-in for the file). */
 /** host-local's `last_reserved_ip.0` file under /var/lib/cni/networks/<network>/. */
@@ -57,10 +57,14 @@ export class Kubelet implements Controller {
 
   private readonly podWatch: NodePodWatch;
 
-  constructor(ctx: ControllerContext, nodeName: string, podWatch: NodePodWatch) {
+  /** The node's container runtime: its containers' programs, and the exits only it sees. */
+  private readonly runtime: ContainerRuntime;
+
+  constructor(ctx: ControllerContext, nodeName: string, podWatch: NodePodWatch, runtime: ContainerRuntime) {
     this.ctx = ctx;
     this.nodeName = nodeName;
     this.podWatch = podWatch;
+    this.runtime = runtime;
   }
 
   start(): void {
@@ -77,7 +81,7 @@ export class Kubelet implements Controller {
     });
     // PLEG: a container exit only the runtime sees (an attached shell's `exit`) syncs the pod.
     const unwatchPods = this.unwatch;
-    const unwatchExits = this.ctx.runtime.watchContainerExits((pod) => {
+    const unwatchExits = this.runtime.watchContainerExits((pod) => {
       if (pod.spec?.nodeName === this.nodeName)
         this.queue.add(objectKey(pod.metadata.namespace, pod.metadata.name));
     });
@@ -201,7 +205,7 @@ export class Kubelet implements Controller {
       reason: 'NodePorts',
       message: `Pod was rejected: ${message}`,
       startTime: pod.status?.startTime ?? now,
-      qosClass: pod.status?.qosClass ?? qosClass(pod),
+      qosClass: pod.status?.qosClass ?? computePodQOS(pod.spec),
     });
     return true;
   }
@@ -248,7 +252,7 @@ export class Kubelet implements Controller {
       hostIP,
       hostIPs: [{ ip: hostIP }],
       startTime: pod.status?.startTime ?? nowText,
-      qosClass: pod.status?.qosClass ?? qosClass(pod),
+      qosClass: pod.status?.qosClass ?? computePodQOS(pod.spec),
     };
     if (error !== undefined) {
       const sandbox = sandboxId(pod.metadata.uid, attempt);
@@ -321,7 +325,7 @@ export class Kubelet implements Controller {
       pod,
       now,
       rfc3339: (ms) => clock.rfc3339(ms),
-      programs: this.ctx.runtime.programsOf(pod),
+      programs: this.runtime.programsOf(pod),
       imagePresent: (image) => present.has(image),
       pullDoneAt: (image, start, pullMs) => {
         const first = earliestOtherPull(image, start);
@@ -344,7 +348,7 @@ export class Kubelet implements Controller {
     const grace = (pod.metadata.deletionGracePeriodSeconds ?? 30) * 1000;
     const requested = parseTimestamp(pod.metadata.deletionTimestamp!) - grace;
     const running = (pod.status?.containerStatuses ?? []).filter((s) => s.state?.running);
-    const programs = this.ctx.runtime.programsOf(pod);
+    const programs = this.runtime.programsOf(pod);
     let doneAt = requested;
     let wrote = false;
     for (const s of running) {
@@ -522,24 +526,6 @@ function createdBefore(a: Pod, b: Pod): boolean {
 
 export function nodeInternalIP(node: Node): string {
   return node.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
-}
-
-/** pkg/apis/core/v1/helper/qos: Guaranteed when every container has equal cpu and memory requests and limits. */
-export function qosClass(pod: Pod): 'BestEffort' | 'Burstable' | 'Guaranteed' {
-  const cs = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
-  const any = cs.some(
-    (c) =>
-      Object.keys(c.resources?.requests ?? {}).length + Object.keys(c.resources?.limits ?? {}).length > 0,
-  );
-  if (!any) return 'BestEffort';
-  const guaranteed = cs.every((c) =>
-    ['cpu', 'memory'].every((r) => {
-      const limit = c.resources?.limits?.[r];
-      const request = c.resources?.requests?.[r] ?? limit;
-      return limit !== undefined && String(limit) === String(request);
-    }),
-  );
-  return guaranteed ? 'Guaranteed' : 'Burstable';
 }
 
 /**

@@ -12,7 +12,7 @@
  * configuration and logs caddy's and the plugin's errors once.
  */
 import { sha512 } from '@noble/hashes/sha2.js';
-import { utf8 } from '../proxy/hash.ts';
+import { utf8Encode } from '../../util/encoding.ts';
 import { fnv32a } from '../../util/rng.ts';
 import { lex, parseServerBlocks, type CorefileFiles } from './caddyfile.ts';
 import { validateCorefile } from './corefile.ts';
@@ -68,7 +68,7 @@ export function corefileSha512(
           ),
         })),
   );
-  const hex = Array.from(sha512(utf8(json)), (b) => b.toString(16).padStart(2, '0')).join('');
+  const hex = Array.from(sha512(utf8Encode(json)), (b) => b.toString(16).padStart(2, '0')).join('');
   return { ok: true, hex };
 }
 

@@ -11,7 +11,7 @@
  * A broken Corefile is rejected by `reload` and the replica keeps serving the last one that parsed;
  * a cluster whose Corefile never parsed answers SERVFAIL.
  */
-import type { Cluster } from '../../cluster/cluster.ts';
+import type { DataplaneHost } from './view.ts';
 import type { Rng } from '../../util/rng.ts';
 import { parseTimestamp } from '../../util/clock.ts';
 import { nodeResolvConf } from '../../node/pod-files.ts';
@@ -123,7 +123,7 @@ export class DnsState {
  * wrote (a restart starts a new log), with the time each was written.
  */
 export function coreDnsContainerLog(
-  cluster: Cluster,
+  cluster: DataplaneHost,
   pod: {
     metadata: { namespace?: string; name: string };
     status?: { containerStatuses?: { name: string; state?: { running?: { startedAt?: string } } }[] };
@@ -140,7 +140,7 @@ export function coreDnsContainerLog(
     .map((l) => ({ time: l.time, text: l.text }));
 }
 
-function currentCorefile(cluster: Cluster): Corefile | undefined {
+function currentCorefile(cluster: DataplaneHost): Corefile | undefined {
   const text =
     cluster.store.get('configmaps', 'kube-system', 'coredns')?.data?.Corefile ??
     defaultCorefileText(cluster.config.clusterDomain);

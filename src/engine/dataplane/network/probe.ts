@@ -11,7 +11,7 @@
  * matrix with 50 policies stays well inside the 500 ms budget; it has no side effects at all.
  */
 import type { Pod } from '../../api/objects.ts';
-import type { Cluster } from '../../cluster/cluster.ts';
+import type { DataplaneHost } from './view.ts';
 import { Rng } from '../../util/rng.ts';
 import { listeningSockets } from '../../node/container-runtime.ts';
 import { evaluate } from '../policy/evaluate.ts';
@@ -45,7 +45,7 @@ export interface ProbeResult {
  * request always give the same verdict (grades must be reproducible), and the learner's stream is
  * left untouched.
  */
-function probeRng(cluster: Cluster, req: ProbeRequest): Rng {
+function probeRng(cluster: DataplaneHost, req: ProbeRequest): Rng {
   return new Rng(
     `probe:${cluster.clock.now()}:${req.fromPod.namespace}/${req.fromPod.name}:${req.to}:${req.port}`,
   );
@@ -57,7 +57,7 @@ export function verdictOf(r: ConnectResult): ProbeVerdict {
   return 'blocked';
 }
 
-export function probe(cluster: Cluster, req: ProbeRequest): ProbeResult {
+export function probe(cluster: DataplaneHost, req: ProbeRequest): ProbeResult {
   const host = req.to;
   const connection = connect(
     {
@@ -114,7 +114,7 @@ export interface MatrixCell {
  * Every pod of `pods` to every other on each TCP/UDP port the destination really listens on (the
  * NetworkPolicy e2e suite's probe grid, loopback excluded as the suite's `ignoreLoopback` does).
  */
-export function reachabilityMatrix(cluster: Cluster, pods?: readonly Pod[]): MatrixCell[] {
+export function reachabilityMatrix(cluster: DataplaneHost, pods?: readonly Pod[]): MatrixCell[] {
   const list = (pods ?? cluster.store.list('pods')).filter(
     (p) => isRunning(p) && p.status?.podIP && !p.spec?.hostNetwork,
   );

@@ -25,11 +25,10 @@ import type {
   AnyObject,
 } from '../../api/objects.ts';
 import type { WatchHandler } from '../../api/store.ts';
-import type { Controller } from '../../cluster/controller.ts';
-import type { ClusterConfig } from '../../cluster/config.ts';
+import type { Controller, EventSink } from '../../controllers/runtime.ts';
+import type { ClusterConfig } from '../../api/cluster-config.ts';
 import type { SimClock } from '../../util/clock.ts';
 import type { Rng } from '../../util/rng.ts';
-import type { EventRecorder } from '../../controllers/event-recorder.ts';
 import { iptablesSave as printIptablesSave, iptablesListRules } from '../netfilter/iptables-save.ts';
 import { applyIptablesRestore } from '../netfilter/iptables-restore.ts';
 import { emptyRuleset, type IptablesRuleset } from '../netfilter/ruleset.ts';
@@ -77,7 +76,7 @@ export interface KubeProxyContext {
   readonly api: KubeProxyApi;
   readonly clock: SimClock;
   readonly config: ClusterConfig;
-  readonly recorder?: EventRecorder;
+  readonly recorder?: EventSink;
 }
 
 /** One node's kernel state as kube-proxy left it, plus the per-connection state of the packet path. */

@@ -4,9 +4,10 @@
  * `sh: curl: not found`. Node programs are there in every node shell; the learner's machine has curl,
  * nc and ping (reaching node addresses, NodePorts, LoadBalancer VIPs and port-forwards).
  */
-import type { Cluster } from '../../cluster/cluster.ts';
+import type { ToolHost } from './tool-context.ts';
 import type { CommandHandler } from '../../shell/types.ts';
-import type { PodTarget } from '../../cluster/commands.ts';
+import type { Pod } from '../../api/objects.ts';
+import type { ImageProfile } from '../../node/images.ts';
 import { ciliumDbgCommand } from './cilium-dbg.ts';
 import { curlCommand } from './curl.ts';
 import { digCommand, getentCommand, hostCommand, nslookupCommand } from './dns-tools.ts';
@@ -76,23 +77,31 @@ export const HOST_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>
   ['ping', pingCommand],
 ]);
 
-/** The programs per context, as factories of their handlers. */
-export interface CommandTables {
-  readonly host: ReadonlyMap<string, (cluster: Cluster) => CommandHandler>;
-  readonly pod: ReadonlyMap<string, (target: PodTarget) => CommandHandler>;
-  readonly node: ReadonlyMap<string, (cluster: Cluster, node: string) => CommandHandler>;
+/** The container a pod tool runs in (the registry's PodTarget carries more; tools need this much). */
+export interface ToolPodTarget<H extends ToolHost> {
+  readonly cluster: H;
+  readonly pod: Pod;
+  readonly container: { readonly name: string };
+  readonly profile: ImageProfile;
+}
+
+/** The programs per context, as factories of their handlers; generic over the host the root hands in. */
+export interface CommandTables<H extends ToolHost, T extends ToolPodTarget<H>> {
+  readonly host: ReadonlyMap<string, (cluster: H) => CommandHandler>;
+  readonly pod: ReadonlyMap<string, (target: T) => CommandHandler>;
+  readonly node: ReadonlyMap<string, (cluster: H, node: string) => CommandHandler>;
 }
 
 /** The dataplane's programs for the command registry, each bound to the session's tool context. */
-export function dataplaneCommands(): CommandTables {
-  const pod = new Map<string, (target: PodTarget) => CommandHandler>();
+export function dataplaneCommands<H extends ToolHost, T extends ToolPodTarget<H>>(): CommandTables<H, T> {
+  const pod = new Map<string, (target: T) => CommandHandler>();
   for (const [name, f] of POD_TOOLS)
     pod.set(name, (target) =>
       f(podToolContext(target.cluster, target.pod, target.container.name, target.profile)),
     );
-  const node = new Map<string, (cluster: Cluster, node: string) => CommandHandler>();
+  const node = new Map<string, (cluster: H, node: string) => CommandHandler>();
   for (const [name, f] of NODE_TOOLS) node.set(name, (cluster, n) => f(nodeToolContext(cluster, n)));
-  const host = new Map<string, (cluster: Cluster) => CommandHandler>();
+  const host = new Map<string, (cluster: H) => CommandHandler>();
   for (const [name, f] of HOST_TOOLS) host.set(name, (cluster) => f(hostToolContext(cluster)));
   host.set('trace', (cluster) => traceCommand(cluster));
   return { host, pod, node };

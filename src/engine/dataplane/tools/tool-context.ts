@@ -4,13 +4,25 @@
  * programs) and a way to let simulated time pass while it waits.
  */
 import type { Pod } from '../../api/objects.ts';
-import type { Cluster } from '../../cluster/cluster.ts';
+import type { DataplaneHost } from '../network/view.ts';
 import type { ImageProfile } from '../../node/images.ts';
 import { imageVersion, resolveImage } from '../../node/images.ts';
 import type { Source } from '../network/types.ts';
+import type { Shell } from '../../shell/shell.ts';
+
+/**
+ * What a tool needs beyond the dataplane's view: letting simulated time pass while it waits (`ping`,
+ * `curl --max-time`), and the shell to run a command inside a node's root (`chroot /host`).
+ */
+export interface ToolHost extends DataplaneHost {
+  readonly shell: Pick<Shell, 'execIn'>;
+  /** Waits of tools running as a container's process, added up instead of passed on the clock. */
+  readonly detachedWaits: DetachedWaits;
+  tick(ms: number): void;
+}
 
 export interface ToolContext {
-  readonly cluster: Cluster;
+  readonly cluster: ToolHost;
   readonly source: Source;
   readonly pod?: Pod;
   readonly profile?: ImageProfile;
@@ -21,7 +33,7 @@ export interface ToolContext {
 }
 
 export function podToolContext(
-  cluster: Cluster,
+  cluster: ToolHost,
   pod: Pod,
   container: string,
   profile: ImageProfile,
@@ -42,11 +54,11 @@ export function podToolContext(
   };
 }
 
-export function nodeToolContext(cluster: Cluster, node: string): ToolContext {
+export function nodeToolContext(cluster: ToolHost, node: string): ToolContext {
   return { cluster, source: { kind: 'node', node }, node };
 }
 
-export function hostToolContext(cluster: Cluster): ToolContext {
+export function hostToolContext(cluster: ToolHost): ToolContext {
   return { cluster, source: { kind: 'external' } };
 }
 

@@ -5,13 +5,13 @@
  * `gatewayStateForPod` when a request reaches a proxy's pod.
  */
 import type { LoadBalancerIngress } from 'kubernetes-types/core/v1';
-import type { Pod } from '../../api/objects.ts';
-import type { ApiServer } from '../../apiserver/apiserver.ts';
+import type { Pod } from '../objects.ts';
+import type { ObjectReader } from '../store.ts';
 import { edgeImplementationOf, isServing, type EdgeImplementation } from './implementations.ts';
 import { buildIngressRoutingState, type IngressRoutingState } from './ingress-routing.ts';
 import type { GatewayRoutingState } from './gateway-routing.ts';
 
-type ReadApi = Pick<ApiServer, 'list' | 'get'>;
+type ReadApi = ObjectReader;
 
 export interface EdgeProxy {
   readonly pod: Pod;

@@ -7,9 +7,9 @@
  * Pure: the gateway controller writes these results as status, the router reads them per request.
  */
 import type { Condition } from 'kubernetes-types/meta/v1';
-import type { Gateway, HTTPRoute, Namespace, ReferenceGrant, Service } from '../../api/objects.ts';
-import type { GatewayListener, HTTPBackendRef, ParentReference } from '../../api/crd-types.ts';
-import { matchesLabelSelector } from '../../api/labels.ts';
+import type { Gateway, HTTPRoute, Namespace, ReferenceGrant, Service } from '../objects.ts';
+import type { GatewayListener, HTTPBackendRef, ParentReference } from '../crd-types.ts';
+import { matchesLabelSelector } from '../labels.ts';
 import { intersectHostnames } from './http-match.ts';
 
 export const GATEWAY_GROUP = 'gateway.networking.k8s.io';

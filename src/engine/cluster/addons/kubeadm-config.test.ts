@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { makeCluster } from '../test-helpers.ts';
+import { makeCluster } from '../../controllers/test-helpers.ts';
 
 const kind = 'kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\n';
 

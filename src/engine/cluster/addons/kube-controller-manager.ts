@@ -8,7 +8,7 @@
  * has no bootstrap-signer.
  */
 import type { Manifest } from '../../api/objects.ts';
-import type { ClusterConfig } from '../../cluster/config.ts';
+import type { ClusterConfig } from '../../api/cluster-config.ts';
 
 const CONTROLLER_ACCOUNTS = [
   'attachdetach-controller',

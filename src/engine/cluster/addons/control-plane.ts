@@ -5,8 +5,8 @@
  * find the cluster's CIDRs (`--service-cluster-ip-range`, `--cluster-cidr`).
  */
 import type { Manifest } from '../../api/objects.ts';
-import type { ClusterConfig, NodeConfig } from '../../cluster/config.ts';
-import { KUBERNETES_VERSION } from '../../cluster/config.ts';
+import type { ClusterConfig, NodeConfig } from '../../api/cluster-config.ts';
+import { KUBERNETES_VERSION } from '../../api/cluster-config.ts';
 
 const ETCD_VERSION = '3.6.6-0';
 

@@ -6,8 +6,8 @@
  * answers Go's `http.NotFound` ("404 page not found") and serves "TRAEFIK DEFAULT CERT"; ingress-nginx
  * answers nginx's error page without a version and serves its "Fake Certificate".
  */
-import type { Pod } from '../../api/objects.ts';
-import { parseImageRef, repositoryOf } from '../../node/image-ref.ts';
+import type { Pod } from '../objects.ts';
+import { parseImageRef, repositoryOf } from '../image-ref.ts';
 
 export type EdgeImplementationId = 'traefik' | 'ingress-nginx';
 

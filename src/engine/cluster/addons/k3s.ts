@@ -6,7 +6,7 @@
  */
 import type { Manifest } from '../../api/objects.ts';
 import type { NewObject } from '../../api/store.ts';
-import type { ClusterConfig } from '../../cluster/config.ts';
+import type { ClusterConfig } from '../../api/cluster-config.ts';
 import { configMap } from './kubeadm-config.ts';
 
 function simpleDeployment(

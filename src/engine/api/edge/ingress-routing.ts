@@ -6,7 +6,7 @@
  * an Ingress's `defaultBackend`, else gets the controller's own 404. ingress-nginx redirects plain HTTP
  * to HTTPS (308) for hosts listed under `tls` (its `ssl-redirect` default).
  */
-import type { Ingress, IngressClass, Secret } from '../../api/objects.ts';
+import type { Ingress, IngressClass, Secret } from '../objects.ts';
 import type { EdgeImplementation, HttpReply } from './implementations.ts';
 import {
   hostOnly,

@@ -6,7 +6,7 @@
  * flannel inside its own process, so it has none.
  */
 import type { Manifest } from '../../api/objects.ts';
-import type { ClusterConfig } from '../../cluster/config.ts';
+import type { ClusterConfig } from '../../api/cluster-config.ts';
 import { FLANNEL_CONFLIST } from '../../node/cni/flannel.ts';
 
 type Container = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ClusterConfigError, defaultClusterConfig, parseClusterConfig } from './config.ts';
+import { ClusterConfigError, defaultClusterConfig, parseClusterConfig } from './cluster-config.ts';
 
 describe('cluster config', () => {
   it('defaults to kubeadm + calico with a control plane and two workers named as kind names them', () => {

@@ -1,26 +1,63 @@
 /**
- * The controller contract. Each controller mirrors one real Kubernetes component: it watches the API,
- * keeps its queue of keys to look at, and in sync() compares desired with actual state and acts through
- * the API. The cluster calls sync() on every controller until none has work left ("settled").
+ * The controller runtime: the contract every control loop implements (controllers, the kubelet,
+ * kube-proxy), its work queue and the context it runs in. Each controller mirrors one real Kubernetes
+ * component: it watches the API, keeps its queue of keys to look at, and in sync() compares desired
+ * with actual state and acts through the API. The cluster calls sync() on every controller until none
+ * has work left ("settled").
+ *
+ * It sits below controllers/, node/ and dataplane/, so it names what it needs as interfaces (EventSink,
+ * NodeLocalStore) rather than importing the classes that implement them.
  */
 import type { ApiServer } from '../apiserver/apiserver.ts';
-import type { ClusterConfig } from './config.ts';
+import type { AnyObject } from '../api/objects.ts';
+import type { ClusterConfig } from '../api/cluster-config.ts';
 import type { SimClock } from '../util/clock.ts';
 import type { Rng } from '../util/rng.ts';
-import type { EventRecorder } from '../controllers/event-recorder.ts';
-import type { NodeLocalState } from '../node/node-local-state.ts';
-import type { ContainerRuntime } from '../node/container-runtime.ts';
+import type { Json } from '../util/json.ts';
+
+export type EventType = 'Normal' | 'Warning';
+
+export interface EventSource {
+  readonly component: string;
+  readonly host?: string;
+}
+
+/** Where components record core/v1 Events (client-go's EventRecorder; controllers/event-recorder.ts). */
+export interface EventSink {
+  /** Records an event about `involved`; `fieldPath` names a container (`spec.containers{nginx}`). */
+  event(
+    involved: AnyObject,
+    type: EventType,
+    reason: string,
+    message: string,
+    source?: EventSource,
+    fieldPath?: string,
+  ): void;
+  /** Whether an event with this reason (and message prefix) about `involved` was recorded at or after `sinceMs`. */
+  recordedSince(
+    involved: AnyObject,
+    reason: string,
+    sinceMs: number,
+    fieldPath?: string,
+    messagePrefix?: string,
+  ): boolean;
+}
+
+/** Per-node state outside the API (node/node-local-state.ts): files on the node's disk, kernel tables. */
+export interface NodeLocalStore {
+  get(node: string, key: string): Json | undefined;
+  set(node: string, key: string, value: Json): void;
+  updateRecord(node: string, key: string, change: (record: Record<string, Json>) => void): void;
+}
 
 export interface ControllerContext {
   readonly api: ApiServer;
   readonly clock: SimClock;
   readonly rng: Rng;
   readonly config: ClusterConfig;
-  readonly recorder: EventRecorder;
+  readonly recorder: EventSink;
   /** Per-node state outside the API (IPAM files, kernel tables), carried in snapshots. */
-  readonly nodeState: NodeLocalState;
-  /** The nodes' container runtime: the tools it runs in containers, the exits only it sees. */
-  readonly runtime: ContainerRuntime;
+  readonly nodeState: NodeLocalStore;
 }
 
 export interface Controller {

@@ -3,7 +3,7 @@
  * value may be glued on (`-m5`, `-o/dev/null`), long options take `--opt value` or `--opt=value`.
  * Unknown options are fatal with curl's own wording and exit code 2.
  */
-import { utf8Length } from '../../shell/utilities/files.ts';
+import { utf8Length } from '../../util/encoding.ts';
 
 export interface CurlOptions {
   readonly urls: string[];

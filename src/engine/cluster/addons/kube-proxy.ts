@@ -4,8 +4,8 @@
  * `kube-proxy` DaemonSet on every node, hostNetwork, tolerating every taint.
  */
 import type { Manifest } from '../../api/objects.ts';
-import type { ClusterConfig } from '../../cluster/config.ts';
-import { KUBERNETES_VERSION } from '../../cluster/config.ts';
+import type { ClusterConfig } from '../../api/cluster-config.ts';
+import { KUBERNETES_VERSION } from '../../api/cluster-config.ts';
 
 export function kubeProxyConfig(config: ClusterConfig): string {
   const mode = config.kubeProxyMode === 'none' ? 'iptables' : config.kubeProxyMode;

@@ -1,13 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import type {
-  Gateway,
-  HTTPRoute,
-  Ingress,
-  IngressClass,
-  Namespace,
-  Secret,
-  Service,
-} from '../../api/objects.ts';
+import type { Gateway, HTTPRoute, Ingress, IngressClass, Namespace, Secret, Service } from '../objects.ts';
 import { Rng } from '../../util/rng.ts';
 import { buildIngressRoutingState, ingressCertificate, routeIngressRequest } from './ingress-routing.ts';
 import { edgeImplementationOf } from './implementations.ts';

@@ -4,35 +4,8 @@
  * Deployment (2 replicas on kubeadm, 1 on k3s) and the `kube-dns` Service at the cluster DNS IP.
  */
 import type { Manifest } from '../../api/objects.ts';
-import type { ClusterConfig } from '../../cluster/config.ts';
-
-/** kubeadm's Corefile template (kubernetes-facts.md §4.1), rendered for the cluster domain. */
-export function kubeadmCorefile(domain: string): string {
-  return `.:53 {
-    errors
-    health {
-       lameduck 5s
-    }
-    ready
-    kubernetes ${domain} in-addr.arpa ip6.arpa {
-       pods insecure
-       fallthrough in-addr.arpa ip6.arpa
-       ttl 30
-    }
-    prometheus :9153
-    forward . /etc/resolv.conf {
-       max_concurrent 1000
-    }
-    cache 30 {
-       disable success ${domain}
-       disable denial ${domain}
-    }
-    loop
-    reload
-    loadbalance
-}
-`;
-}
+import type { ClusterConfig } from '../../api/cluster-config.ts';
+import { defaultCorefileText } from '../../dataplane/dns/corefile.ts';
 
 /** k3s's Corefile (k3s manifests/coredns.yaml), with NodeHosts and the custom import hooks. */
 export function k3sCorefile(domain: string): string {
@@ -64,7 +37,7 @@ import /etc/coredns/custom/*.server
 export function corednsManifests(config: ClusterConfig): Manifest[] {
   const k3s = config.distribution === 'k3s';
   const data: Record<string, string> = {
-    Corefile: k3s ? k3sCorefile(config.clusterDomain) : kubeadmCorefile(config.clusterDomain),
+    Corefile: k3s ? k3sCorefile(config.clusterDomain) : defaultCorefileText(config.clusterDomain),
   };
   if (k3s) data.NodeHosts = config.nodes.map((n) => `${n.internalIP} ${n.name}`).join('\n');
   const labels = { 'k8s-app': 'kube-dns' };

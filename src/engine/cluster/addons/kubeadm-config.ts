@@ -12,12 +12,12 @@
  *   signed by the bootstrap signer with kind's bootstrap token `abcdef`).
  */
 import type { NewObject } from '../../api/store.ts';
-import type { ClusterConfig } from '../../cluster/config.ts';
-import { KUBERNETES_VERSION } from '../../cluster/config.ts';
+import type { ClusterConfig } from '../../api/cluster-config.ts';
+import { KUBERNETES_VERSION } from '../../api/cluster-config.ts';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { utf8 } from '../../dataplane/proxy/hash.ts';
-import { clusterCaPem } from '../cluster-ca.ts';
+import { base64Encode, base64UrlEncode, utf8Encode } from '../../util/encoding.ts';
+import { clusterCaPem } from '../../controllers/cluster-ca.ts';
 
 /** What the control plane knows of itself: kube-system's uid seeds its certificates, as it does the CA. */
 export interface ControlPlaneIdentity {
@@ -169,7 +169,7 @@ volumeStatsAggPeriod: 0s
   const kubeconfig = `apiVersion: v1
 clusters:
 - cluster:
-    certificate-authority-data: ${base64Url(utf8(clusterCa(config, id)), false)}
+    certificate-authority-data: ${base64Encode(utf8Encode(clusterCa(config, id)))}
     server: https://${endpoint}
   name: ""
 contexts: null
@@ -180,9 +180,13 @@ users: null
 `;
   // The bootstrap signer's detached JWS (header..signature): HS256 over the kubeconfig, keyed by the
   // token's secret (bootstrap/jws ComputeDetachedSignature), so it verifies as the real one does.
-  const header = base64Url(utf8('{"alg":"HS256","kid":"abcdef"}'));
-  const signature = base64Url(
-    hmac(sha256, utf8(BOOTSTRAP_TOKEN_SECRET), utf8(`${header}.${base64Url(utf8(kubeconfig))}`)),
+  const header = base64UrlEncode(utf8Encode('{"alg":"HS256","kid":"abcdef"}'));
+  const signature = base64UrlEncode(
+    hmac(
+      sha256,
+      utf8Encode(BOOTSTRAP_TOKEN_SECRET),
+      utf8Encode(`${header}.${base64UrlEncode(utf8Encode(kubeconfig))}`),
+    ),
   );
   return [
     configMap('kube-public', 'cluster-info', {
@@ -204,7 +208,7 @@ const BOOTSTRAP_TOKEN_SECRET = '0123456789abcdef';
 function withConfigHash(cm: NewObject): NewObject {
   const data = (cm as { data?: Record<string, string> }).data ?? {};
   const h = sha256.create();
-  for (const k of Object.keys(data).sort()) h.update(utf8(data[k]!));
+  for (const k of Object.keys(data).sort()) h.update(utf8Encode(data[k]!));
   const hex = [...h.digest()].map((b) => b.toString(16).padStart(2, '0')).join('');
   return {
     ...cm,
@@ -213,19 +217,4 @@ function withConfigHash(cm: NewObject): NewObject {
       annotations: { 'kubeadm.kubernetes.io/component-config.hash': `sha256:${hex}` },
     },
   };
-}
-
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** base64url without padding (JWS), or standard base64 with it (`url` false, a kubeconfig's data). */
-export function base64Url(bytes: ArrayLike<number>, url = true): string {
-  const table = ALPHABET + (url ? '-_' : '+/');
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const v = ((bytes[i] ?? 0) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    const chars = [v >> 18, v >> 12, v >> 6, v].map((x) => table[x & 63]!);
-    const kept = Math.min(4, bytes.length - i + 1);
-    out += chars.slice(0, kept).join('') + (url ? '' : '='.repeat(4 - kept));
-  }
-  return out;
 }

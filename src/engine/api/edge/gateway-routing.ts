@@ -7,8 +7,8 @@
  * The chosen rule's backendRefs split traffic by weight with a draw from the caller's seeded RNG; a
  * share going to an unresolvable backend, or a rule with no usable weight, answers 500.
  */
-import type { Gateway, HTTPRoute } from '../../api/objects.ts';
-import type { GatewayListener, HTTPRouteFilter, HTTPRouteMatch } from '../../api/crd-types.ts';
+import type { Gateway, HTTPRoute } from '../objects.ts';
+import type { GatewayListener, HTTPRouteFilter, HTTPRouteMatch } from '../crd-types.ts';
 import { attachRoute, backendProblem, type GatewayWorld } from './gateway-attachment.ts';
 import {
   gatewayHostMatches,
