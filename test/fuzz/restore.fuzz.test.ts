@@ -11,12 +11,15 @@ import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { restoreCluster, type Cluster } from '../../src/engine/index.ts';
 import { solutionJournal, startLab, type JournalStep } from '../../src/grader/index.ts';
-import { kubeadmCorefile } from '../../src/engine/controllers/addons/coredns.ts';
+import { defaultCorefileText } from '../../src/engine/dataplane/dns/corefile.ts';
 import { labs } from './corpus.ts';
 import { guardedExec, params } from './harness.ts';
 
 /** The Corefile with the `log` plugin on: every query a replica answers is a log line. */
-const LOGGING_COREFILE = kubeadmCorefile('cluster.local').replace('    errors\n', '    errors\n    log\n');
+const LOGGING_COREFILE = defaultCorefileText('cluster.local').replace(
+  '    errors\n',
+  '    errors\n    log\n',
+);
 
 /** What a learner does around a lab that touches the state kept outside the API objects. */
 const HOST_STATE_STEPS: readonly JournalStep[] = [

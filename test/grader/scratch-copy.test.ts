@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { kubeadmCorefile } from '../../src/engine/controllers/addons/coredns.ts';
+import { defaultCorefileText } from '../../src/engine/dataplane/dns/corefile.ts';
 import type { Cluster } from '../../src/engine/index.ts';
 import { evaluateChecks, startLab, type LoadedLab } from '../../src/grader/index.ts';
 import type { Check } from '../../src/grader/lab-schema.ts';
@@ -25,7 +25,7 @@ function learnerCluster(): Cluster {
   const c = startLab(lab);
   c.files.write(
     'Corefile',
-    kubeadmCorefile('cluster.local').replace('    errors\n', '    errors\n    log\n'),
+    defaultCorefileText('cluster.local').replace('    errors\n', '    errors\n    log\n'),
   );
   for (const line of [
     'kubectl create deployment web --image=nginx',

@@ -5,7 +5,7 @@
  * says what is wrong, anything that is not a snapshot it can run from.
  */
 import { describe, expect, it } from 'vitest';
-import { kubeadmCorefile } from '../controllers/addons/coredns.ts';
+import { defaultCorefileText } from '../dataplane/dns/corefile.ts';
 import { createCluster, restoreCluster, SnapshotError, type Cluster } from './cluster.ts';
 import { MAX_SNAPSHOT_CHARS } from './snapshot-schema.ts';
 
@@ -60,7 +60,7 @@ describe('CoreDNS state', () => {
     const c = createCluster(undefined, { seed: 5 });
     c.files.write(
       'Corefile',
-      kubeadmCorefile('cluster.local').replace('    errors\n', '    errors\n    log\n'),
+      defaultCorefileText('cluster.local').replace('    errors\n', '    errors\n    log\n'),
     );
     ok(
       c,
