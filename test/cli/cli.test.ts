@@ -84,6 +84,25 @@ describe('packetpath exec', { timeout: 60_000 }, () => {
     expect(JSON.parse(readFileSync(join(cwd, 'st.json'), 'utf8')).format).toBe('packetpath-cluster');
   });
 
+  it('keeps a background port-forward running into the next exec, until its pod goes away', () => {
+    const cwd = scratch();
+    const exec = (line: string) => cli(['exec', '--state', 's.json', '--', line], { cwd });
+    expect(
+      exec('kubectl create deployment web --image=nginx && kubectl rollout status deploy/web').code,
+    ).toBe(0);
+    expect(exec('kubectl port-forward deploy/web 18080:80 >/dev/null 2>&1 &')).toEqual({
+      stdout: '',
+      stderr: '',
+      code: 0,
+    });
+    const curl = 'curl -s -o /dev/null -w "%{http_code}" localhost:18080';
+    expect(exec(curl)).toEqual({ stdout: '200', stderr: '', code: 0 });
+    // The forward's pod is deleted: kubectl lost its stream and exited, nothing listens on the port
+    // any more (curl: (7) Failed to connect), also in the exec after.
+    expect(exec('kubectl delete pod -l app=web >/dev/null').code).toBe(0);
+    expect(exec(curl)).toEqual({ stdout: '000', stderr: '', code: 7 });
+  });
+
   it('is deterministic: the same seed names the same pods', () => {
     const run = () => {
       const cwd = scratch();
@@ -151,7 +170,7 @@ describe('packetpath exec', { timeout: 60_000 }, () => {
       name: 'a newer version',
       content: '{"format":"packetpath-cluster","version":99}',
       message:
-        'packetpath: cannot read state file st.json: unsupported snapshot version 99 (this engine reads version 1)\n',
+        'packetpath: cannot read state file st.json: unsupported snapshot version 99 (this engine reads versions 1 to 2)\n',
     },
   ])('refuses a state file that is $name', ({ content, message }) => {
     const cwd = scratch();

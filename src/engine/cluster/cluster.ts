@@ -13,18 +13,24 @@ import { defaultClusterConfig, parseClusterConfig, type ClusterConfig } from '..
 import type { Controller, ControllerContext } from '../controllers/runtime.ts';
 import { LabFiles } from '../shell/lab-files.ts';
 import { createControllers } from '../controllers/index.ts';
-import { Kubelet } from '../node/kubelet.ts';
-import { KubeProxy } from '../dataplane/proxy/kube-proxy.ts';
+import { Kubelet, NodePodWatch } from '../node/kubelet.ts';
+import { KubeProxy, type KubeProxySnapshot } from '../dataplane/proxy/kube-proxy.ts';
 import { cniDataplane } from '../dataplane/network/cni-dataplane.ts';
 import { cniDeviceAddresses } from '../node/cni/device-addresses.ts';
 import { NodeLocalState, type NodeLocalSnapshot } from '../node/node-local-state.ts';
 import { bootstrapCluster } from './bootstrap.ts';
 import { EventRecorder } from '../controllers/event-recorder.ts';
 import { Shell, type ShellState } from '../shell/shell.ts';
-import { createCommandResolver } from './commands.ts';
+import { createClusterCommands, type ClusterCommands } from './commands.ts';
 import type { ExecResult } from '../shell/types.ts';
-import { isPlainObject } from '../util/json.ts';
 import { MAX_SLEEP_SECONDS } from '../shell/limits.ts';
+import { ContainerRuntime } from '../node/container-runtime.ts';
+import { HostForwards, type PortForward } from '../dataplane/network/host-forwards.ts';
+import { DnsState, type DnsStateSnapshot } from '../dataplane/network/dns-client.ts';
+import { CorefileHistory, type CorefileVersion } from '../dataplane/dns/reload-log.ts';
+import { DetachedWaits } from '../dataplane/tools/tool-context.ts';
+import type { ConfigMap, Pod } from '../api/objects.ts';
+import { parseSnapshot, SnapshotError, SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot-schema.ts';
 
 /** Simulated seconds that pass after each command line (a person takes at least that long to type). */
 export const COMMAND_STEP_MS = 2000;
@@ -51,9 +57,12 @@ export interface ClusterChange {
   readonly resourceVersion: number;
 }
 
-export const SNAPSHOT_FORMAT = 'packetpath-cluster';
-export const SNAPSHOT_VERSION = 1;
+export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotError } from './snapshot-schema.ts';
 
+/**
+ * Everything a cluster is: restoring it gives a cluster that answers every later command exactly as
+ * this one would. What is not here is rebuilt from it (watches, caches, the controllers' queues).
+ */
 export interface ClusterSnapshot {
   readonly format: typeof SNAPSHOT_FORMAT;
   readonly version: typeof SNAPSHOT_VERSION;
@@ -64,13 +73,14 @@ export interface ClusterSnapshot {
   readonly files: Record<string, string>;
   readonly shell: ShellState;
   readonly nodeState: NodeLocalSnapshot;
-}
-
-export class SnapshotError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SnapshotError';
-  }
+  /** The `kubectl port-forward` processes running on the learner's machine. */
+  readonly hostForwards: readonly PortForward[];
+  /** The CoreDNS replicas' running configuration, caches and `log` plugin lines. */
+  readonly dns: DnsStateSnapshot;
+  /** The versions of the `coredns` ConfigMap's Corefile and when each was written (the reload plugin's input). */
+  readonly corefileHistory: readonly CorefileVersion[];
+  /** kube-proxy and the kernel on every node: rules, counters, conntrack, IPVS connections, logs. */
+  readonly kubeProxy?: KubeProxySnapshot;
 }
 
 export class Cluster {
@@ -81,6 +91,14 @@ export class Cluster {
   readonly changes = new Emitter<{ change: ClusterChange }>();
   readonly recorder: EventRecorder;
   readonly nodeState = new NodeLocalState();
+  readonly hostForwards = new HostForwards();
+  readonly dns = new DnsState();
+  readonly corefileHistory = new CorefileHistory();
+  /** Tool waits inside a container's process run (empty between commands). */
+  readonly detachedWaits = new DetachedWaits();
+  readonly runtime: ContainerRuntime;
+  /** The cluster's programs (its shell's resolver, the container runtime's tools, logs and exec for hosts). */
+  readonly commands: ClusterCommands;
   private readonly controllers: Controller[];
   /** kube-proxy on every node; the node tools (iptables-save, ipvsadm, nft, conntrack) read it. */
   readonly kubeProxy: KubeProxy;
@@ -95,6 +113,10 @@ export class Cluster {
     this.store = new ApiStore(clock, rng);
     this.api = new ApiServer(this.store, { clock, rng, config });
     this.recorder = new EventRecorder(this.api, clock);
+    // The runtime runs container tools through the commands, which are made once the shell's parts are.
+    this.runtime = new ContainerRuntime(this.nodeState, (pod, container, argv) =>
+      this.commands.runTool(pod, container, argv),
+    );
     const ctx: ControllerContext = {
       api: this.api,
       clock,
@@ -114,19 +136,43 @@ export class Cluster {
           (a) => a.address,
         ),
     });
+    // One pods watch for all the kubelets, routed by node.
+    const podWatch = new NodePodWatch(this.api);
     this.controllers = [
       ...createControllers(
         ctx,
-        ctx.config.nodes.map((n) => new Kubelet(ctx, n.name)),
+        ctx.config.nodes.map((n) => new Kubelet(ctx, n.name, podWatch, this.runtime)),
       ),
       this.kubeProxy,
     ];
     this.files = files instanceof LabFiles ? files : new LabFiles(files);
     this.files.changes.on('change', () => this.emitChange('files'));
+    this.watchHostState();
+    this.commands = createClusterCommands(this);
     this.shell = new Shell({
-      resolve: createCommandResolver(this),
+      resolve: this.commands.resolve,
       files: this.files,
       tick: (ms) => this.tick(ms),
+    });
+  }
+
+  /**
+   * Keeps the state outside the API objects in step with them: the Corefile's versions as the
+   * `coredns` ConfigMap changes, and the port-forwards whose pod went away (deleted, or its
+   * containers stopped), which end as the real ones do (`error: lost connection to pod`).
+   */
+  private watchHostState(): void {
+    this.api.watch('configmaps', (e) => {
+      const cm = e.object as ConfigMap;
+      if (e.type === 'DELETED' || cm.metadata.namespace !== 'kube-system' || cm.metadata.name !== 'coredns')
+        return;
+      this.corefileHistory.record(this.clock.now(), cm.data?.Corefile ?? '');
+    });
+    this.api.watch('pods', (e) => {
+      const pod = e.object as Pod;
+      const phase = pod.status?.phase;
+      if (e.type === 'DELETED' || phase === 'Succeeded' || phase === 'Failed')
+        this.hostForwards.lostPod(pod.metadata.namespace ?? 'default', pod.metadata.name);
     });
   }
 
@@ -223,6 +269,10 @@ export class Cluster {
       files: this.files.toJSON(),
       shell: this.shell.state(),
       nodeState: this.nodeState.snapshot(),
+      hostForwards: this.hostForwards.snapshot(),
+      dns: this.dns.snapshot(),
+      corefileHistory: this.corefileHistory.snapshot(),
+      kubeProxy: this.kubeProxy.snapshot(),
     };
   }
 
@@ -248,39 +298,36 @@ export function createCluster(config?: ClusterConfig | string, opts: ClusterOpti
   return cluster;
 }
 
-/** Rebuilds a cluster from `snapshot()` output (an object or its JSON text). */
+/**
+ * Rebuilds a cluster from `snapshot()` output (an object or its JSON text). What it loads is checked
+ * first: a snapshot that is not one, of a version this engine does not read, or with a part missing
+ * or of the wrong shape is refused with a SnapshotError saying what is wrong, before any of it
+ * reaches the engine. Older versions are migrated.
+ */
 export function restoreCluster(
   input: ClusterSnapshot | string,
   opts: { readonly files?: LabFiles } = {},
 ): Cluster {
-  let data: unknown = input;
-  if (typeof input === 'string') {
-    try {
-      data = JSON.parse(input);
-    } catch (e) {
-      throw new SnapshotError(`invalid snapshot: ${(e as Error).message}`);
-    }
-  }
-  if (!isPlainObject(data) || data.format !== SNAPSHOT_FORMAT)
-    throw new SnapshotError('invalid snapshot: not a Packet Path cluster snapshot');
-  if (data.version !== SNAPSHOT_VERSION) {
-    throw new SnapshotError(
-      `unsupported snapshot version ${String(data.version)} (this engine reads version ${SNAPSHOT_VERSION})`,
+  const snap = parseSnapshot(input);
+  let cluster: Cluster;
+  try {
+    cluster = new Cluster(
+      snap.config,
+      new SimClock(snap.clock),
+      Rng.fromState(snap.rng),
+      opts.files ?? snap.files,
     );
+    cluster.store.restore(snap.store);
+    cluster.nodeState.restore(snap.nodeState);
+    cluster.hostForwards.restore(snap.hostForwards);
+    cluster.dns.restore(snap.dns);
+    cluster.corefileHistory.restore(snap.corefileHistory);
+    if (snap.kubeProxy) cluster.kubeProxy.restore(snap.kubeProxy);
+    cluster.shell.restore(snap.shell);
+    cluster.start();
+  } catch (e) {
+    // The shape was right but the content is not one a cluster can run from (objects no API server wrote).
+    throw new SnapshotError(`invalid snapshot: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const snap = data as unknown as ClusterSnapshot;
-  if (!isPlainObject(snap.store) || !Array.isArray(snap.store.objects) || !Array.isArray(snap.rng)) {
-    throw new SnapshotError('invalid snapshot: missing store or rng state');
-  }
-  const cluster = new Cluster(
-    snap.config,
-    new SimClock(snap.clock),
-    Rng.fromState(snap.rng),
-    opts.files ?? snap.files ?? {},
-  );
-  cluster.store.restore(snap.store);
-  cluster.nodeState.restore(snap.nodeState);
-  cluster.shell.restore(snap.shell);
-  cluster.start();
   return cluster;
 }

@@ -4,10 +4,10 @@
  * `node/images.ts`): the shell's implementations of coreutils/busybox tools, and the pod-aware
  * `hostname`, `id`, `whoami`, `ps`. On a node: the node's tools.
  *
- * Registration point for the dataplane and later issues: add factories to HOST_COMMANDS,
- * POD_COMMANDS or NODE_COMMANDS (e.g. `POD_COMMANDS.set('curl', (t) => curlFor(t))`). A pod command
- * is offered only when the image's tool list names it, so `curl` in a busybox pod stays
- * `sh: curl: not found`, exactly as on a real cluster.
+ * The programs of the dataplane come from its table (`dataplaneCommands`, in
+ * `dataplane/tools/register.ts`): add a tool there. A pod command is offered only when the image's
+ * tool list names it, so `curl` in a busybox pod stays `sh: curl: not found`, exactly as on a real
+ * cluster. Each cluster builds its own resolver; nothing here is shared between clusters.
  */
 import type { Container } from 'kubernetes-types/core/v1';
 import type { ConfigMap, Pod } from '../api/objects.ts';
@@ -23,7 +23,7 @@ import type {
 import { completeKubectl } from '../shell/kubectl-completion.ts';
 import { imageVersion, resolveImage, type ImageProfile } from '../node/images.ts';
 import { containerArgv } from '../node/process-model.ts';
-import { containerLogs, setToolRunner, type ToolRunner } from '../node/container-runtime.ts';
+import { containerLogs, type ToolRunner } from '../node/container-runtime.ts';
 import {
   containerEnvFor,
   hostsFileFor,
@@ -36,13 +36,12 @@ import {
 import { createKubectl } from '../kubectl/index.ts';
 import { TOP_LEVEL_ORDER } from '../kubectl/commands/registry.ts';
 import type { Cluster } from './cluster.ts';
-import { registerDataplaneTools } from '../dataplane/tools/register.ts';
+import { dataplaneCommands } from '../dataplane/tools/register.ts';
 import { nodeFiles } from '../dataplane/tools/node-tools.ts';
-import { runDetached } from '../dataplane/tools/tool-context.ts';
 import { coreDnsContainerLog } from '../dataplane/network/dns-client.ts';
 import { klogLine, kubeProxyStartupLog } from '../dataplane/proxy/ipvs/deprecation.ts';
 import { coreDnsStartupBanner } from '../dataplane/dns/log-plugin.ts';
-import { corefileAt, corefileHistory, reloadLog, trackCorefile } from '../dataplane/dns/reload-log.ts';
+import { corefileAt, reloadLog } from '../dataplane/dns/reload-log.ts';
 import { defaultCorefileText, validateCorefile } from '../dataplane/dns/corefile.ts';
 import { corednsFileMap, corefileFiles } from '../dataplane/dns/coredns-files.ts';
 import { parseTimestamp } from '../util/clock.ts';
@@ -56,18 +55,6 @@ export interface PodTarget {
   readonly profile: ImageProfile;
   readonly context: Extract<SessionContext, { kind: 'pod' }>;
 }
-
-export type HostCommandFactory = (cluster: Cluster) => CommandHandler;
-export type PodCommandFactory = (target: PodTarget) => CommandHandler;
-export type NodeCommandFactory = (cluster: Cluster, node: string) => CommandHandler;
-
-/** Programs on the learner's workstation besides the shell's own utilities. */
-export const HOST_COMMANDS = new Map<string, HostCommandFactory>();
-/** In-pod programs (network tools: curl, wget, nc, nslookup, dig, ping, ip, ss come with the dataplane). */
-export const POD_COMMANDS = new Map<string, PodCommandFactory>();
-/** Node programs (iptables-save, ipvsadm, nft, crictl, ip, conntrack come with the dataplane). */
-export const NODE_COMMANDS = new Map<string, NodeCommandFactory>();
-registerDataplaneTools({ host: HOST_COMMANDS, pod: POD_COMMANDS, node: NODE_COMMANDS });
 
 /**
  * Standard programs every image with a shell carries (busybox applets or Debian's essential
@@ -145,19 +132,14 @@ function binDir(profile: ImageProfile, name: string): string {
 type LogRead =
   | { readonly ok: true; readonly lines: readonly LogLine[] }
   | { readonly ok: false; readonly error: string };
-const LOG_READERS = new WeakMap<Cluster, (pod: Pod, container: string, previous: boolean) => LogRead>();
 
 /**
  * What the kubelet serves for a container's log, as `kubectl logs` reads it here: the lines with their
  * times, or the API server's error text. For hosts that serve the pods/log subresource over HTTP.
  */
 export function readContainerLog(cluster: Cluster, pod: Pod, container: string, previous: boolean): LogRead {
-  const read = LOG_READERS.get(cluster);
-  if (!read) return { ok: false, error: 'the cluster has no kubelet log reader' };
-  return read(pod, container, previous);
+  return cluster.commands.readLog(pod, container, previous);
 }
-
-const EXEC_RUNNERS = new WeakMap<Cluster, (name: string, context: SessionContext) => CommandHandler | undefined>();
 
 /**
  * Runs a command in a pod's container as `kubectl exec` does here (the image's tools, the shell's
@@ -170,11 +152,30 @@ export function execInContainer(
   argv: readonly string[],
   stdin: string,
 ): ReturnType<CommandHandler> | undefined {
-  const handler = EXEC_RUNNERS.get(cluster)?.(argv[0] ?? '', context);
+  const handler = cluster.commands.execCommand(argv[0] ?? '', context);
   return handler?.(argv, { stdin, env: {}, context, interactive: false });
 }
 
-export function createCommandResolver(cluster: Cluster): CommandResolver {
+/** A cluster's programs: the resolver its shell looks commands up in, and how its containers run tools. */
+export interface ClusterCommands {
+  readonly resolve: CommandResolver;
+  /** A network tool as a container's process (the container runtime's way into the dataplane). */
+  readonly runTool: ToolRunner;
+  /** A container's log as the kubelet serves it (pods/log). */
+  readonly readLog: (pod: Pod, container: string, previous: boolean) => LogRead;
+  /** The handler `kubectl exec` runs a command with in a container (pods/exec), if the image has it. */
+  readonly execCommand: (name: string, context: SessionContext) => CommandHandler | undefined;
+}
+
+export function createClusterCommands(cluster: Cluster): ClusterCommands {
+  // Programs on the learner's workstation besides the shell's own utilities (curl, nc, ping, trace);
+  // in-pod network tools (curl, wget, nc, nslookup, dig, ping, ip, ss); node programs (iptables-save,
+  // ipvsadm, nft, crictl, ip, conntrack).
+  const {
+    host: hostCommands,
+    pod: podCommands,
+    node: nodeCommands,
+  } = dataplaneCommands<Cluster, PodTarget>();
   const podTarget = (ctx: Extract<SessionContext, { kind: 'pod' }>): PodTarget | undefined => {
     const pod = cluster.store.get('pods', ctx.namespace, ctx.pod);
     if (!pod || pod.metadata.deletionTimestamp) return undefined;
@@ -194,7 +195,7 @@ export function createCommandResolver(cluster: Cluster): CommandResolver {
     );
     const image = resolveImage(spec?.image ?? '');
     const name = (argv[0] ?? '').slice((argv[0] ?? '').lastIndexOf('/') + 1);
-    const factory = POD_COMMANDS.get(name);
+    const factory = podCommands.get(name);
     if (!spec || image.kind !== 'ok' || !factory || !hasTool(image.profile, name)) return undefined;
     const context = {
       kind: 'pod',
@@ -203,14 +204,12 @@ export function createCommandResolver(cluster: Cluster): CommandResolver {
       container,
     } as const;
     const handler = factory({ cluster, pod, container: spec, profile: image.profile, context });
-    const { value, elapsedMs } = runDetached(cluster, () =>
+    const { value, elapsedMs } = cluster.detachedWaits.run(() =>
       handler(argv, { stdin: '', env: {}, context, interactive: false }),
     );
     const { stdout, stderr, exitCode, output } = value;
     return { stdout, stderr, exitCode, elapsedMs, ...(output ? { output } : {}) };
   };
-  setToolRunner(cluster.api, runTool);
-  trackCorefile(cluster);
 
   /** What the kubelet serves for a container, with the system components' own lines merged in. */
   const logLines = (pod: Pod, container: string, previous: boolean): LogLine[] | undefined => {
@@ -224,14 +223,14 @@ export function createCommandResolver(cluster: Cluster): CommandResolver {
     return [...r.lines, ...system, ...dns].sort((a, b) => a.time - b.time);
   };
 
-  LOG_READERS.set(cluster, (pod, container, previous) => {
+  const readLog = (pod: Pod, container: string, previous: boolean): LogRead => {
     const r = containerLogs(pod, container, {
       previous,
       now: cluster.clock.now(),
       tools: { state: cluster.nodeState, run: runTool },
     });
     return r.ok ? { ok: true, lines: logLines(pod, container, previous) ?? [] } : r;
-  });
+  };
 
   const resolveCommand = (name: string, context: SessionContext): CommandHandler | undefined => {
     // `kubectl exec POD -- CMD` runs CMD through the shell so it gets the container's files and env.
@@ -244,7 +243,6 @@ export function createCommandResolver(cluster: Cluster): CommandResolver {
     return (argv, io) =>
       cluster.shell.execIn(context, argv, io.stdin) ?? { stdout: '', stderr: '', exitCode: 127 };
   };
-  EXEC_RUNNERS.set(cluster, resolveCommand);
 
   const kubectl = createKubectl(cluster, {
     resolveCommand,
@@ -257,7 +255,7 @@ export function createCommandResolver(cluster: Cluster): CommandResolver {
 
   const podCommand = (name: string, target: PodTarget): CommandHandler | undefined => {
     if (!hasTool(target.profile, name)) return undefined;
-    const registered = POD_COMMANDS.get(name);
+    const registered = podCommands.get(name);
     if (registered) return registered(target);
     const own = podTools(target, name);
     if (own) return own;
@@ -271,13 +269,13 @@ export function createCommandResolver(cluster: Cluster): CommandResolver {
         case 'host':
           if (rawName !== name) return undefined;
           if (name === 'kubectl') return kubectl;
-          return HOST_COMMANDS.get(name)?.(cluster);
+          return hostCommands.get(name)?.(cluster);
         case 'pod': {
           const target = podTarget(context);
           return target ? podCommand(name, target) : undefined;
         }
         case 'node': {
-          const registered = NODE_COMMANDS.get(name);
+          const registered = nodeCommands.get(name);
           if (registered) return registered(cluster, context.node);
           return cluster.shell.utility(name);
         }
@@ -301,8 +299,8 @@ export function createCommandResolver(cluster: Cluster): CommandResolver {
         });
       },
       names: (context: SessionContext): readonly string[] => {
-        if (context.kind === 'host') return ['kubectl', ...HOST_COMMANDS.keys()];
-        if (context.kind === 'node') return [...NODE_COMMANDS.keys()];
+        if (context.kind === 'host') return ['kubectl', ...hostCommands.keys()];
+        if (context.kind === 'node') return [...nodeCommands.keys()];
         const target = podTarget(context);
         if (!target) return [];
         return [...new Set([...target.profile.tools, ...SHELL_IMAGE_BASICS])].filter((n) =>
@@ -311,7 +309,7 @@ export function createCommandResolver(cluster: Cluster): CommandResolver {
       },
     },
   );
-  return resolver;
+  return { resolve: resolver, runTool, readLog, execCommand: resolveCommand };
 }
 
 function podEnvironment(target: PodTarget): SessionEnvironment {
@@ -508,7 +506,7 @@ function componentLog(cluster: Cluster, pod: Pod, container: string): LogLine[] 
       cluster.store.get('configmaps', 'kube-system', 'coredns')?.data?.Corefile ??
       defaultCorefileText(cluster.config.clusterDomain);
     // The banner is the Corefile this instance started with; edits since show as the reload plugin's.
-    const history = corefileHistory(cluster, current);
+    const history = cluster.corefileHistory.versionsOr(current);
     const text = corefileAt(history, at) ?? current;
     const files = corefileFiles(corednsFileMap(cluster));
     const parsed = validateCorefile(text, files);

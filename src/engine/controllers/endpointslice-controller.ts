@@ -65,9 +65,14 @@ function computeServicesForPodEvent(api: ApiServer, e: WatchEvent): readonly str
 
 /**
  * Keys of the selector Services of `ns` whose selector matches `labels`. A pod's status writes share
- * its labels map, so the answer is kept per map until a Service is written (the table's version).
+ * its labels map, so the answer is kept per map until a Service is written (the table's version). A
+ * pure memo: the store is part of the key, since clusters restored from one snapshot share their
+ * pods' labels maps and may reach the same table version with different Services.
  */
-const selecting = new WeakMap<object, { ns: string | undefined; version: number; keys: string[] }>();
+const selecting = new WeakMap<
+  object,
+  { store: object; ns: string | undefined; version: number; keys: string[] }
+>();
 
 function servicesSelecting(
   api: ApiServer,
@@ -76,7 +81,7 @@ function servicesSelecting(
 ): readonly string[] {
   const version = api.store.tableVersion('services');
   const hit = selecting.get(labels);
-  if (hit && hit.version === version && hit.ns === ns) return hit.keys;
+  if (hit && hit.store === api.store && hit.version === version && hit.ns === ns) return hit.keys;
   const keys: string[] = [];
   for (const value of labelIndexKeys(ns, labels)) {
     for (const s of api.store.byIndexShared('services', SERVICE_SELECTOR_INDEX, value)) {
@@ -85,7 +90,7 @@ function servicesSelecting(
         keys.push(key);
     }
   }
-  selecting.set(labels, { ns, version, keys });
+  selecting.set(labels, { store: api.store, ns, version, keys });
   return keys;
 }
 

@@ -10,6 +10,8 @@ import type { SimClock } from '../util/clock.ts';
 import type { Rng } from '../util/rng.ts';
 import type { CommandResolver } from '../shell/types.ts';
 import type { DeleteOptions, WriteOptions } from '../apiserver/apiserver.ts';
+import type { HostForwards } from '../dataplane/network/host-forwards.ts';
+import type { ContainerRuntime } from '../node/container-runtime.ts';
 
 export interface KubectlApi {
   get<K extends ResourceKey>(
@@ -34,6 +36,10 @@ export interface KubectlHost {
   readonly config: ClusterConfig;
   /** For names kubectl itself generates (`node-debugger-<node>-xxxxx`). */
   readonly rng: Rng;
+  /** The `kubectl port-forward` processes on the learner's machine. */
+  readonly hostForwards: HostForwards;
+  /** The nodes' container runtime (an attached shell's `exit` ends its container). */
+  readonly runtime: Pick<ContainerRuntime, 'endAttachedSession'>;
   /** Advances simulated time until `done()` holds or the timeout passes (rollout status, wait, run -it). */
   waitFor(done: () => boolean, timeoutMs: number, stepMs?: number): boolean;
 }

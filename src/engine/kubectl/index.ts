@@ -15,7 +15,6 @@ import type { KubectlHooks, KubectlHost } from './host.ts';
 import { ALIASES, COMMANDS, PARENTS, TOP_LEVEL_ORDER, type CommandRun } from './commands/registry.ts';
 
 export type { KubectlHost, KubectlHooks, KubectlApi, ContainerLogs } from './host.ts';
-export { activePortForwards, type PortForward } from './commands/port-forward.ts';
 
 /** Whether a flag consumes the next argument when given as `--name` / `-x` without `=`. */
 function takesValue(spec: FlagSpec | undefined): boolean {

@@ -11,6 +11,9 @@ import { defaultClusterConfig, type ClusterConfig } from '../api/cluster-config.
 import { LabFiles } from '../shell/lab-files.ts';
 import { SimClock } from '../util/clock.ts';
 import { Rng } from '../util/rng.ts';
+import { HostForwards } from '../dataplane/network/host-forwards.ts';
+import { ContainerRuntime } from '../node/container-runtime.ts';
+import { NodeLocalState } from '../node/node-local-state.ts';
 import type { CommandResult } from '../shell/types.ts';
 import { createKubectl, type KubectlHooks, type KubectlHost } from './index.ts';
 
@@ -81,6 +84,9 @@ export function makeKubectl(opts: MakeOptions = {}): TestKubectl {
     files,
     config,
     rng,
+    hostForwards: new HostForwards(),
+    // No kubelets run here: an attached session's end changes nothing.
+    runtime: new ContainerRuntime(new NodeLocalState(), () => undefined),
     waitFor(done: () => boolean, timeoutMs: number, stepMs = 500): boolean {
       const deadline = clock.now() + timeoutMs;
       while (!done()) {

@@ -55,33 +55,6 @@ export interface ContainerProgram {
 /** Runs a network tool in a pod's container against the dataplane as it is now. */
 export type ToolRunner = (pod: Pod, container: string, argv: readonly string[]) => ToolOutcome | undefined;
 
-const runners = new WeakMap<object, ToolRunner>();
-
-/** The cluster's way of running tools in containers (it owns the dataplane), keyed by its API server. */
-export function setToolRunner(api: object, runner: ToolRunner): void {
-  runners.set(api, runner);
-}
-
-export function toolRunnerOf(api: object): ToolRunner | undefined {
-  return runners.get(api);
-}
-
-const kubeletToolsCache = new WeakMap<object, ContainerTools>();
-
-/** The kubelet's tools: it starts containers, so it runs their tools (once per instance) and records them. */
-export function kubeletTools(ctx: {
-  readonly api: object;
-  readonly nodeState: NodeLocalStore;
-}): ContainerTools {
-  let tools = kubeletToolsCache.get(ctx);
-  if (!tools) {
-    // Looked up on each run: the cluster registers its runner after creating its controllers.
-    tools = { state: ctx.nodeState, run: (...a) => runners.get(ctx.api)?.(...a) };
-    kubeletToolsCache.set(ctx, tools);
-  }
-  return tools;
-}
-
 /**
  * Where the network tools of containers get their outcomes: the node's copy of what each instance
  * printed (its container log, in the node-local state so snapshots keep it) and, to run a tool not run
@@ -154,56 +127,76 @@ function sessionEnd(state: NodeLocalStore, pod: Pod, container: string, startMs:
   return ends?.[startMs];
 }
 
-/** Who hears of container exits the runtime did not plan: each kubelet's relist (its PLEG). */
-interface RuntimeEvents {
-  readonly state: NodeLocalStore;
-  readonly relist: Set<(pod: Pod) => void>;
-}
-const runtimeEvents = new WeakMap<object, RuntimeEvents>();
-
-/** A kubelet subscribes to exits of its containers that only the runtime sees (an attached shell closed). */
-export function watchContainerExits(
-  ctx: { readonly api: object; readonly nodeState: NodeLocalStore },
-  relist: (pod: Pod) => void,
-): () => void {
-  let events = runtimeEvents.get(ctx.api);
-  if (!events) {
-    events = { state: ctx.nodeState, relist: new Set() };
-    runtimeEvents.set(ctx.api, events);
-  }
-  events.relist.add(relist);
-  const subscribed = events;
-  return () => {
-    subscribed.relist.delete(relist);
-  };
-}
-
 /**
- * The terminal attached to a container's interactive shell (PID 1) closed: `exit N` ends the process,
- * so the container exits with N at `atMs`, and the kubelet then applies the restart policy. Returns
- * false when no kubelet runs the container (nothing changes).
+ * The node's container runtime as the kubelets and kubectl see it: the tools it runs in containers
+ * (through the cluster, which owns the dataplane) and the exits only it sees, which each kubelet's
+ * relist (its PLEG) hears of. Owned by the cluster and handed to its parts; what it records (tool
+ * outcomes, attached sessions' ends) lives in the node-local state, so the snapshot keeps it. The
+ * relist subscriptions are the kubelets' own and are made again when they start after a restore.
  */
-export function endAttachedSession(
-  api: object,
-  pod: Pod,
-  container: string,
-  code: number,
-  atMs: number,
-): boolean {
-  const events = runtimeEvents.get(api);
-  const startedAt = pod.status?.containerStatuses?.find((s) => s.name === container)?.state?.running
-    ?.startedAt;
-  if (!events || !startedAt) return false;
-  const node = pod.spec?.nodeName ?? '';
-  const key = sessionKey(pod, container);
-  const start = parseTimestamp(startedAt);
-  events.state.updateRecord(node, key, (ends) => {
-    // Only the current instance can still be attached: older instances' records are dropped.
-    for (const k of Object.keys(ends)) if (Number(k) !== start) delete ends[k];
-    ends[start] = { at: Math.max(atMs, start), code: code & 255 };
-  });
-  for (const relist of events.relist) relist(pod);
-  return true;
+export class ContainerRuntime {
+  /** Where the kubelet's container programs get their tools' outcomes. */
+  readonly tools: ContainerTools;
+  private readonly relists = new Set<(pod: Pod) => void>();
+  /**
+   * podPrograms per stored pod spec: a status write shares the stored spec, so a pod's programs are
+   * built once per spec, pod IP and name rather than on every sync. Programs are read, never changed.
+   * Per runtime, since the programs run their tools in this cluster (a restored copy shares the spec).
+   */
+  private readonly programCache = new WeakMap<
+    object,
+    { ip: string; name: string; held: string; programs: Map<string, ContainerProgram> }
+  >();
+
+  private readonly state: NodeLocalStore;
+
+  constructor(state: NodeLocalStore, run: ToolRunner) {
+    this.state = state;
+    this.tools = { state, run };
+  }
+
+  /** The programs of a pod the kubelet runs, playing their tools against this cluster. */
+  programsOf(pod: Pod): Map<string, ContainerProgram> {
+    const spec = pod.spec;
+    if (!spec) return podPrograms(pod, this.tools);
+    const ip = pod.status?.podIP ?? '';
+    // The host ports other pods held when a hostNetwork pod started change its programs' binds.
+    const held = hostPortsHeld(this.state, pod).join(',');
+    const hit = this.programCache.get(spec);
+    if (hit && hit.ip === ip && hit.name === pod.metadata.name && hit.held === held) return hit.programs;
+    const programs = podPrograms(pod, this.tools);
+    this.programCache.set(spec, { ip, name: pod.metadata.name, held, programs });
+    return programs;
+  }
+
+  /** A kubelet subscribes to exits of its containers that only the runtime sees (an attached shell closed). */
+  watchContainerExits(relist: (pod: Pod) => void): () => void {
+    this.relists.add(relist);
+    return () => {
+      this.relists.delete(relist);
+    };
+  }
+
+  /**
+   * The terminal attached to a container's interactive shell (PID 1) closed: `exit N` ends the process,
+   * so the container exits with N at `atMs`, and the kubelet then applies the restart policy. Returns
+   * false when no kubelet runs the container (nothing changes).
+   */
+  endAttachedSession(pod: Pod, container: string, code: number, atMs: number): boolean {
+    const startedAt = pod.status?.containerStatuses?.find((s) => s.name === container)?.state?.running
+      ?.startedAt;
+    if (this.relists.size === 0 || !startedAt) return false;
+    const node = pod.spec?.nodeName ?? '';
+    const key = sessionKey(pod, container);
+    const start = parseTimestamp(startedAt);
+    this.state.updateRecord(node, key, (ends) => {
+      // Only the current instance can still be attached: older instances' records are dropped.
+      for (const k of Object.keys(ends)) if (Number(k) !== start) delete ends[k];
+      ends[start] = { at: Math.max(atMs, start), code: code & 255 };
+    });
+    for (const relist of this.relists) relist(pod);
+    return true;
+  }
 }
 
 /** The node-local key under which the kubelet keeps the host ports other pods held when a hostNetwork pod started. */

@@ -27,13 +27,7 @@ import { parseTimestamp } from '../util/clock.ts';
 import { cniPlugin, sandboxId } from './cni/index.ts';
 import { recordSandboxCreated } from './cni/cni-settings.ts';
 import { allocateIP } from './ipam.ts';
-import {
-  hostPortsHeld,
-  kubeletTools,
-  podPrograms,
-  recordHostPortsHeld,
-  watchContainerExits,
-} from './container-runtime.ts';
+import { recordHostPortsHeld, type ContainerRuntime, type podPrograms } from './container-runtime.ts';
 import { currentPull, planContainers, type PlannedEvent } from './pod-lifecycle.ts';
 import { podConditions } from './pod-status.ts';
 import { terminatedStatus, waitingStatus } from './container-lifecycle.ts';
@@ -61,15 +55,22 @@ export class Kubelet implements Controller {
    */
   private pass: PassView | undefined;
 
-  constructor(ctx: ControllerContext, nodeName: string) {
+  private readonly podWatch: NodePodWatch;
+
+  /** The node's container runtime: its containers' programs, and the exits only it sees. */
+  private readonly runtime: ContainerRuntime;
+
+  constructor(ctx: ControllerContext, nodeName: string, podWatch: NodePodWatch, runtime: ContainerRuntime) {
     this.ctx = ctx;
     this.nodeName = nodeName;
+    this.podWatch = podWatch;
+    this.runtime = runtime;
   }
 
   start(): void {
     this.unwatch?.();
     this.queue.forgetAll();
-    this.unwatch = watchPodsOfNode(this.ctx.api, this.nodeName, (e) => {
+    this.unwatch = this.podWatch.watch(this.nodeName, (e) => {
       const pod = e.object as Pod;
       const old = e.oldObject as Pod | undefined;
       // The kubelet's config source passes on a pod update only when the pod differs in more than its
@@ -80,7 +81,7 @@ export class Kubelet implements Controller {
     });
     // PLEG: a container exit only the runtime sees (an attached shell's `exit`) syncs the pod.
     const unwatchPods = this.unwatch;
-    const unwatchExits = watchContainerExits(this.ctx, (pod) => {
+    const unwatchExits = this.runtime.watchContainerExits((pod) => {
       if (pod.spec?.nodeName === this.nodeName)
         this.queue.add(objectKey(pod.metadata.namespace, pod.metadata.name));
     });
@@ -327,7 +328,7 @@ export class Kubelet implements Controller {
       pod,
       now,
       rfc3339: (ms) => clock.rfc3339(ms),
-      programs: programsOf(pod, this.ctx),
+      programs: this.runtime.programsOf(pod),
       imagePresent: (image) => present.has(image),
       pullDoneAt: (image, start, pullMs) => {
         const first = earliestOtherPull(image, start);
@@ -350,7 +351,7 @@ export class Kubelet implements Controller {
     const grace = (pod.metadata.deletionGracePeriodSeconds ?? 30) * 1000;
     const requested = parseTimestamp(pod.metadata.deletionTimestamp!) - grace;
     const running = (pod.status?.containerStatuses ?? []).filter((s) => s.state?.running);
-    const programs = programsOf(pod, this.ctx);
+    const programs = this.runtime.programsOf(pod);
     let doneAt = requested;
     let wrote = false;
     for (const s of running) {
@@ -438,27 +439,6 @@ export class Kubelet implements Controller {
   }
 }
 
-/**
- * podPrograms per stored pod spec: a status write shares the stored spec, so a pod's programs are
- * built once per spec, pod IP and name rather than on every sync. Programs are read, never changed.
- */
-const programCache = new WeakMap<
-  object,
-  { ip: string; name: string; held: string; programs: ReturnType<typeof podPrograms> }
->();
-
-function programsOf(pod: Pod, ctx: ControllerContext): ReturnType<typeof podPrograms> {
-  const spec = pod.spec;
-  if (!spec) return podPrograms(pod, kubeletTools(ctx));
-  const ip = pod.status?.podIP ?? '';
-  const held = hostPortsHeld(ctx.nodeState, pod).join(',');
-  const hit = programCache.get(spec);
-  if (hit && hit.ip === ip && hit.name === pod.metadata.name && hit.held === held) return hit.programs;
-  const programs = podPrograms(pod, kubeletTools(ctx));
-  programCache.set(spec, { ip, name: pod.metadata.name, held, programs });
-  return programs;
-}
-
 /** The names of the node's images (node.status.images), per stored list: a node's hundred pods ask. */
 const imageNameCache = new WeakMap<object, ReadonlySet<string>>();
 const NO_IMAGES: ReadonlySet<string> = new Set();
@@ -495,30 +475,36 @@ function holdsPodIP(p: Pod): boolean {
 type PodHandler = (e: WatchEvent) => void;
 
 /**
- * One pods watch per API server for all its kubelets (a kubelet's informer only lists pods bound to
+ * One pods watch for all the kubelets of a cluster (a kubelet's informer only lists pods bound to
  * its node, `spec.nodeName=<node>`): an event reaches the kubelets of the pod's old and new node,
- * not every node's.
+ * not every node's. Created with the kubelets; the subscriptions are remade when they start.
  */
-const podRoutes = new WeakMap<ApiServer, Map<string, Set<PodHandler>>>();
+export class NodePodWatch {
+  private readonly byNode = new Map<string, Set<PodHandler>>();
+  private subscribed = false;
 
-function watchPodsOfNode(api: ApiServer, nodeName: string, handler: PodHandler): () => void {
-  let routes = podRoutes.get(api);
-  if (!routes) {
-    const byNode = new Map<string, Set<PodHandler>>();
-    routes = byNode;
-    podRoutes.set(api, byNode);
-    api.watch('pods', (e) => {
-      const now = (e.object as Pod).spec?.nodeName;
-      const before = (e.oldObject as Pod | undefined)?.spec?.nodeName;
-      if (now) for (const h of byNode.get(now) ?? []) h(e);
-      if (before && before !== now) for (const h of byNode.get(before) ?? []) h(e);
-    });
+  private readonly api: ApiServer;
+
+  constructor(api: ApiServer) {
+    this.api = api;
   }
-  let handlers = routes.get(nodeName);
-  if (!handlers) routes.set(nodeName, (handlers = new Set()));
-  handlers.add(handler);
-  const mine = handlers;
-  return () => mine.delete(handler);
+
+  watch(nodeName: string, handler: PodHandler): () => void {
+    if (!this.subscribed) {
+      this.subscribed = true;
+      this.api.watch('pods', (e) => {
+        const now = (e.object as Pod).spec?.nodeName;
+        const before = (e.oldObject as Pod | undefined)?.spec?.nodeName;
+        if (now) for (const h of this.byNode.get(now) ?? []) h(e);
+        if (before && before !== now) for (const h of this.byNode.get(before) ?? []) h(e);
+      });
+    }
+    let handlers = this.byNode.get(nodeName);
+    if (!handlers) this.byNode.set(nodeName, (handlers = new Set()));
+    handlers.add(handler);
+    const mine = handlers;
+    return () => mine.delete(handler);
+  }
 }
 
 /** Whether only the status moved (a status write shares the stored spec and metadata maps). */

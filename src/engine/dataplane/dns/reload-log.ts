@@ -12,7 +12,6 @@
  * configuration and logs caddy's and the plugin's errors once.
  */
 import { sha512 } from '@noble/hashes/sha2.js';
-import type { DataplaneHost } from '../network/view.ts';
 import { utf8Encode } from '../../util/encoding.ts';
 import { fnv32a } from '../../util/rng.ts';
 import { lex, parseServerBlocks, type CorefileFiles } from './caddyfile.ts';
@@ -165,30 +164,34 @@ export function reloadLog(
   return out;
 }
 
-const HISTORY = new WeakMap<DataplaneHost, CorefileVersion[]>();
 /** Versions kept: enough for any lesson's edits, bounded for a long session. */
 const MAX_VERSIONS = 50;
 
 /**
- * Records each Corefile the `coredns` ConfigMap holds and when it was written: the replicas read
- * the file on their own ticks, so what a replica logged depends on when each edit happened.
+ * Each Corefile the `coredns` ConfigMap held and when it was written: the replicas read the file on
+ * their own ticks, so what a replica logged depends on when each edit happened. Owned by the cluster,
+ * fed by its ConfigMap watch and kept in its snapshot, so a restored cluster logs the same reloads.
  */
-export function trackCorefile(cluster: DataplaneHost): void {
-  const history: CorefileVersion[] = [];
-  HISTORY.set(cluster, history);
-  cluster.api.watch('configmaps', (e) => {
-    const cm = e.object as { metadata: { namespace?: string; name: string }; data?: Record<string, string> };
-    if (e.type === 'DELETED' || cm.metadata.namespace !== 'kube-system' || cm.metadata.name !== 'coredns')
-      return;
-    const text = cm.data?.Corefile ?? '';
-    if (history[history.length - 1]?.text === text) return;
-    history.push({ at: cluster.clock.now(), text });
-    if (history.length > MAX_VERSIONS) history.splice(0, history.length - MAX_VERSIONS);
-  });
-}
+export class CorefileHistory {
+  private versions: CorefileVersion[] = [];
 
-/** The recorded versions; a restored cluster knows only the current one. */
-export function corefileHistory(cluster: DataplaneHost, current: string): readonly CorefileVersion[] {
-  const history = HISTORY.get(cluster) ?? [];
-  return history.length > 0 ? history : [{ at: 0, text: current }];
+  /** The ConfigMap now holds `text` (from `at` on); the same text again is no new version. */
+  record(at: number, text: string): void {
+    if (this.versions[this.versions.length - 1]?.text === text) return;
+    this.versions.push({ at, text });
+    if (this.versions.length > MAX_VERSIONS) this.versions.splice(0, this.versions.length - MAX_VERSIONS);
+  }
+
+  /** The recorded versions, or the current text as the only one (a cluster that never saw an edit). */
+  versionsOr(current: string): readonly CorefileVersion[] {
+    return this.versions.length > 0 ? this.versions : [{ at: 0, text: current }];
+  }
+
+  snapshot(): CorefileVersion[] {
+    return this.versions.map((v) => ({ ...v }));
+  }
+
+  restore(versions: readonly CorefileVersion[]): void {
+    this.versions = versions.slice(-MAX_VERSIONS).map((v) => ({ ...v }));
+  }
 }

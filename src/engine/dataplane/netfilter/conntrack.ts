@@ -67,6 +67,16 @@ export interface NewConnection {
 export class ConntrackTable {
   private readonly entries = new Map<string, ConntrackEntry>();
 
+  /** The entries in creation order, for the cluster snapshot. */
+  snapshot(): ConntrackEntry[] {
+    return [...this.entries.values()].map((e) => ({ ...e }));
+  }
+
+  restore(entries: readonly ConntrackEntry[]): void {
+    this.entries.clear();
+    for (const e of entries) this.entries.set(key(e.protocol, e.orig), { ...e });
+  }
+
   /** The live entry a packet belongs to, by its original tuple. */
   lookup(protocol: CtProtocol, t: Tuple, nowMs: number): ConntrackEntry | undefined {
     const e = this.entries.get(key(protocol, t));

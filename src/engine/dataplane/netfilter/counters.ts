@@ -35,11 +35,43 @@ interface RuleCount {
 /** Counted chains' rule arrays as they were before a restore (see `IptablesCounters.carryOver`). */
 export type CountedChains = ReadonlyMap<string, readonly IptablesRule[]>;
 
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 const chainKey = (table: IptablesTableName, chain: string) => `${table}/${chain}`;
+
+/** Counters by where their rule stands (table, chain, position), since rules are counted by identity. */
+export interface CountersSnapshot {
+  readonly rules: readonly (readonly [IptablesTableName, string, number, number, number])[];
+  readonly policies: readonly (readonly [string, number, number])[];
+}
 
 export class IptablesCounters {
   private readonly rules = new Map<IptablesRule, RuleCount>();
   private readonly policies = new Map<string, { pkts: number; bytes: number }>();
+
+  /** The counts of the rules `rs` holds (a rule no longer in its chain can never be shown again). */
+  snapshot(rs: IptablesRuleset): CountersSnapshot {
+    const rules: [IptablesTableName, string, number, number, number][] = [];
+    for (const [rule, c] of this.rules) {
+      const at = rs.tables.get(c.table)?.chains.get(c.chain)?.rules.indexOf(rule) ?? -1;
+      if (at >= 0) rules.push([c.table, c.chain, at, c.pkts, c.bytes]);
+    }
+    // Sorted: the order rules were first counted in depends on when renders ran, which no one can see.
+    rules.sort((x, y) => cmp(x[0], y[0]) || cmp(x[1], y[1]) || x[2] - y[2]);
+    const policies = [...this.policies].sort(([x], [y]) => cmp(x, y));
+    return { rules, policies: policies.map(([k, c]) => [k, c.pkts, c.bytes] as const) };
+  }
+
+  /** Puts the counts back on the rules now at those positions of `rs` (restored from the same snapshot). */
+  restore(rs: IptablesRuleset, snap: CountersSnapshot): void {
+    this.rules.clear();
+    this.policies.clear();
+    for (const [table, chain, at, pkts, bytes] of snap.rules) {
+      const rule = rs.tables.get(table)?.chains.get(chain)?.rules[at];
+      if (rule) this.rules.set(rule, { table, chain, pkts, bytes });
+    }
+    for (const [k, pkts, bytes] of snap.policies) this.policies.set(k, { pkts, bytes });
+  }
 
   ruleHit(table: IptablesTableName, chain: string, rule: IptablesRule, bytes: number): void {
     let c = this.rules.get(rule);

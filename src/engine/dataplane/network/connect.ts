@@ -14,7 +14,6 @@
  */
 import type { DataplaneHost } from './view.ts';
 import type { Rng } from '../../util/rng.ts';
-import { activePortForwards } from '../../kubectl/commands/port-forward.ts';
 import { resolve } from '../dns/resolver.ts';
 import { parseResolvConf } from '../dns/resolv-conf.ts';
 import { fqdn } from '../dns/message.ts';
@@ -392,7 +391,7 @@ function portForward(
   hops: Hop[],
   common: Pick<ConnectResult, 'dns' | 'local' | 'remote'>,
 ): ConnectResult {
-  const fwd = activePortForwards(view.cluster).find((f) => f.localPort === req.port);
+  const fwd = view.cluster.hostForwards.listening(req.port ?? 0);
   if (!fwd || req.protocol !== 'TCP') {
     const hop: Hop = {
       kind: 'no-listener',

@@ -17,6 +17,7 @@ import type { Rng } from '../../util/rng.ts';
 import { parseTimestamp } from '../../util/clock.ts';
 import { nodeResolvConf } from '../../node/pod-files.ts';
 import { answer, DnsCache } from '../dns/coredns.ts';
+import type { CachedItem } from '../dns/cache-plugin.ts';
 import { defaultCorefileText, validateCorefile, type Corefile } from '../dns/corefile.ts';
 import { corednsFileMap, corefileFiles } from '../dns/coredns-files.ts';
 import { fqdn, type DnsResponse, type QType } from '../dns/message.ts';
@@ -33,28 +34,89 @@ export interface CoreDnsLogLine {
   readonly text: string;
 }
 
-interface DnsState {
-  readonly caches: Map<string, DnsCache>;
-  lastValid?: { readonly text: string; readonly corefile: Corefile };
-  readonly logs: CoreDnsLogLine[];
+/** What the CoreDNS replicas keep between queries, in a form the cluster snapshot can hold. */
+export interface DnsStateSnapshot {
+  /** The last Corefile (with the files it imports) that parsed: a broken edit keeps serving it. */
+  readonly running?: { readonly corefile: string; readonly files: readonly (readonly [string, string])[] };
+  /** Each replica's cache (by pod uid); `current` when it was filled under the running Corefile. */
+  readonly caches: readonly {
+    readonly replica: string;
+    readonly current: boolean;
+    readonly items: readonly (readonly [string, CachedItem])[];
+  }[];
+  readonly logs: readonly CoreDnsLogLine[];
 }
 
-const STATE = new WeakMap<DataplaneHost, DnsState>();
 const MAX_LOG_LINES = 2000;
 
-function stateOf(cluster: DataplaneHost): DnsState {
-  let s = STATE.get(cluster);
-  if (!s) STATE.set(cluster, (s = { caches: new Map(), logs: [] }));
-  return s;
-}
+/**
+ * The CoreDNS replicas' memory: the configuration they run (the last Corefile that parsed), each
+ * replica's cache, and the `log` plugin's lines. Owned by the cluster and kept in its snapshot, so a
+ * restored cluster answers from the same cache and shows the same logs.
+ */
+export class DnsState {
+  private readonly caches = new Map<string, DnsCache>();
+  private running?: {
+    readonly key: string;
+    readonly text: string;
+    readonly files: ReadonlyMap<string, string>;
+    readonly corefile: Corefile;
+  };
+  private logs: CoreDnsLogLine[] = [];
 
-/** Lines CoreDNS's `log` plugin wrote in one replica (for `kubectl logs`), oldest first. */
-export function coreDnsLogLines(
-  cluster: DataplaneHost,
-  namespace: string,
-  pod: string,
-): readonly CoreDnsLogLine[] {
-  return (STATE.get(cluster)?.logs ?? []).filter((l) => l.namespace === namespace && l.pod === pod);
+  /** Lines CoreDNS's `log` plugin wrote in one replica (for `kubectl logs`), oldest first. */
+  logLines(namespace: string, pod: string): readonly CoreDnsLogLine[] {
+    return this.logs.filter((l) => l.namespace === namespace && l.pod === pod);
+  }
+
+  log(line: CoreDnsLogLine): void {
+    this.logs.push(line);
+    if (this.logs.length > MAX_LOG_LINES) this.logs.splice(0, this.logs.length - MAX_LOG_LINES);
+  }
+
+  cacheOf(replica: string): DnsCache {
+    let cache = this.caches.get(replica);
+    if (!cache) this.caches.set(replica, (cache = new DnsCache()));
+    return cache;
+  }
+
+  /**
+   * The configuration the replicas run for this Corefile and these mounted files: the new one when it
+   * parses, else the last one that did (undefined when none ever parsed).
+   */
+  configure(text: string, files: ReadonlyMap<string, string>): Corefile | undefined {
+    const key = JSON.stringify([text, [...files]]);
+    if (this.running?.key === key) return this.running.corefile;
+    const v = validateCorefile(text, corefileFiles(files));
+    if (v.ok) this.running = { key, text, files, corefile: v.corefile };
+    return this.running?.corefile;
+  }
+
+  snapshot(): DnsStateSnapshot {
+    const running = this.running;
+    return {
+      ...(running ? { running: { corefile: running.text, files: [...running.files] } } : {}),
+      caches: [...this.caches].map(([replica, cache]) => ({
+        replica,
+        current: running !== undefined && cache.owner === running.corefile,
+        items: [...cache.items],
+      })),
+      logs: this.logs.map((l) => ({ ...l })),
+    };
+  }
+
+  restore(snap: DnsStateSnapshot): void {
+    this.caches.clear();
+    this.running = undefined;
+    const running = snap.running && this.configure(snap.running.corefile, new Map(snap.running.files));
+    for (const c of snap.caches) {
+      const cache = this.cacheOf(c.replica);
+      for (const [key, item] of c.items) cache.items.set(key, item);
+      // A cache filled under an older configuration is emptied on its next use, as before the snapshot.
+      cache.owner = c.current ? running : undefined;
+    }
+    this.logs = snap.logs.map((l) => ({ ...l }));
+  }
 }
 
 /**
@@ -73,24 +135,19 @@ export function coreDnsContainerLog(
   const started = status?.state?.running?.startedAt;
   if (!started || container !== 'coredns') return [];
   const since = parseTimestamp(started);
-  return coreDnsLogLines(cluster, pod.metadata.namespace ?? 'kube-system', pod.metadata.name)
+  return cluster.dns
+    .logLines(pod.metadata.namespace ?? 'kube-system', pod.metadata.name)
     .filter((l) => l.time >= since)
     .map((l) => ({ time: l.time, text: l.text }));
 }
 
 function currentCorefile(cluster: DataplaneHost): Corefile | undefined {
-  const s = stateOf(cluster);
   const text =
     cluster.store.get('configmaps', 'kube-system', 'coredns')?.data?.Corefile ??
     defaultCorefileText(cluster.config.clusterDomain);
   // `import` reads the container's mounted files (k3s: the optional `coredns-custom` ConfigMap), so
   // they are part of what the running configuration depends on.
-  const files = corednsFileMap(cluster);
-  const key = JSON.stringify([text, [...files]]);
-  if (s.lastValid?.text === key) return s.lastValid.corefile;
-  const v = validateCorefile(text, corefileFiles(files));
-  if (v.ok) s.lastValid = { text: key, corefile: v.corefile };
-  return s.lastValid?.corefile;
+  return cluster.dns.configure(text, corednsFileMap(cluster));
 }
 
 const RESOLVER_PORTS = new Set([53]);
@@ -150,14 +207,12 @@ export function dnsClient(
     path.deciding?.kind === 'no-route' && isNodeUpstream(view, server) && origin.kind !== 'external';
   const reachable = coreDnsPod !== undefined || recursive || upstreamResolver;
   const cluster = view.cluster;
-  const st = stateOf(cluster);
   const query = (name: string, type: QType): DnsResponse => {
     const id = rng.int(65536);
     let r: DnsResponse;
     if (coreDnsPod) {
       const corefile = currentCorefile(cluster);
-      let cache = st.caches.get(coreDnsPod.metadata.uid);
-      if (!cache) st.caches.set(coreDnsPod.metadata.uid, (cache = new DnsCache()));
+      const cache = cluster.dns.cacheOf(coreDnsPod.metadata.uid ?? coreDnsPod.metadata.name);
       if (!corefile) r = servfail(name, type, id);
       else {
         const a = answer(
@@ -177,13 +232,12 @@ export function dnsClient(
           },
         );
         if (a.log) {
-          st.logs.push({
+          cluster.dns.log({
             namespace: coreDnsPod.metadata.namespace ?? 'kube-system',
             pod: coreDnsPod.metadata.name,
             time: view.now,
             text: a.log,
           });
-          if (st.logs.length > MAX_LOG_LINES) st.logs.splice(0, st.logs.length - MAX_LOG_LINES);
         }
         r = a;
       }

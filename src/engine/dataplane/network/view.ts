@@ -14,6 +14,8 @@ import type { Rng } from '../../util/rng.ts';
 import type { KubeProxy } from '../proxy/kube-proxy.ts';
 import { cidrContainsText } from '../../util/ip.ts';
 
+import type { HostForwards } from './host-forwards.ts';
+import type { DnsState } from './dns-client.ts';
 /**
  * What the dataplane sees of the cluster (cluster/cluster.ts provides it): the objects, read from the
  * store on demand, and watched for the few things that must follow every change (the CoreDNS reload
@@ -28,6 +30,10 @@ export interface DataplaneHost {
   readonly rng: Rng;
   readonly kubeProxy: KubeProxy;
   readonly nodeState: NodeLocalStore;
+  /** The `kubectl port-forward` processes on the learner's machine (`curl localhost:PORT`). */
+  readonly hostForwards: Pick<HostForwards, 'listening'>;
+  /** The CoreDNS replicas' running Corefile, caches and `log` lines. */
+  readonly dns: DnsState;
 }
 
 export interface NodeInfo {

@@ -54,6 +54,12 @@ import { buildServicePortMap, ServiceChangeTracker } from './service-port-map.ts
 import { routePacket, type ProxyRoute } from './route.ts';
 import type { NftSetState } from '../netfilter/nft-trace.ts';
 import type { RecentTable } from '../netfilter/trace-packet.ts';
+import { nodeProxySnapshot, restoreNodeProxy, type NodeProxySnapshot } from './node-proxy-snapshot.ts';
+
+/** kube-proxy's state on every node for the cluster snapshot. */
+export interface KubeProxySnapshot {
+  readonly nodes: readonly (readonly [string, NodeProxySnapshot])[];
+}
 
 /** The API surface kube-proxy needs; `ApiServer` (and `ApiStore`) provide it. */
 export interface KubeProxyApi {
@@ -189,6 +195,8 @@ export class KubeProxy implements Controller {
   private readonly deferred = new Map<string, ProxyInputs | undefined>();
   private readonly pendingEvents: string[] = [];
   private unsubscribe: (() => void)[] = [];
+  /** Restored from a snapshot taken between commands, when nothing was left to sync. */
+  private restoredInSync = false;
 
   constructor(ctx: KubeProxyContext) {
     this.ctx = ctx;
@@ -222,7 +230,26 @@ export class KubeProxy implements Controller {
       }),
       this.ctx.api.watch('daemonsets.apps', mark),
     ];
-    this.dirty = true;
+    // A restored state is what this kube-proxy had made of the same objects: a sync now would only
+    // redo renders (and reset the counters of the chains they rewrite) that the original never did.
+    this.dirty = !this.restoredInSync;
+    this.restoredInSync = false;
+  }
+
+  snapshot(): KubeProxySnapshot {
+    // An owed render is done now rather than on the next read: its input was fixed when it was owed
+    // (possibly settles ago, on a node whose kube-proxy stopped since), and every read renders first,
+    // so no one can tell the difference, and the snapshot needs no copy of those API objects.
+    this.flush();
+    return { nodes: [...this.nodes].map(([name, st]) => [name, nodeProxySnapshot(st)] as const) };
+  }
+
+  /** Before start(): the nodes' state as the snapshot has it. */
+  restore(snap: KubeProxySnapshot): void {
+    this.nodes.clear();
+    this.deferred.clear();
+    for (const [name, st] of snap.nodes) this.nodes.set(name, restoreNodeProxy(st));
+    this.restoredInSync = true;
   }
 
   sync(): boolean {

@@ -108,21 +108,24 @@ export interface ToolPodTarget<H extends ToolHost> {
   readonly profile: ImageProfile;
 }
 
-/** The registry's tables, generic over the host so the composition root can hand in its own maps. */
+/** The programs per context, as factories of their handlers; generic over the host the root hands in. */
 export interface CommandTables<H extends ToolHost, T extends ToolPodTarget<H>> {
-  readonly host: Map<string, (cluster: H) => CommandHandler>;
-  readonly pod: Map<string, (target: T) => CommandHandler>;
-  readonly node: Map<string, (cluster: H, node: string) => CommandHandler>;
+  readonly host: ReadonlyMap<string, (cluster: H) => CommandHandler>;
+  readonly pod: ReadonlyMap<string, (target: T) => CommandHandler>;
+  readonly node: ReadonlyMap<string, (cluster: H, node: string) => CommandHandler>;
 }
 
-export function registerDataplaneTools<H extends ToolHost, T extends ToolPodTarget<H>>(
-  t: CommandTables<H, T>,
-): void {
+/** The dataplane's programs for the command registry, each bound to the session's tool context. */
+export function dataplaneCommands<H extends ToolHost, T extends ToolPodTarget<H>>(): CommandTables<H, T> {
+  const pod = new Map<string, (target: T) => CommandHandler>();
   for (const [name, f] of POD_TOOLS)
-    t.pod.set(name, (target) =>
+    pod.set(name, (target) =>
       f(podToolContext(target.cluster, target.pod, target.container.name, target.profile)),
     );
-  for (const [name, f] of NODE_TOOLS) t.node.set(name, (cluster, node) => f(nodeToolContext(cluster, node)));
-  for (const [name, f] of HOST_TOOLS) t.host.set(name, (cluster) => f(hostToolContext(cluster)));
-  t.host.set('trace', (cluster) => traceCommand(cluster));
+  const node = new Map<string, (cluster: H, node: string) => CommandHandler>();
+  for (const [name, f] of NODE_TOOLS) node.set(name, (cluster, n) => f(nodeToolContext(cluster, n)));
+  const host = new Map<string, (cluster: H) => CommandHandler>();
+  for (const [name, f] of HOST_TOOLS) host.set(name, (cluster) => f(hostToolContext(cluster)));
+  host.set('trace', (cluster) => traceCommand(cluster));
+  return { host, pod, node };
 }

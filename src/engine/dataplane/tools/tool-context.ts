@@ -16,6 +16,8 @@ import type { Shell } from '../../shell/shell.ts';
  */
 export interface ToolHost extends DataplaneHost {
   readonly shell: Pick<Shell, 'execIn'>;
+  /** Waits of tools running as a container's process, added up instead of passed on the clock. */
+  readonly detachedWaits: DetachedWaits;
   tick(ms: number): void;
 }
 
@@ -65,31 +67,41 @@ export function isBusybox(ctx: ToolContext): boolean {
   return ctx.profile?.tools.includes('ash') === true && !ctx.profile.tools.includes('dig');
 }
 
-/** Time waited by tools running as a container's process, which the kubelet starts inside a sync. */
-const detached = new WeakMap<ToolHost, { ms: number }>();
-
 /**
- * Runs `fn` with its tools' waits added up instead of passed on the clock: a container's main process
- * starts inside the kubelet's sync, where the clock cannot move; the container ends that much later.
+ * Time waited by tools running as a container's process, which the kubelet starts inside a sync.
+ * Only set while such a run is under way (a stack, for a tool that runs another), so it is empty
+ * between commands and has nothing for the snapshot to keep.
  */
-export function runDetached<T>(cluster: ToolHost, fn: () => T): { value: T; elapsedMs: number } {
-  const outer = detached.get(cluster);
-  const mine = { ms: 0 };
-  detached.set(cluster, mine);
-  try {
-    return { value: fn(), elapsedMs: mine.ms };
-  } finally {
-    if (outer) detached.set(cluster, outer);
-    else detached.delete(cluster);
+export class DetachedWaits {
+  private current: { ms: number } | undefined;
+
+  /**
+   * Runs `fn` with its tools' waits added up instead of passed on the clock: a container's main process
+   * starts inside the kubelet's sync, where the clock cannot move; the container ends that much later.
+   */
+  run<T>(fn: () => T): { value: T; elapsedMs: number } {
+    const outer = this.current;
+    const mine = { ms: 0 };
+    this.current = mine;
+    try {
+      return { value: fn(), elapsedMs: mine.ms };
+    } finally {
+      this.current = outer;
+    }
+  }
+
+  /** Adds `ms` to the run under way; false when none is (the caller moves the clock instead). */
+  add(ms: number): boolean {
+    if (!this.current) return false;
+    this.current.ms += ms;
+    return true;
   }
 }
 
 /** Lets simulated time pass while a tool waits (timeouts, retries). */
 export function wait(ctx: ToolContext, ms: number): void {
   if (ms <= 0) return;
-  const d = detached.get(ctx.cluster);
-  if (d) d.ms += Math.round(ms);
-  else ctx.cluster.tick(Math.round(ms));
+  if (!ctx.cluster.detachedWaits.add(Math.round(ms))) ctx.cluster.tick(Math.round(ms));
 }
 
 export function repositoryOf(ctx: ToolContext): string {

@@ -2,41 +2,14 @@
  * `kubectl port-forward TYPE/NAME [LOCAL:]REMOTE…` (pkg/cmd/portforward). It forwards to ONE pod —
  * for a Service, one pod its selector picks, with the Service port translated to that pod's
  * targetPort — through the API server and kubelet, never through the ClusterIP or kube-proxy. The
- * real command blocks; here the forward is registered and stays active, so a later
- * `curl localhost:8080` on the learner's host reaches the pod. The shell and the dataplane read the
- * registry with `activePortForwards(cluster)`.
+ * real command blocks; here the forward is started in the host's `HostForwards` and stays active, so
+ * a later `curl localhost:8080` on the learner's host reaches the pod, until the pod goes away.
  */
 import type { Pod, Service } from '../../api/objects.ts';
 import type { KubectlContext } from '../context.ts';
 import { cmdError, usageError } from '../errors.ts';
-import type { KubectlHost } from '../host.ts';
 import { mostActive, resolvePodTarget } from './pod-target.ts';
-
-export interface PortForward {
-  /** `127.0.0.1`, `::1`, or what `--address` named. */
-  readonly addresses: readonly string[];
-  readonly localPort: number;
-  readonly namespace: string;
-  readonly pod: string;
-  readonly podPort: number;
-}
-
-const REGISTRY = new WeakMap<object, PortForward[]>();
-
-/** Port-forwards started in this cluster, oldest first. */
-export function activePortForwards(cluster: KubectlHost | object): readonly PortForward[] {
-  return REGISTRY.get(cluster) ?? [];
-}
-
-/** Ends the forwards of a pod (the real one exits when its pod goes away). */
-export function stopPortForwards(cluster: object, predicate: (f: PortForward) => boolean = () => true): void {
-  const list = REGISTRY.get(cluster);
-  if (list)
-    REGISTRY.set(
-      cluster,
-      list.filter((f) => !predicate(f)),
-    );
-}
+import type { PortForward } from '../../dataplane/network/host-forwards.ts';
 
 function containerPortByName(pod: Pod, name: string): number | undefined {
   for (const c of pod.spec?.containers ?? [])
@@ -64,7 +37,7 @@ export function runPortForward(ctx: KubectlContext): number {
   const addresses = ctx.flags
     .array('address')
     .flatMap((a) => (a === 'localhost' ? ['127.0.0.1', '::1'] : [a]));
-  const list = [...(REGISTRY.get(ctx.host) ?? [])];
+  const list = ctx.host.hostForwards.active();
   const added: PortForward[] = [];
   for (const spec of args.slice(1)) {
     const parts = spec.split(':');
@@ -114,6 +87,6 @@ export function runPortForward(ctx: KubectlContext): number {
       podPort: remote,
     });
   }
-  REGISTRY.set(ctx.host, [...list, ...added]);
+  ctx.host.hostForwards.start(added);
   return 0;
 }

@@ -14,7 +14,7 @@ import { cascadeOf, type Propagation } from './delete.ts';
 /** Simulated time an attached `kubectl run` follows a container that keeps running. */
 export const ATTACH_WAIT_CAP_MS = 5 * 60 * 1000;
 import { isInteractiveShell } from './exec.ts';
-import { containerLogs as runtimeLogs, endAttachedSession } from '../../node/container-runtime.ts';
+import { containerLogs as runtimeLogs } from '../../node/container-runtime.ts';
 import type { SessionEnd } from '../../shell/types.ts';
 import { StatusError } from '../../api/errors.ts';
 import { createObject, dryRunMode, printOutcome } from './write.ts';
@@ -169,7 +169,7 @@ function attachToPod(
     // The shell is the container's PID 1: leaving it ends the container with the shell's status.
     const sessionEnded = (code: number): SessionEnd => {
       const live = current();
-      if (live) endAttachedSession(api, live, name, code, ctx.now());
+      if (live) ctx.host.runtime.endAttachedSession(live, name, code, ctx.now());
       const outcome = waitForExitCode(ctx, created, current, timeout);
       return { ...outcome, stdout: reattach + (rm ? removeAfterSession() : '') };
     };

@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import type { AnyObject, Deployment, Pod } from '../../api/objects.ts';
 import type { CommandHandler } from '../../shell/types.ts';
 import { deepClone } from '../../util/json.ts';
-import { activePortForwards } from '../index.ts';
 import { makeKubectl, type TestKubectl } from '../test-helpers.ts';
 
 function runningPod(
@@ -384,7 +383,7 @@ describe('kubectl exec / logs / run / port-forward', () => {
       stderr: '',
       exitCode: 0,
     });
-    expect(activePortForwards(k.host)).toEqual([
+    expect(k.host.hostForwards.active()).toEqual([
       { addresses: ['127.0.0.1', '::1'], localPort: 8080, namespace: 'default', pod: 'web-1', podPort: 80 },
     ]);
     const again = k.run('port-forward pod/web-1 8080:80');

@@ -31,11 +31,30 @@ export function isKnownScheduler(s: string): boolean {
   return s === '' || (IPVS_SCHEDULERS as readonly string[]).includes(s);
 }
 
+export interface IpvsStateSnapshot {
+  readonly cursors: readonly (readonly [string, number])[];
+  readonly templates: readonly (readonly [string, { readonly rs: string; readonly expiresAt: number }])[];
+  readonly counters: readonly (readonly [string, ConnectionCounts])[];
+}
+
 /** The mutable IPVS state of one node: rr cursors, persistence templates and connection counters. */
 export class IpvsState {
   private readonly cursors = new Map<string, number>();
   private readonly templates = new Map<string, { rs: string; expiresAt: number }>();
   readonly counters = new Map<string, ConnectionCounts>();
+
+  snapshot(): IpvsStateSnapshot {
+    return { cursors: [...this.cursors], templates: [...this.templates], counters: [...this.counters] };
+  }
+
+  restore(snap: IpvsStateSnapshot): void {
+    this.cursors.clear();
+    this.templates.clear();
+    this.counters.clear();
+    for (const [k, v] of snap.cursors) this.cursors.set(k, v);
+    for (const [k, v] of snap.templates) this.templates.set(k, { ...v });
+    for (const [k, v] of snap.counters) this.counters.set(k, { ...v });
+  }
 
   /** Chooses the real server for a new connection, or undefined when the service has none. */
   schedule(vs: VirtualServer, clientIP: string, nowMs: number): RealServer | undefined {
