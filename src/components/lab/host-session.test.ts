@@ -5,7 +5,8 @@ import { workerTransport } from '../../runtime/test-host.ts';
 import type { HostEvent, HostState, LoadResult, Transport } from '../../runtime/protocol.ts';
 
 const LAB = '00-sandbox';
-const WATCH = { pingEveryMs: 20, deadAfterMs: 200 };
+// Long enough that a slow step on a loaded machine (a lab load) is not taken for a hang.
+const WATCH = { pingEveryMs: 100, deadAfterMs: 1500 };
 
 /** A session whose workers are real host handlers in this thread; the test can freeze any of them. */
 function harness(over: Partial<HostSessionOptions> = {}) {

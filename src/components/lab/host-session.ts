@@ -25,6 +25,15 @@ export interface RecoveryPoint {
   readonly files: ReadonlyMap<string, string>;
 }
 
+export interface RequestOptions {
+  readonly signal?: AbortSignal;
+  /**
+   * Called synchronously just before the request is posted: the transport is ordered, so whatever
+   * the host answers next includes it (the write-ahead journal counts what a save's state covers).
+   */
+  readonly posted?: () => void;
+}
+
 export interface HostSessionOptions {
   /** Opens a transport to a new worker host. */
   readonly openWorker: () => Transport;
@@ -100,17 +109,20 @@ export class HostSession {
   async request<T extends RequestType>(
     type: T,
     params: Params<T>,
-    opts: { signal?: AbortSignal } = {},
+    opts: RequestOptions = {},
   ): Promise<Result<T>> {
+    const { posted, ...clientOpts } = opts;
     await this.settled();
     try {
-      return await this.client.request(type, params, opts);
+      posted?.();
+      return await this.client.request(type, params, clientOpts);
     } catch (e) {
       // A question the stuck worker never answered (completion, `incomplete`, checks, state…) is asked
       // again, once, of the new one. A command line is not: it may be what made the engine spin.
       if (!(e instanceof HostError && e.code === 'unresponsive') || type === 'exec') throw e;
       await this.settled();
-      return this.client.request(type, params, opts);
+      posted?.();
+      return this.client.request(type, params, clientOpts);
     }
   }
 

@@ -30,9 +30,10 @@ import { LabFiles, type FileChange } from './lab-files';
 import { EditorPane } from './editor-pane';
 import { ChecksPanel } from './checks-panel';
 import { DomChecksView } from './checks-view';
-import { LabProgressKeeper } from './lab-progress';
+import { LabProgressKeeper, type Restored } from './lab-progress';
 import { HostSwitch } from './host-switch';
 import { LabLayout } from './lab-layout';
+import { JournalStore, WriteAheadLog, execJournaled } from './write-ahead';
 
 export interface LabOptions {
   /** A worker transport already opened (the element starts the worker while this chunk loads). */
@@ -47,6 +48,8 @@ export class LabApp {
   readonly files: LabFiles;
   readonly progress: LabProgressKeeper;
   readonly checks: ChecksPanel;
+  /** Command lines and edits, stored before the host gets them (write-ahead.ts). */
+  readonly wal: WriteAheadLog;
   private readonly editor: EditorPane;
   private readonly view: DomChecksView;
   private terminal!: LabTerminal;
@@ -95,7 +98,9 @@ export class LabApp {
       },
       opts.transport,
     );
-    this.files = new LabFiles(this.session, (change) => this.fileChanged(change));
+    const writer = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+    this.wal = new WriteAheadLog(new JournalStore(), ui.labId, writer);
+    this.files = new LabFiles(this.session, (change) => this.fileChanged(change), this.wal);
     this.editor = new EditorPane(
       ui,
       this.files,
@@ -124,7 +129,7 @@ export class LabApp {
       {
         lab: () => this.lab,
         flush: () => this.files.flush(),
-        files: () => this.files.toRecord(),
+        fileContents: () => this.files.toRecord(),
         history: () => [...this.readline.editor.history],
         checks: () => this.checks.summary,
         hintLevel: () => this.checks.hintLevel,
@@ -138,10 +143,11 @@ export class LabApp {
         clusterChanged: () => this.refreshNetwork(),
       },
       ui,
+      this.wal,
       {
         store: new ProgressStore(),
         channel: broadcastChannel(),
-        writer: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`,
+        writer,
         seed: randomSeed(),
         download: downloadJson,
       },
@@ -178,19 +184,21 @@ export class LabApp {
     });
 
     const stored = await this.progress.readStored();
-    let result: LoadResult;
+    let restored: Restored;
     try {
-      result = await this.progress.loadFrom(stored);
+      restored = await this.progress.restore(stored);
     } catch (e) {
       ui.mark('state', 'failed');
       ui.say(ui.t('lab.engineFailed', { reason: e instanceof Error ? e.message : String(e) }));
       throw e;
     }
-    this.show(result, stored.kind === 'ok' ? stored.progress : undefined);
+    this.show(restored.result, restored.progress);
+    // The saved verdicts predate the replayed steps.
+    if (restored.replayed > 0) this.checkRuns.schedule();
     this.readline.start();
     performance.mark('pp-lab:prompt');
     ui.mark('state', 'ready');
-    ui.say(stored.kind === 'ok' ? ui.t('lab.restored') : ui.t('lab.ready'));
+    ui.say(stored.kind === 'ok' || restored.replayed > 0 ? ui.t('lab.restored') : ui.t('lab.ready'));
     ui.$('[data-toolbar]').hidden = false;
     this.wireToolbar();
     this.wireLearner();
@@ -230,15 +238,9 @@ export class LabApp {
   // ---- terminal ---------------------------------------------------------------------------------
 
   private async run(text: string, signal: AbortSignal): Promise<void> {
-    let r: Result<'exec'>;
-    try {
-      await this.files.flush();
-      r = await this.session.request('exec', { line: text }, { signal });
-    } catch (e) {
-      // The watchdog's notice tells what happened; the prompt comes back on the new worker.
-      if (e instanceof HostError && e.code === 'unresponsive') return this.session.settled();
-      throw e;
-    }
+    const r = await execJournaled(this.wal, this.session, () => this.files.flush(), text, signal);
+    // The watchdog's notice tells what happened; the prompt comes back on the new worker.
+    if (!r) return this.session.settled();
     if (r.clear) this.terminal.term.write('\x1b[H\x1b[2J\x1b[3J');
     for (const chunk of outputChunks(r)) this.readline.print(chunk.text);
     this.readline.setPrompt(r.prompt);
@@ -293,10 +295,7 @@ export class LabApp {
   private async runSolution(): Promise<void> {
     const lab = this.lab;
     if (!lab) return;
-    for (const [path, content] of Object.entries(lab.solution.files)) {
-      await this.session.request('writeFile', { path, content });
-      this.files.fromHost(path, content);
-    }
+    for (const [path, content] of Object.entries(lab.solution.files)) await this.files.write(path, content);
     for (const line of lab.solution.commands) await this.readline.submit(line);
     this.terminal.term.focus();
   }

@@ -6,6 +6,14 @@
  */
 import { Debounce } from './debounce';
 import type { HostSession } from './host-session';
+import type { JournalStep } from '../../runtime/protocol';
+
+/** The write-ahead journal as the files use it (write-ahead.ts). */
+export interface StepJournal {
+  /** Resolves with the step's number once it is stored: only then may the host get it. */
+  append(step: JournalStep): Promise<number>;
+  posted(seq: number): void;
+}
 
 export const WRITE_DEBOUNCE_MS = 150;
 
@@ -23,12 +31,14 @@ export class LabFiles {
   private files = new Map<string, string>();
   /** The file open in the editor. */
   current: string | undefined;
-  private readonly pending = new Map<string, string>();
+  /** Edits the host has not seen, each with its journal entry (stored, or being stored). */
+  private readonly pending = new Map<string, { content: string; journaled: Promise<number> }>();
   private readonly timers = new Debounce();
 
   constructor(
     private readonly host: Pick<HostSession, 'request'>,
     private readonly onChange: (change: FileChange) => void,
+    private readonly journal: StepJournal = { append: async () => 0, posted: () => {} },
   ) {}
 
   /** Replaces every file (a load): the open file is kept when it still exists. */
@@ -70,7 +80,7 @@ export class LabFiles {
   /** The learner typed in the editor. */
   edited(path: string, content: string): void {
     this.files.set(path, content);
-    this.pending.set(path, content);
+    this.pending.set(path, { content, journaled: this.journal.append({ write: path, content }) });
     this.timers.run('writes', WRITE_DEBOUNCE_MS, () => void this.flush().catch(() => {}));
     this.onChange({ by: 'learner', path });
   }
@@ -87,12 +97,24 @@ export class LabFiles {
     this.onChange({ by: 'host', path, content, listChanged: known !== (content !== null) });
   }
 
-  /** Sends the edits the host has not seen yet. */
+  /** Sends the edits the host has not seen yet, each once its journal entry is stored. */
   async flush(): Promise<void> {
     const writes = [...this.pending];
     this.pending.clear();
     this.timers.cancel('writes');
-    await Promise.all(writes.map(([path, content]) => this.host.request('writeFile', { path, content })));
+    await Promise.all(
+      writes.map(async ([path, { content, journaled }]) => {
+        const seq = await journaled;
+        await this.host.request('writeFile', { path, content }, { posted: () => this.journal.posted(seq) });
+      }),
+    );
+  }
+
+  /** Writes a file on the host at once, journaled first (the solution's files). */
+  async write(path: string, content: string): Promise<void> {
+    const seq = await this.journal.append({ write: path, content });
+    await this.host.request('writeFile', { path, content }, { posted: () => this.journal.posted(seq) });
+    this.fromHost(path, content);
   }
 
   /** Drops the edits not yet sent (a Reset replaces every file). */

@@ -4,10 +4,13 @@ import { LabProgressKeeper, type LabWork, type Notices } from './lab-progress.ts
 import { ProgressStore, type LabProgress, type PutOutcome } from './progress.ts';
 import type { SyncChannel, SyncMessage } from './progress-sync.ts';
 import { fmt } from './lab-ui.ts';
+import { JournalStore, WriteAheadLog, type Liveness } from './write-ahead.ts';
 import { workerHarness } from '../../runtime/test-host.ts';
 import type { LabInfo, LoadResult } from '../../runtime/protocol.ts';
 
 const LAB = '00-sandbox';
+/** Every earlier page of a test is closed (its tail may be replayed). */
+const NOBODY_LIVE: Liveness = { hold: () => {}, isHeld: async () => false };
 
 class QuotaStore extends ProgressStore {
   full = false;
@@ -45,7 +48,9 @@ class Page implements LabWork {
   downloads: { name: string; data: unknown }[] = [];
   readonly keeper: LabProgressKeeper;
 
-  constructor(store: ProgressStore, channel?: SyncChannel) {
+  readonly wal: WriteAheadLog;
+
+  constructor(store: ProgressStore, channel?: SyncChannel, journal = new JournalStore(new IDBFactory())) {
     const ui: Notices = {
       t: (key, params) => fmt(key, params),
       say: (text) => void this.said.push(text),
@@ -55,17 +60,19 @@ class Page implements LabWork {
         this.marks[key] = value;
       },
     };
-    this.keeper = new LabProgressKeeper(LAB, this.host, this, ui, {
+    const writer = Math.random().toString(36).slice(2);
+    this.wal = new WriteAheadLog(journal, LAB, writer, NOBODY_LIVE);
+    this.keeper = new LabProgressKeeper(LAB, this.host, this, ui, this.wal, {
       store,
       channel,
-      writer: Math.random().toString(36),
+      writer,
       seed: 7,
       download: (name, data) => void this.downloads.push({ name, data }),
     });
   }
   async open(): Promise<void> {
-    const stored = await this.keeper.readStored();
-    this.show(await this.keeper.loadFrom(stored), stored.kind === 'ok' ? stored.progress : undefined);
+    const { result, progress } = await this.keeper.restore(await this.keeper.readStored());
+    this.show(result, progress);
   }
   async type(line: string): Promise<string> {
     this.lines.push(line);
@@ -74,7 +81,7 @@ class Page implements LabWork {
   }
   lab = () => this.labInfo;
   flush = async () => {};
-  files = () => ({ ...this.fileMap });
+  fileContents = () => ({ ...this.fileMap });
   history = () => [...this.lines];
   checks = () => null;
   hintLevel = () => 0;

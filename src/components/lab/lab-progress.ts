@@ -12,11 +12,13 @@ import {
   classify,
   parseExport,
   storedDrawSeed,
+  type JournalCoverage,
   type LabProgress,
   type Stored,
 } from './progress';
 import { ProgressSync, type RemoteChange, type SaveOutcome, type SyncChannel } from './progress-sync';
 import type { LabUi } from './lab-ui';
+import type { WriteAheadLog } from './write-ahead';
 import type { HostSession } from './host-session';
 import type {
   CheckSummary,
@@ -29,12 +31,33 @@ import type {
 
 export const SAVE_DEBOUNCE_MS = 400;
 
+const validCoverage = (j: unknown): JournalCoverage | undefined =>
+  typeof j === 'object' &&
+  j !== null &&
+  typeof (j as JournalCoverage).writer === 'string' &&
+  typeof (j as JournalCoverage).seq === 'number'
+    ? (j as JournalCoverage)
+    : undefined;
+
+/**
+ * The saved history followed by the replayed lines. A line enters the history when it is typed, before
+ * it runs, so the last lines of a save can be the first of the tail (typed before the save asked for
+ * the state, run after): the longest such overlap is counted once.
+ */
+export function mergeHistory(saved: readonly string[], replayed: readonly string[]): string[] {
+  for (let k = Math.min(saved.length, replayed.length); k > 0; k--) {
+    const overlap = saved.slice(saved.length - k).every((line, i) => line === replayed[i]);
+    if (overlap) return [...saved, ...replayed.slice(k)];
+  }
+  return [...saved, ...replayed];
+}
+
 /** The page's work, as the rest of the lab holds it. */
 export interface LabWork {
   lab(): LabInfo | undefined;
   /** Sends editor text the host has not seen. */
   flush(): Promise<void>;
-  files(): Record<string, string>;
+  fileContents(): Record<string, string>;
   history(): string[];
   checks(): CheckSummary | null;
   hintLevel(): number;
@@ -52,6 +75,14 @@ export interface LabWork {
 export type Notices = Pick<LabUi, 'say' | 'showNotice' | 'hideNotice' | 'mark' | 't'>;
 
 export type ExportDownload = (name: string, data: unknown) => void;
+
+/** What start shows: the loaded lab and the saved record, with the journal tail replayed on both. */
+export interface Restored {
+  readonly result: LoadResult;
+  readonly progress?: LabProgress | undefined;
+  /** Steps of the write-ahead journal ran again on the saved state. */
+  readonly replayed: number;
+}
 
 export class LabProgressKeeper {
   private readonly sync: ProgressSync;
@@ -76,6 +107,7 @@ export class LabProgressKeeper {
     private readonly host: Pick<HostSession, 'request'>,
     private readonly work: LabWork,
     private readonly ui: Notices,
+    private readonly wal: WriteAheadLog,
     opts: {
       store: ProgressStore;
       channel: SyncChannel | undefined;
@@ -140,6 +172,34 @@ export class LabProgressKeeper {
       this.ui.showNotice(this.ui.t('lab.storageOff'));
       return { kind: 'none' };
     }
+  }
+
+  /**
+   * Loads the lab from what was stored, then replays the write-ahead journal's tail on it (what ran
+   * or was edited after the last save). An unreadable record never leaves the lab blank.
+   */
+  async restore(stored: Stored): Promise<Restored> {
+    const result = await this.loadFrom(stored);
+    const saved = stored.kind === 'ok' ? stored.progress : undefined;
+    // An old or broken record waits for the learner's choice; its journal, if any, is replayed then.
+    const usable = stored.kind === 'none' || (saved !== undefined && this.lastState !== undefined);
+    if (!usable) return { result, progress: saved, replayed: 0 };
+    const tail = await this.wal.recover(this.sync.rev, validCoverage(saved?.journal));
+    if (tail.length === 0) return { result, progress: saved, replayed: 0 };
+    for (const step of tail) {
+      if ('run' in step) await this.host.request('exec', { line: step.run });
+      else if ('write' in step)
+        await this.host.request('writeFile', { path: step.write, content: step.content });
+      else if ('remove' in step) await this.host.request('removeFile', { path: step.remove });
+    }
+    // Loaded again from the state the replay reached: its files, prompt and history are the host's.
+    const state = await this.host.request('state', {});
+    const replayed = await this.host.request('load', this.loadParams({ kind: 'state', state }));
+    this.lastState = state;
+    this.sync.touch();
+    const runs = tail.flatMap((step) => ('run' in step ? [step.run] : []));
+    const progress = saved && { ...saved, history: mergeHistory(saved.history, runs) };
+    return { result: replayed, progress, replayed: tail.length };
   }
 
   /** Loads the lab from what was stored; an unreadable record never leaves the lab blank. */
@@ -210,14 +270,20 @@ export class LabProgressKeeper {
 
   /** This tab's whole progress as a record (without `rev`, which the store assigns). */
   async currentRecord(lab: LabInfo): Promise<Omit<LabProgress, 'rev'>> {
+    return (await this.snapshotRecord(lab)).record;
+  }
+
+  /** The record, and the last journal step its state holds (everything posted before it was asked). */
+  private async snapshotRecord(lab: LabInfo): Promise<{ record: Omit<LabProgress, 'rev'>; covered: number }> {
     await this.work.flush();
-    const state = await this.host.request('state', {});
+    let covered = 0;
+    const state = await this.host.request('state', {}, { posted: () => (covered = this.wal.covered()) });
     this.lastState = state;
-    return {
+    const record: Omit<LabProgress, 'rev'> = {
       version: PROGRESS_VERSION,
       labId: this.labId,
       labVersion: lab.version,
-      files: this.work.files(),
+      files: this.work.fileContents(),
       state,
       history: this.work.history(),
       checks: this.work.checks(),
@@ -225,22 +291,26 @@ export class LabProgressKeeper {
       openFile: this.work.openFile(),
       updatedAt: this.now().toISOString(),
       ...(lab.variant ? { drawSeed: this.drawSeed } : {}),
+      journal: this.wal.coverage(covered),
     };
+    return { record, covered };
   }
 
   async save(): Promise<void> {
     const lab = this.work.lab();
     if (!this.storageOk || this.saveSuspended || !lab || !this.sync.dirty || this.sync.inConflict) return;
     try {
-      const record = await this.currentRecord(lab);
-      this.saved(await this.sync.save(record), record.updatedAt);
+      const { record, covered } = await this.snapshotRecord(lab);
+      await this.saved(await this.sync.save(record), record.updatedAt, covered);
     } catch {
       // the host did not answer (the watchdog is on it): the next change tries again
     }
   }
 
-  private saved(outcome: SaveOutcome, at: string): void {
+  private async saved(outcome: SaveOutcome, at: string, covered: number): Promise<void> {
     if (outcome === 'saved') {
+      // The journal steps the record now holds leave the tail; the rest build on the new revision.
+      await this.wal.saved(this.sync.rev, covered);
       this.ui.mark('saved', at);
       this.ui.mark('rev', String(this.sync.rev));
       if (this.quotaFull) {
@@ -289,8 +359,8 @@ export class LabProgressKeeper {
     const lab = this.work.lab();
     if (!lab) return;
     this.ui.mark('conflict', undefined);
-    const record = await this.currentRecord(lab);
-    this.saved(await this.sync.keepMine(record), record.updatedAt);
+    const { record, covered } = await this.snapshotRecord(lab);
+    await this.saved(await this.sync.keepMine(record), record.updatedAt, covered);
   }
 
   /** Shows a record another tab saved: its files, cluster, history, checks and hints. */
@@ -305,6 +375,7 @@ export class LabProgressKeeper {
     this.work.show(result, stored.progress);
     this.lastState = stored.progress.state;
     this.sync.loaded(raw);
+    await this.wal.rebase(this.sync.rev);
     this.ui.mark('conflict', undefined);
     this.ui.hideNotice();
     this.work.restartTerminal();
@@ -340,6 +411,7 @@ export class LabProgressKeeper {
         this.sync.loaded(mine.record);
         const stored = classify(mine.record, this.labId);
         const result = await this.loadFrom(stored);
+        await this.wal.rebase(this.sync.rev);
         this.work.show(result, stored.kind === 'ok' ? stored.progress : undefined);
         this.work.restartTerminal();
       }
