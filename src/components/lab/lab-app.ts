@@ -203,6 +203,7 @@ export class LabApp {
     this.wireToolbar();
     this.wireLearner();
     this.layout.wireSplitter();
+    this.layout.wireEscape(ui.$('[data-action="maximize"]'));
     this.layout.watchTheme();
     this.hostSwitch.showHost();
     addEventListener('pagehide', () => void this.progress.save());

@@ -2,11 +2,20 @@
  * The lab's layout: the splitter between editor and terminal, the full-window mode, the theme that
  * follows Starlight's, and keeping the work area in place while panels above it grow.
  */
-import { isDark, type LabTerminal } from './terminal';
+import { TERMINAL_FONT_PX, TERMINAL_FONT_PX_WIDE, isDark, type LabTerminal } from './terminal';
 import type { LabUi } from './lab-ui';
 
 export const SPLIT_MIN = 20;
 export const SPLIT_MAX = 80;
+
+/** Where the editor/terminal split is remembered (per learner: this browser). */
+export const SPLIT_STORAGE_KEY = 'packetpath.lab.split';
+
+/** The remembered split, or undefined for none (or a value not from us). */
+export function storedSplit(raw: string | null): number | undefined {
+  const n = Number(raw);
+  return raw !== null && raw !== '' && Number.isFinite(n) ? clampSplit(n) : undefined;
+}
 
 export const clampSplit = (pct: number): number => Math.max(SPLIT_MIN, Math.min(SPLIT_MAX, Math.round(pct)));
 
@@ -41,25 +50,70 @@ export class LabLayout {
     return this.ui.root.classList.contains('pp-lab--max');
   }
 
-  toggleMaximized(button: HTMLElement): void {
-    const on = !this.maximized;
-    this.ui.root.classList.toggle('pp-lab--max', on);
+  /**
+   * Full window: the lab goes into the browser's top layer (a manual popover), above Starlight's
+   * header and sidebars whatever their stacking contexts, covering the viewport; the page behind it
+   * does not scroll. Esc leaves (from the terminal or the editor, Esc first releases the focus there,
+   * as everywhere in the lab, and a second Esc leaves).
+   */
+  setMaximized(on: boolean, button: HTMLElement): void {
+    const { root } = this.ui;
+    if (on === this.maximized) return;
+    if (on && 'showPopover' in root) {
+      root.setAttribute('popover', 'manual');
+      root.showPopover();
+    } else if (!on && root.hasAttribute('popover')) {
+      root.hidePopover();
+      root.removeAttribute('popover');
+    }
+    root.classList.toggle('pp-lab--max', on);
     document.documentElement.classList.toggle('pp-lab-open', on);
     button.setAttribute('aria-pressed', String(on));
     requestAnimationFrame(() => {
-      this.terminal.fit();
+      this.terminal.setFontSize(on ? TERMINAL_FONT_PX_WIDE : TERMINAL_FONT_PX);
       this.editor.layout();
+    });
+  }
+
+  toggleMaximized(button: HTMLElement): void {
+    this.setMaximized(!this.maximized, button);
+  }
+
+  wireEscape(button: HTMLElement): void {
+    // On the document: after the terminal lets go of the focus, it may rest on the page body.
+    document.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape' || !this.maximized || e.defaultPrevented) return;
+      const inside = document.activeElement;
+      const typing = inside?.closest('.xterm, .monaco-editor');
+      if (typing) return;
+      e.preventDefault();
+      this.setMaximized(false, button);
+      button.focus();
     });
   }
 
   wireSplitter(): void {
     const splitter = this.ui.$('[data-splitter]');
-    const set = (pct: number) => {
+    const set = (pct: number, remember = true) => {
       const v = clampSplit(pct);
       this.panes.style.setProperty('--pp-split', `${v}%`);
       splitter.setAttribute('aria-valuenow', String(v));
       this.terminal.fit();
+      if (remember) {
+        try {
+          localStorage.setItem(SPLIT_STORAGE_KEY, String(v));
+        } catch {
+          // storage off: the split holds for this page
+        }
+      }
     };
+    let remembered: number | undefined;
+    try {
+      remembered = storedSplit(localStorage.getItem(SPLIT_STORAGE_KEY));
+    } catch {
+      remembered = undefined;
+    }
+    if (remembered !== undefined) set(remembered, false);
     splitter.addEventListener('keydown', (e) => {
       const step = splitStep(e.key);
       if (step !== 0) {
