@@ -53,8 +53,8 @@ export class LabLayout {
   /**
    * Full window: the lab goes into the browser's top layer (a manual popover), above Starlight's
    * header and sidebars whatever their stacking contexts, covering the viewport; the page behind it
-   * does not scroll. Esc leaves (from the terminal or the editor, Esc first releases the focus there,
-   * as everywhere in the lab, and a second Esc leaves).
+   * does not scroll. Esc leaves, except while the terminal or the editor has the focus: there Esc
+   * is theirs (the terminal's Esc-then-Tab way out, Monaco's widgets).
    */
   setMaximized(on: boolean, button: HTMLElement): void {
     const { root } = this.ui;
