@@ -11,7 +11,10 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveStatic } from '../test/e2e/static-server.ts';
-import { CHROMIUM, CHROMIUM_ARGS } from '../test/e2e/global-setup.ts';
+
+// As test/e2e/global-setup.ts launches it (that module cannot be imported outside vitest).
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
 
 const dist = fileURLToPath(new URL('../dist', import.meta.url));
 const out = fileURLToPath(new URL('../test/e2e/screenshots/', import.meta.url));
