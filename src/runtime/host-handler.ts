@@ -95,11 +95,6 @@ export function createHostHandler(opts: HostHandlerOptions): HostHandler {
         return need().trace(msg.params);
       case 'ping':
         return null;
-      case 'hang':
-        // Deliberately endless (see Requests.hang): only terminating the worker ends it.
-        for (;;) {
-          /* spin */
-        }
       case 'ptyInput':
       case 'ptyResize':
         throw Object.assign(new Error(`${msg.type}: this host has no pty`), { code: 'unsupported' });

@@ -168,12 +168,6 @@ export interface Requests {
    * (see HostClient). A host that cannot answer it is stuck in one synchronous step.
    */
   ping: { params: Record<string, never>; result: null };
-  /**
-   * Test hook: the host spins forever in one synchronous step, as a runaway engine bug would, so the
-   * browser tests can prove the watchdog. Nothing in the UI sends it; a page script could hang its own
-   * tab in many other ways, so it opens no new risk.
-   */
-  hang: { params: Record<string, never>; result: null };
   /** pty hosts only: keystrokes and terminal size. */
   ptyInput: { params: { data: string }; result: null };
   ptyResize: { params: { cols: number; rows: number }; result: null };

@@ -11,6 +11,7 @@ import {
   type RequestType,
   type Result,
   type ToHost,
+  type Transport,
 } from './protocol.ts';
 
 export function workerHarness() {
@@ -29,4 +30,46 @@ export function workerHarness() {
   }
   const events = () => sent.flatMap((m) => (m.kind === 'event' ? [m.event] : []));
   return { handler, sent, request, events, nextId: () => ++id };
+}
+
+/**
+ * A Transport to a real worker host handler in this thread, as the page's HostClient uses a Worker.
+ * `freeze()` drops every message both ways from then on: to the client that is exactly a worker
+ * spinning in one synchronous step (it never answers, not even pings). `close()` ends it like
+ * `Worker.terminate()`.
+ */
+export function workerTransport() {
+  let receive: ((m: FromHost) => void) | undefined;
+  let silent = false;
+  let closed = false;
+  const posted: ToHost[] = [];
+  const handler = createHostHandler({
+    host: 'worker',
+    loadLab: loadBundledLab,
+    // Delivered a task later, as postMessage is.
+    send: (m) => {
+      if (!silent) setTimeout(() => !silent && receive?.(m), 0);
+    },
+  });
+  const transport: Transport = {
+    post: (m) => {
+      posted.push(m);
+      if (!silent) handler.receive(m);
+    },
+    listen: (r) => {
+      receive = r;
+    },
+    close: () => {
+      silent = true;
+      closed = true;
+    },
+  };
+  return {
+    transport,
+    posted,
+    freeze: () => {
+      silent = true;
+    },
+    isClosed: () => closed,
+  };
 }

@@ -26,9 +26,9 @@ function editNow(page: Page, path: string, content: string): Promise<void> {
   return page.evaluate(
     ([p, c]) => {
       const el = document.querySelector('pp-lab') as unknown as {
-        labApp: { editorChanged(path: string, content: string): void };
+        labApp: { files: { edited(path: string, content: string): void } };
       };
-      el.labApp.editorChanged(p!, c!);
+      el.labApp.files.edited(p!, c!);
     },
     [path, content],
   );
@@ -45,7 +45,9 @@ function pageFile(page: Page, path: string): Promise<string | undefined> {
   return page.evaluate(
     (p) =>
       (
-        document.querySelector('pp-lab') as unknown as { labApp: { files: Map<string, string> } }
+        document.querySelector('pp-lab') as unknown as {
+          labApp: { files: { get(path: string): string | undefined } };
+        }
       ).labApp.files.get(p),
     path,
   );
@@ -133,7 +135,9 @@ describe('two tabs on the same lab', () => {
     await winner.waitForFunction(
       (text) =>
         (
-          document.querySelector('pp-lab') as unknown as { labApp: { files: Map<string, string> } }
+          document.querySelector('pp-lab') as unknown as {
+            labApp: { files: { get(path: string): string | undefined } };
+          }
         ).labApp.files.get('web.yaml') === text,
       `${mine}\n`,
       { timeout: 20_000 },

@@ -3,6 +3,8 @@
  * is within a screen of the viewport, then imports the lab app and mounts it. Performance marks
  * (`pp-lab:visible`, `pp-lab:prompt`, `pp-lab:editor`) let the benchmark time what follows.
  */
+import { installedDebug } from './lab-debug';
+
 export function defineLabElement(): void {
   if (customElements.get('pp-lab')) return;
   customElements.define(
@@ -20,7 +22,7 @@ export function defineLabElement(): void {
           // The engine worker starts downloading and booting while the app chunk (xterm) loads.
           const transport = import('../../runtime/worker/connect').then((c) => c.connectWorkerHost());
           import('./lab-app')
-            .then(async (m) => m.mountLab(this, await transport))
+            .then(async (m) => m.mountLab(this, { transport: await transport, debug: installedDebug() }))
             .catch((e: unknown) => {
               const status = this.querySelector('[data-status]');
               if (status) status.textContent = e instanceof Error ? e.message : String(e);

@@ -45,6 +45,13 @@ export interface LabProgress {
   readonly rev: number;
   /** Labs with variants: the learner's draw seed (see the top of this file). */
   readonly drawSeed?: number;
+  /** The write-ahead journal's steps this record's state holds: the writer's tail up to `seq` (write-ahead.ts). */
+  readonly journal?: JournalCoverage;
+}
+
+export interface JournalCoverage {
+  readonly writer: string;
+  readonly seq: number;
 }
 
 /** A draw seed as the hosts take it: a whole number in [0, 2^32). */

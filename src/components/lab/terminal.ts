@@ -58,10 +58,16 @@ export function isDark(): boolean {
   return document.documentElement.dataset.theme === 'dark';
 }
 
+export const TERMINAL_FONT_PX = 14;
+/** In full window at 1280 px this gives the terminal ≥ 120 columns (`kubectl get pods -o wide`). */
+export const TERMINAL_FONT_PX_WIDE = 13;
+
 export interface LabTerminal {
   readonly term: Terminal;
   fit(): void;
   setDark(dark: boolean): void;
+  /** Font size in px, then a fit: full window uses a smaller one so wide tables fit one row. */
+  setFontSize(px: number): void;
   dispose(): void;
 }
 
@@ -75,7 +81,7 @@ export function createTerminal(
     screenReaderMode: true,
     convertEol: false,
     cursorBlink: true,
-    fontSize: 14,
+    fontSize: TERMINAL_FONT_PX,
     fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
     scrollback: 5000,
     theme: isDark() ? DARK : LIGHT,
@@ -101,6 +107,10 @@ export function createTerminal(
     fit,
     setDark: (dark) => {
       term.options.theme = dark ? DARK : LIGHT;
+    },
+    setFontSize: (px) => {
+      term.options.fontSize = px;
+      fit();
     },
     dispose: () => {
       observer.disconnect();

@@ -171,8 +171,6 @@ export function connectWebContainerHost(opts: { timeoutMs: number }): Transport 
         return null;
       case 'ping':
         return null;
-      case 'hang':
-        throw codeError('unsupported', 'hang is a test hook of the worker host');
       default:
         return program(msg.type, msg.params);
     }

@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+/**
+ * Screenshots of the lab workspace for review (issue 20 item 7): every combination of 1280×800,
+ * 1920×1080 and 390×844, light and dark, pt-BR and en, with a wide `kubectl get pods -o wide` in the
+ * terminal; full window on the two desktop sizes, the page itself on the phone. Against the built
+ * site (run `npm run build` first), with Debian's Chromium. Writes test/e2e/screenshots/lab-*.png.
+ *
+ *   npm exec -- node scripts/screenshots.mjs
+ */
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serveStatic } from '../test/e2e/static-server.ts';
+
+// As test/e2e/global-setup.ts launches it (that module cannot be imported outside vitest).
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
+
+const dist = fileURLToPath(new URL('../dist', import.meta.url));
+const out = fileURLToPath(new URL('../test/e2e/screenshots/', import.meta.url));
+mkdirSync(out, { recursive: true });
+
+const VIEWPORTS = [
+  { name: '1280x800', width: 1280, height: 800, phone: false },
+  { name: '1920x1080', width: 1920, height: 1080, phone: false },
+  { name: '390x844', width: 390, height: 844, phone: true },
+];
+const THEMES = ['light', 'dark'];
+const LOCALES = ['pt-br', 'en'];
+
+async function typeLine(page, line) {
+  await page.keyboard.type(line);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(
+    (l) => {
+      const rows = document.querySelector('pp-lab .xterm-rows')?.textContent ?? '';
+      const at = rows.lastIndexOf(l);
+      return at >= 0 && /\$\s*$/.test(rows.slice(at + l.length).replace(/\u00a0/g, ' '));
+    },
+    line,
+    { timeout: 45_000 },
+  );
+}
+
+const server = await serveStatic(dist);
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+try {
+  for (const vp of VIEWPORTS)
+    for (const theme of THEMES)
+      for (const locale of LOCALES) {
+        const context = await browser.newContext({
+          viewport: { width: vp.width, height: vp.height },
+          colorScheme: theme,
+          ...(vp.phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 1 } : {}),
+        });
+        await context.addInitScript((t) => localStorage.setItem('starlight-theme', t), theme);
+        const page = await context.newPage();
+        await page.goto(`${server.url}/${locale}/about-labs/`, { waitUntil: 'load' });
+        await page.locator('pp-lab [data-panes]').scrollIntoViewIfNeeded();
+        await page.waitForSelector('pp-lab[data-state="ready"]', { timeout: 60_000 });
+        await page.waitForSelector('pp-lab[data-editor="ready"]', { timeout: 60_000 });
+        if (!vp.phone) {
+          await page.locator('pp-lab [data-action="maximize"]').click();
+          await page.waitForTimeout(300);
+        }
+        await page.locator('pp-lab .xterm-helper-textarea').focus();
+        await typeLine(page, 'kubectl create deployment web --image=nginx --replicas=2');
+        await typeLine(page, 'kubectl get pods -o wide');
+        await page.locator('pp-lab [data-action="check"]').click();
+        await page.waitForSelector('pp-lab [data-check][data-state="failed"], pp-lab [data-check][data-state="passed"]');
+        if (vp.phone) await page.locator('pp-lab [data-terminal]').scrollIntoViewIfNeeded();
+        await page.waitForTimeout(300);
+        const file = `${out}lab-${vp.name}-${theme}-${locale}.png`;
+        await page.screenshot({ path: file });
+        console.log(file);
+        await context.close();
+      }
+} finally {
+  await browser.close();
+  await server.close();
+}
