@@ -9,8 +9,8 @@
  * Files are the real working directory (see disk-files.ts). Usage errors exit 2; unreadable state or
  * cluster files exit 1 with `packetpath: cannot read …`; nothing ends in a stack trace.
  */
-import { readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
-import { join, resolve as resolvePath } from 'node:path';
+import { readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
@@ -29,6 +29,8 @@ import { runGrade } from './grade.ts';
 import { runLab } from './lab.ts';
 import { loadLabFromDir } from '../../grader/node/load-lab.ts';
 import { labForLearner, startLab } from '../../grader/index.ts';
+import { isLabCommand, LabShell } from './lab-shell.ts';
+import { isLocaleArg, type Locale } from './grade-deps.ts';
 import type { LoadedLab } from '../../grader/lab-schema.ts';
 
 export interface CliIO {
@@ -43,14 +45,25 @@ export interface CliIO {
 export const USAGE = `Packet Path: a simulated Kubernetes cluster for learning cluster networking.
 
 Usage:
-  packetpath shell [--cluster FILE] [--lab ID [--variant ID]] [--seed N]
+  packetpath shell [--cluster FILE] [--seed N]
+  packetpath shell --lab ID [--variant ID | --seed N] [--locale en|pt-BR] [--report FILE] [--learner NAME]
   packetpath exec --state FILE [--cluster FILE] [--seed N] -- 'LINE'
+  packetpath grade LAB REPORT... | DIR [--format F --out FILE] [--roster FILE] [--html FILE] [--locale L]
+  packetpath lab validate [ID...] [--labs DIR]
   packetpath help
 
 Commands:
-  shell   Open an interactive prompt on a new cluster (Tab completes, Ctrl+D leaves).
+  shell   Open an interactive prompt on a new cluster (Tab completes, Ctrl+D leaves). With --lab, the
+          lab's steps come first, and these lines drive the lab instead of the shell:
+            lab steps      the lab's steps
+            lab check      run the checks, explained as in the browser
+            lab hint       the next hint
+            lab solution   the solution, after a confirmation, then an offer to run it
   exec    Run one shell line against the cluster kept in --state FILE (created on first use),
           print its output and exit with its exit code.
+  grade   Re-grade learners' reports by replaying them (instructors): a table on stdout, and files for
+          a gradebook (packetpath grade --help lists the formats).
+  lab     Check lab folders: schema, start state fails, solution passes (packetpath lab --help).
 
 Flags:
   --cluster FILE   kind Cluster definition (YAML, with an optional packetpath: block)
@@ -58,6 +71,9 @@ Flags:
   --variant ID     with --lab, for a lab with variants (17-capstone): play this variant
   --seed N         seed for the cluster's random choices (default 1): same seed, same cluster;
                    with --lab, for a lab with variants: the seed that draws the variant
+  --locale L       with --lab, the language of the steps, checks and report (en or pt-BR; default en)
+  --report FILE    with --lab, write the grade report the browser downloads when the session ends
+  --learner NAME   with --report, the name your instructor knows you by
   --state FILE     where exec keeps the cluster between invocations
 
 Files: relative paths (kubectl apply -f, cat, ls, >) are the current directory.
@@ -97,22 +113,40 @@ function reason(e: unknown): string {
   return (err.message ?? String(e)).replace(/\s+/g, ' ').trim();
 }
 
+/** The lab a `--lab ID` session plays, with the seed that drew its variant (labs with variants). */
+interface LabPick {
+  readonly loaded: LoadedLab;
+  readonly drawSeed: number;
+  /** The variant came from `--variant`, not from a seed. */
+  readonly pickedByHand: boolean;
+}
+
+function pickLab(labId: string, args: ParsedArgs): LabPick {
+  const lab = findLab(labId);
+  if (!lab) throw new CliFailure(`no lab named ${labId}`);
+  const variant = args.flags.get('variant');
+  const seed = parseSeed(args.flags.get('seed'));
+  if (variant !== undefined && seed !== undefined)
+    throw new UsageError('give --variant or --seed, not both: the seed draws the variant');
+  try {
+    const loaded = labForLearner(lab, { ...(variant !== undefined ? { variant } : {}), seed: seed ?? 1 });
+    return { loaded, drawSeed: seed ?? 1, pickedByHand: variant !== undefined };
+  } catch (e) {
+    throw new CliFailure((e as Error).message);
+  }
+}
+
 /**
- * A new cluster for `shell`/`exec`. With `--lab ID` it is the lab's start state (its cluster, seed,
- * setup lines) and its start files live in memory, so trying a lab never writes into your folder;
+ * A new cluster for `exec`. With `--lab ID` it is the lab's start state (its cluster, seed, setup
+ * lines) and its start files live in memory, so trying a lab never writes into your folder;
  * otherwise the files are the working directory's.
  */
 function newCluster(args: ParsedArgs, io: CliIO): Cluster {
   const labId = args.flags.get('lab');
   if (labId !== undefined) {
-    const lab = findLab(labId);
-    if (!lab) throw new CliFailure(`no lab named ${labId}`);
-    const variant = args.flags.get('variant');
-    const seed = parseSeed(args.flags.get('seed'));
-    if (variant !== undefined && seed !== undefined)
-      throw new UsageError('give --variant or --seed, not both: the seed draws the variant');
+    const { loaded } = pickLab(labId, args);
     try {
-      return startLab(labForLearner(lab, { ...(variant !== undefined ? { variant } : {}), seed: seed ?? 1 }));
+      return startLab(loaded);
     } catch (e) {
       throw new CliFailure((e as Error).message);
     }
@@ -163,10 +197,95 @@ function print(io: CliIO, r: ExecResult): void {
   for (const chunk of outputOf(r)) (chunk.stream === 'stdout' ? io.stdout : io.stderr).write(chunk.text);
 }
 
-function runShell(args: ParsedArgs, io: CliIO): Promise<number> {
+/** What the prompt drives: a plain cluster, or a lab session (see lab-shell.ts). */
+interface ShellTarget {
+  prompt(): string;
+  exec(line: string): ExecResult;
+  completions(line: string): [string[], string];
+  /** A line the target handles itself (`lab …`); returns what to print, or undefined for the shell. */
+  intercept(line: string): string | undefined;
+  /** A question the next line answers (`lab solution`'s confirmation), shown instead of the prompt. */
+  question(): string | undefined;
+  /** Called once when the prompt closes (writes `--report`); returns what to print. */
+  finish(): string;
+}
+
+function clusterTarget(cluster: Cluster): ShellTarget {
+  return {
+    prompt: () => cluster.shell.prompt(),
+    exec: (line) => cluster.execSync(line, { interactive: true }),
+    completions: (line) => {
+      const c = cluster.shell.completions(line, line.length);
+      return [[...c.candidates], line.slice(c.start, c.end)];
+    },
+    intercept: () => undefined,
+    question: () => undefined,
+    finish: () => '',
+  };
+}
+
+async function labTarget(labId: string, args: ParsedArgs, io: CliIO): Promise<ShellTarget> {
+  const pick = pickLab(labId, args);
+  const locale = parseLocale(args.flags.get('locale'));
+  const reportFile = args.flags.get('report');
+  const learner = args.flags.get('learner');
+  // A folder that is not there is said now, not after the learner's whole session.
+  if (reportFile !== undefined && !existsSync(dirname(resolvePath(io.cwd, reportFile))))
+    throw new CliFailure(`cannot write report ${reportFile}: no such file or directory`);
+  const lab = new LabShell(pick.loaded, { locale, drawSeed: pick.drawSeed });
+  let prompt: string;
+  try {
+    prompt = (await lab.start()).prompt;
+  } catch (e) {
+    throw new CliFailure((e as Error).message);
+  }
+  // The steps come first, as the lab's page shows them above the terminal; piped input gets only the
+  // output of its lines (`lab steps` prints them on demand).
+  if (io.isTTY) io.stdout.write(`${lab.steps()}\n`);
+  return {
+    prompt: () => prompt,
+    exec: (line) => {
+      const r = lab.session.exec(line);
+      prompt = r.prompt;
+      return r;
+    },
+    completions: (line) => {
+      const c = lab.session.complete(line, line.length);
+      return [[...c.candidates], line.slice(c.from, c.to)];
+    },
+    intercept: (line) => {
+      if (lab.waitingForAnswer) return lab.answer(line);
+      return isLabCommand(line) ? lab.command(line) : undefined;
+    },
+    question: () => lab.question,
+    finish: () => {
+      if (reportFile === undefined) return '';
+      const path = resolvePath(io.cwd, reportFile);
+      try {
+        writeFileAtomic(path, lab.report(learner, new Date().toISOString(), pick.pickedByHand));
+      } catch (e) {
+        throw new CliFailure(`cannot write report ${reportFile}: ${reason(e)}`);
+      }
+      return lab.reportWritten(reportFile);
+    },
+  };
+}
+
+function parseLocale(value: string | undefined): Locale {
+  if (value === undefined) return 'en';
+  if (!isLocaleArg(value)) throw new UsageError(`invalid value "${value}" for --locale: must be en or pt-BR`);
+  return value;
+}
+
+async function runShell(args: ParsedArgs, io: CliIO): Promise<number> {
   if (args.rest.length > 0) throw new UsageError(`shell takes no arguments (got "${args.rest[0]}")`);
-  const cluster = newCluster(args, io);
-  return new Promise((resolve) => {
+  const labId = args.flags.get('lab');
+  if (labId === undefined) {
+    for (const flag of ['report', 'learner', 'locale'])
+      if (args.flags.has(flag)) throw new UsageError(`--${flag} needs --lab ID`);
+  }
+  const target = labId !== undefined ? await labTarget(labId, args, io) : clusterTarget(newCluster(args, io));
+  const status = await new Promise<number>((resolve) => {
     let pending = '';
     let status = 0;
     const rl = createInterface({
@@ -174,22 +293,29 @@ function runShell(args: ParsedArgs, io: CliIO): Promise<number> {
       output: io.isTTY ? io.stdout : undefined,
       terminal: io.isTTY,
       historySize: 1000,
-      prompt: cluster.shell.prompt(),
-      completer: (line: string): [string[], string] => {
-        const c = cluster.shell.completions(line, line.length);
-        return [[...c.candidates], line.slice(c.start, c.end)];
-      },
+      prompt: target.prompt(),
+      completer: (line: string): [string[], string] => target.completions(line),
     });
     const prompt = () => {
-      rl.setPrompt(pending === '' ? cluster.shell.prompt() : cluster.shell.continuationPrompt());
+      const question = target.question();
+      // Piped, a question is output like any other (a transcript shows what was asked).
+      if (question !== undefined && !io.isTTY) io.stdout.write(`${question.trimEnd()}\n`);
+      rl.setPrompt(question ?? (pending === '' ? target.prompt() : CONTINUATION_PROMPT));
       if (io.isTTY) rl.prompt();
     };
     rl.on('line', (line) => {
+      if (pending === '') {
+        const own = target.intercept(line);
+        if (own !== undefined) {
+          io.stdout.write(own);
+          return prompt();
+        }
+      }
       pending = pending === '' ? line : `${pending}\n${line}`;
       if (needsMoreInput(pending)) return prompt();
       const text = pending;
       pending = '';
-      const r = cluster.execSync(text, { interactive: true });
+      const r = target.exec(text);
       if (r.clear && io.isTTY) io.stdout.write('\x1b[H\x1b[2J\x1b[3J');
       print(io, r);
       status = r.exitCode;
@@ -198,7 +324,7 @@ function runShell(args: ParsedArgs, io: CliIO): Promise<number> {
     });
     rl.on('close', () => {
       if (pending !== '') {
-        const r = cluster.execSync(pending, { interactive: true });
+        const r = target.exec(pending);
         print(io, r);
         status = r.exitCode;
       }
@@ -207,6 +333,24 @@ function runShell(args: ParsedArgs, io: CliIO): Promise<number> {
     });
     prompt();
   });
+  const done = target.finish();
+  if (done !== '') io.stderr.write(done);
+  return status;
+}
+
+/** The prompt bash shows while a line is incomplete (PS2), as the engine's shell does. */
+const CONTINUATION_PROMPT = '> ';
+
+/** Writes a whole file or nothing: a temporary file beside it, then renamed over it. */
+export function writeFileAtomic(path: string, text: string): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
 }
 
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
