@@ -9,7 +9,8 @@
  * Files are the real working directory (see disk-files.ts). Usage errors exit 2; unreadable state or
  * cluster files exit 1 with `packetpath: cannot read …`; nothing ends in a stack trace.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
+import { writeFileAtomic } from './atomic-write.ts';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
@@ -182,9 +183,7 @@ async function runExec(args: ParsedArgs, io: CliIO): Promise<number> {
   } else cluster = newCluster(args, io);
   const result = cluster.execSync(args.rest.join(' '), { interactive: false });
   try {
-    const tmp = `${path}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(cluster.snapshot())}\n`);
-    renameSync(tmp, path);
+    writeFileAtomic(path, `${JSON.stringify(cluster.snapshot())}\n`);
   } catch (e) {
     throw new CliFailure(`cannot write state file ${stateFile}: ${reason(e)}`);
   }
@@ -340,18 +339,6 @@ async function runShell(args: ParsedArgs, io: CliIO): Promise<number> {
 
 /** The prompt bash shows while a line is incomplete (PS2), as the engine's shell does. */
 const CONTINUATION_PROMPT = '> ';
-
-/** Writes a whole file or nothing: a temporary file beside it, then renamed over it. */
-export function writeFileAtomic(path: string, text: string): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-}
 
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
   // `grade` and `lab` (issue 6, src/runtime/node-cli/grade.ts, lab.ts) parse their own flags.
