@@ -96,12 +96,8 @@ export function gradebook(cohort: Cohort, roster?: Roster): Gradebook {
   const warnings: string[] = [];
   const byLearner = new Map<string, { learner: GradebookLearner; files: string[] }>();
   for (const entry of cohort.entries) {
-    if (entry.status === 'invalid' || entry.score === undefined) {
-      warnings.push(
-        `${entry.file}: not graded (${entry.problems[0] ?? 'invalid'}): left out of the gradebook`,
-      );
-      continue;
-    }
+    // An invalid report has no grade; the reason is the report's own problem line.
+    if (entry.status === 'invalid' || entry.score === undefined) continue;
     if (entry.learner === undefined) {
       warnings.push(`${entry.file}: the report names no learner: left out of the gradebook`);
       continue;
