@@ -28,6 +28,7 @@ import { DiskLabFiles } from './disk-files.ts';
 import { parseArgs, parseSeed, UsageError, type ParsedArgs } from './args.ts';
 import { runGrade } from './grade.ts';
 import { runLab } from './lab.ts';
+import { runScorm } from './scorm.ts';
 import { loadLabFromDir } from '../../grader/node/load-lab.ts';
 import { labForLearner, startLab } from '../../grader/index.ts';
 import { isLabCommand, LabShell } from './lab-shell.ts';
@@ -51,6 +52,7 @@ Usage:
   packetpath exec --state FILE [--cluster FILE] [--seed N] -- 'LINE'
   packetpath grade LAB REPORT... | DIR [--format F --out FILE] [--roster FILE] [--html FILE] [--locale L]
   packetpath lab validate [ID...] [--labs DIR]
+  packetpath scorm LAB... --out FILE.zip [--locale en|pt-BR] [--title TEXT]
   packetpath help
 
 Commands:
@@ -65,6 +67,8 @@ Commands:
   grade   Re-grade learners' reports by replaying them (instructors): a table on stdout, and files for
           a gradebook (packetpath grade --help lists the formats).
   lab     Check lab folders: schema, start state fails, solution passes (packetpath lab --help).
+  scorm   Package labs as a SCORM 1.2 zip for an LMS: each lab grades in the learner's browser and
+          reports its score (cmi.core.score.raw, lesson_status) with no server.
 
 Flags:
   --cluster FILE   kind Cluster definition (YAML, with an optional packetpath: block)
@@ -349,6 +353,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   };
   if (argv[0] === 'grade') return runGrade(argv.slice(1), subIO);
   if (argv[0] === 'lab') return runLab(argv.slice(1), subIO);
+  if (argv[0] === 'scorm') return runScorm(argv.slice(1), subIO);
   try {
     const args = parseArgs(argv);
     if (args.help || args.command === 'help' || (args.command === undefined && argv.length === 0)) {
