@@ -10,7 +10,8 @@
  * threads (default: one per CPU), this one and `--jobs - 1` workers. Every file is written whole or not
  * at all (a temporary file, then a rename); a bad roster stops before anything is graded.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { availableParallelism } from 'node:os';
 import { isMainThread, Worker } from 'node:worker_threads';
 import { join, relative, resolve } from 'node:path';
@@ -21,6 +22,7 @@ import { processIO, type CliIO } from './grade-io.ts';
 import { cohortCsv, cohortJson, cohortTable, type GradedRow } from './grade-output.ts';
 import { planOutputs, writePlan, WriteError } from './grade-write.ts';
 import { cohortLab } from '../../grader/formats/cohort.ts';
+import { MAX_ZIP_TOTAL, reportsFromZip, ZipError } from '../../grader/formats/zip-reports.ts';
 import { MAX_ROSTER_BYTES, parseRoster, RosterError, type Roster } from '../../grader/formats/roster.ts';
 
 const USAGE = `usage: packetpath grade LAB REPORT... | DIR [flags]
@@ -135,9 +137,18 @@ export function resolveLabDir(lab: string, cwd: string, labsDir?: string): strin
   return resolve(cwd, labsDir ?? 'labs', lab);
 }
 
-/** Report files: the files given, and the *.json files directly inside the folders given. */
-function reportFiles(inputs: readonly string[], cwd: string): ReportFile[] {
-  return inputs.flatMap((input) => {
+/**
+ * Report files: the files given, the *.json files directly inside the folders given, and the *.json
+ * entries of the zips given (an LMS's "download all submissions"), read within bounds (zip-reports.ts)
+ * into a private temporary folder under safe names, so no entry name ever reaches the filesystem.
+ */
+function reportFiles(
+  inputs: readonly string[],
+  cwd: string,
+  scratch: () => string,
+): { files: ReportFile[]; problems: string[] } {
+  const problems: string[] = [];
+  const files = inputs.flatMap((input): ReportFile[] => {
     const p = resolve(cwd, input);
     if (existsSync(p) && statSync(p).isDirectory()) {
       return readdirSync(p)
@@ -145,8 +156,26 @@ function reportFiles(inputs: readonly string[], cwd: string): ReportFile[] {
         .sort()
         .map((f) => ({ path: join(p, f), label: join(input, f) }));
     }
-    return [{ path: p, label: input }];
+    if (!input.toLowerCase().endsWith('.zip') || !existsSync(p)) return [{ path: p, label: input }];
+    if (statSync(p).size > MAX_ZIP_TOTAL) {
+      problems.push(`${input}: larger than ${MAX_ZIP_TOTAL / 1024 / 1024 / 1024} GB: not read`);
+      return [];
+    }
+    try {
+      const zip = reportsFromZip(readFileSync(p), input);
+      problems.push(...zip.problems);
+      const dir = scratch();
+      return zip.files.map((f, i) => {
+        const path = join(dir, `${String(i).padStart(5, '0')}.json`);
+        writeFileSync(path, f.text);
+        return { path, label: `${input}:${f.name}` };
+      });
+    } catch (e) {
+      problems.push(e instanceof ZipError ? e.message : `${input}: ${(e as Error).message}`);
+      return [];
+    }
   });
+  return { files, problems };
 }
 
 /** Marks reports whose journals are identical to an earlier one: not proof of copying, worth a look. */
@@ -198,6 +227,15 @@ async function gradeAll(
 }
 
 export async function runGrade(argv: readonly string[], io: CliIO = processIO): Promise<number> {
+  let tmp: string | undefined;
+  try {
+    return await gradeCohort(argv, io, () => (tmp ??= mkdtempSync(join(tmpdir(), 'packetpath-zip-'))));
+  } finally {
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+async function gradeCohort(argv: readonly string[], io: CliIO, scratch: () => string): Promise<number> {
   const args = parseArgs(argv);
   if (typeof args === 'string') {
     if (args) io.err(`packetpath grade: ${args}\n`);
@@ -226,7 +264,8 @@ export async function runGrade(argv: readonly string[], io: CliIO = processIO): 
     }
   }
   const labDir = resolveLabDir(args.lab, io.cwd, args.labsDir);
-  const files = reportFiles(args.inputs, io.cwd);
+  const { files, problems: inputProblems } = reportFiles(args.inputs, io.cwd, scratch);
+  for (const p of inputProblems) io.err(`packetpath grade: ${p}\n`);
   if (files.length === 0) {
     io.err('packetpath grade: no report files found\n');
     return 2;
@@ -267,7 +306,7 @@ export async function runGrade(argv: readonly string[], io: CliIO = processIO): 
     io.err(`packetpath grade: cannot write ${target}: ${errorText(e instanceof WriteError ? e.cause : e)}\n`);
     return 2;
   }
-  return rows.every((r) => r.status === 'ok') ? 0 : 1;
+  return rows.every((r) => r.status === 'ok') && inputProblems.length === 0 ? 0 : 1;
 }
 
 if (isMainThread && process.argv[1] && import.meta.filename === resolve(process.argv[1])) {
