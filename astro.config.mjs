@@ -74,6 +74,11 @@ const sidebar = [
     .filter((group) => group.items.length > 0),
   { slug: 'glossary' },
   { slug: 'about-labs' },
+  {
+    label: 'Para instrutores',
+    translations: { en: 'For instructors' },
+    items: [{ slug: 'instructors' }, { slug: 'instructors/guide' }],
+  },
 ];
 
 /**

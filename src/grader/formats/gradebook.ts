@@ -65,6 +65,36 @@ export function gradescopeResults(cohort: Cohort, learner: GradebookLearner, opt
   };
 }
 
+/** A folder name for a learner: their e-mail or name, kept to safe characters, unique in the set. */
+function folderName(name: string, taken: Set<string>): string {
+  const base =
+    name
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/[^A-Za-z0-9@._-]+/g, '-')
+      .replace(/^[-.]+|[-.]+$/g, '')
+      .slice(0, 80) || 'learner';
+  let unique = base;
+  for (let n = 2; taken.has(unique.toLowerCase()); n++) unique = `${base}-${n}`;
+  taken.add(unique.toLowerCase());
+  return unique;
+}
+
+/** Gradescope's layout for many submissions: `LEARNER/results.json`, one folder per learner. */
+export function gradescopeFolders(
+  cohort: Cohort,
+  book: Gradebook,
+  opts: GradebookOptions,
+): Map<string, string> {
+  const taken = new Set<string>();
+  const files = new Map<string, string>();
+  for (const l of book.learners) {
+    const dir = folderName(l.identity.email ?? l.identity.name, taken);
+    files.set(`${dir}/results.json`, `${JSON.stringify(gradescopeResults(cohort, l, opts), null, 2)}\n`);
+  }
+  return files;
+}
+
 /** Every learner's results.json in one JSON array, each with who it is for and which report. */
 export function gradescopeArray(cohort: Cohort, book: Gradebook, opts: GradebookOptions): string {
   return `${JSON.stringify(

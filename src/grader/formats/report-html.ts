@@ -112,7 +112,10 @@ function chart(stats: readonly CheckStats[], label: string, t: (k: Key) => strin
   return `<svg role="img" aria-label="${escapeHtml(label)}" viewBox="0 0 ${labelW + barW + 60} ${height}" width="100%" style="max-width:${labelW + barW + 60}px">${rows.join('')}</svg>`;
 }
 
-export function cohortHtml(cohort: Cohort, locale: Locale): string {
+/** The report's sections (the instructor page shows these very ones). */
+export function cohortSections(cohort: Cohort, locale: Locale, level = 1): string {
+  const h = level;
+  const h2 = level + 1;
   const t = (k: Key, params: Record<string, string | number> = {}) =>
     (TEXT[locale][k] as string).replace(/\{(\w+)\}/g, (m, n: string) =>
       n in params ? String(params[n]) : m,
@@ -158,40 +161,45 @@ export function cohortHtml(cohort: Cohort, locale: Locale): string {
         `<tr><td>${escapeHtml(e.file)}</td><td>${escapeHtml(e.learner ?? t('none'))}</td><td class="${e.status}">${t(e.status)}</td><td>${e.problems.map(escapeHtml).join('<br>')}</td></tr>`,
     );
 
+  return `<p class="muted">${t('lab')} ${escapeHtml(lab.id)} · v${lab.version}</p>
+<h${h}>${t('title')}: ${inlineCode(lab.title[locale])}</h${h}>
+<p>${t('summary', { reports: entries.length, ok: count('ok'), flagged: count('flagged'), invalid: count('invalid'), mean })}</p>
+<p class="muted">${t('generated')}</p>
+
+<h${h2} id="learners">${t('learners')}</h${h2}>
+<div class="scroll" tabindex="0"><table>
+<thead><tr><th scope="col">${t('report')}</th><th scope="col">${t('learner')}</th><th scope="col">${t('submitted')}</th><th scope="col" class="num">${t('score')}</th>${withVariants ? `<th scope="col">${t('variant')}</th>` : ''}<th scope="col">${t('status')}</th><th scope="col">${t('failing')}</th></tr></thead>
+<tbody>${learnerRows.join('\n')}</tbody>
+</table></div>
+
+<h${h2} id="pass-rate">${t('passRate')}</h${h2}>
+${chart(stats, t('chartLabel'), t)}
+
+<h${h2} id="most-failed">${t('mostFailed')}</h${h2}>
+${failed.length ? `<ol class="failed">${failed.join('\n')}</ol>` : `<p>${t('noneFailed')}</p>`}
+
+<h${h2} id="variants">${t('variants')}</h${h2}>
+${withVariants ? `<table><thead><tr><th scope="col">${t('variant')}</th><th scope="col" class="num">${t('reports')}</th><th scope="col" class="num">${t('meanScore')}</th></tr></thead><tbody>${variantRows.join('')}</tbody></table>` : `<p>${t('variantsNone')}</p>`}
+
+<h${h2} id="problems">${t('problems')}</h${h2}>
+${problems.length ? `<div class="scroll" tabindex="0"><table><thead><tr><th scope="col">${t('report')}</th><th scope="col">${t('learner')}</th><th scope="col">${t('status')}</th><th scope="col">${t('problems')}</th></tr></thead><tbody>${problems.join('\n')}</tbody></table></div>` : `<p>${t('problemsNone')}</p>`}
+`;
+}
+
+/** The whole page: the sections above with their styles, nothing else. */
+export function cohortHtml(cohort: Cohort, locale: Locale): string {
   return `<!doctype html>
 <html lang="${locale}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<title>${escapeHtml(`${t('title')}: ${lab.id}`)}</title>
+<title>${escapeHtml(`${TEXT[locale].title}: ${cohort.lab.id}`)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
 <main>
-<p class="muted">${t('lab')} ${escapeHtml(lab.id)} · v${lab.version}</p>
-<h1>${t('title')}: ${inlineCode(lab.title[locale])}</h1>
-<p>${t('summary', { reports: entries.length, ok: count('ok'), flagged: count('flagged'), invalid: count('invalid'), mean })}</p>
-<p class="muted">${t('generated')}</p>
-
-<h2 id="learners">${t('learners')}</h2>
-<div class="scroll" tabindex="0"><table>
-<thead><tr><th scope="col">${t('report')}</th><th scope="col">${t('learner')}</th><th scope="col">${t('submitted')}</th><th scope="col" class="num">${t('score')}</th>${withVariants ? `<th scope="col">${t('variant')}</th>` : ''}<th scope="col">${t('status')}</th><th scope="col">${t('failing')}</th></tr></thead>
-<tbody>${learnerRows.join('\n')}</tbody>
-</table></div>
-
-<h2 id="pass-rate">${t('passRate')}</h2>
-${chart(stats, t('chartLabel'), t)}
-
-<h2 id="most-failed">${t('mostFailed')}</h2>
-${failed.length ? `<ol class="failed">${failed.join('\n')}</ol>` : `<p>${t('noneFailed')}</p>`}
-
-<h2 id="variants">${t('variants')}</h2>
-${withVariants ? `<table><thead><tr><th scope="col">${t('variant')}</th><th scope="col" class="num">${t('reports')}</th><th scope="col" class="num">${t('meanScore')}</th></tr></thead><tbody>${variantRows.join('')}</tbody></table>` : `<p>${t('variantsNone')}</p>`}
-
-<h2 id="problems">${t('problems')}</h2>
-${problems.length ? `<div class="scroll" tabindex="0"><table><thead><tr><th scope="col">${t('report')}</th><th scope="col">${t('learner')}</th><th scope="col">${t('status')}</th><th scope="col">${t('problems')}</th></tr></thead><tbody>${problems.join('\n')}</tbody></table></div>` : `<p>${t('problemsNone')}</p>`}
-</main>
+${cohortSections(cohort, locale)}</main>
 </body>
 </html>
 `;

@@ -10,7 +10,7 @@ import {
   checksCsv,
   classroomCsv,
   gradescopeArray,
-  gradescopeResults,
+  gradescopeFolders,
   moodleCsv,
   type GradebookOptions,
 } from '../../grader/formats/gradebook.ts';
@@ -30,21 +30,6 @@ export interface Outputs {
 type Planned =
   | { readonly path: string; readonly text: string }
   | { readonly folder: string; readonly files: Map<string, string> };
-
-/** A folder name for a learner: their e-mail or name, kept to safe characters, unique in the set. */
-function folderName(name: string, taken: Set<string>): string {
-  const base =
-    name
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .replace(/[^A-Za-z0-9@._-]+/g, '-')
-      .replace(/^[-.]+|[-.]+$/g, '')
-      .slice(0, 80) || 'learner';
-  let name2 = base;
-  for (let n = 2; taken.has(name2.toLowerCase()); n++) name2 = `${base}-${n}`;
-  taken.add(name2.toLowerCase());
-  return name2;
-}
 
 /**
  * Plans every file; returns the warnings (learners left out) and the plan. The CSV/JSON of the
@@ -94,15 +79,7 @@ export function planOutputs(
           plan.push({ path, text: gradescopeArray(cohort, book!, opts) });
           break;
         }
-        const taken = new Set<string>();
-        const files = new Map<string, string>();
-        for (const l of book!.learners) {
-          const dir = folderName(l.identity.email ?? l.identity.name, taken);
-          files.set(
-            `${dir}/results.json`,
-            `${JSON.stringify(gradescopeResults(cohort, l, opts), null, 2)}\n`,
-          );
-        }
+        const files = gradescopeFolders(cohort, book!, opts);
         plan.push({ folder: path, files });
         break;
       }
