@@ -3,7 +3,6 @@
  * one entry per report, graded or not. The CLI and the instructor page build it from the same
  * grader; the exports (gradebook.ts, report-html.ts) only format it, never decide a verdict.
  */
-import { checkTitle } from '../evaluate.ts';
 import { formatMessage } from '../messages/format.ts';
 import type { Locale, LoadedLab } from '../lab-schema.ts';
 import type { CheckResult, Score } from '../result.ts';
@@ -56,7 +55,8 @@ export function cohortLab(loaded: LoadedLab): CohortLab {
       seen.add(c.id);
       checks.push({
         id: c.id,
-        title: { 'pt-BR': checkTitle(c, 'pt-BR'), en: checkTitle(c, 'en') },
+        // The instructor sees every check's own title; learners see hidden ones as "a hidden check".
+        title: { 'pt-BR': c.title['pt-BR'], en: c.title.en },
         hidden: c.hidden,
         ...(variant !== undefined ? { variant } : {}),
       });

@@ -31,6 +31,7 @@ const TEXT = {
     reports: 'Reports',
     meanScore: 'Mean score',
     problems: 'Flagged and invalid reports',
+    problem: 'Problem',
     problemsNone: 'No report is flagged or invalid.',
     ok: 'ok',
     flagged: 'flagged',
@@ -63,6 +64,7 @@ const TEXT = {
     reports: 'Relatórios',
     meanScore: 'Nota média',
     problems: 'Relatórios sinalizados e inválidos',
+    problem: 'Problema',
     problemsNone: 'Nenhum relatório sinalizado ou inválido.',
     ok: 'ok',
     flagged: 'sinalizado',
@@ -182,7 +184,7 @@ ${failed.length ? `<ol class="failed">${failed.join('\n')}</ol>` : `<p>${t('none
 ${withVariants ? `<table><thead><tr><th scope="col">${t('variant')}</th><th scope="col" class="num">${t('reports')}</th><th scope="col" class="num">${t('meanScore')}</th></tr></thead><tbody>${variantRows.join('')}</tbody></table>` : `<p>${t('variantsNone')}</p>`}
 
 <h${h2} id="problems">${t('problems')}</h${h2}>
-${problems.length ? `<div class="scroll" tabindex="0"><table><thead><tr><th scope="col">${t('report')}</th><th scope="col">${t('learner')}</th><th scope="col">${t('status')}</th><th scope="col">${t('problems')}</th></tr></thead><tbody>${problems.join('\n')}</tbody></table></div>` : `<p>${t('problemsNone')}</p>`}
+${problems.length ? `<div class="scroll" tabindex="0"><table><thead><tr><th scope="col">${t('report')}</th><th scope="col">${t('learner')}</th><th scope="col">${t('status')}</th><th scope="col">${t('problem')}</th></tr></thead><tbody>${problems.join('\n')}</tbody></table></div>` : `<p>${t('problemsNone')}</p>`}
 `;
 }
 
