@@ -13,20 +13,54 @@ const contentDir = fileURLToPath(new URL('./content/', import.meta.url));
 
 /**
  * The course parts, in sidebar order. Each one is a directory under `content/<locale>/`.
- * `label` is the default-locale (pt-BR) text; `en` the English one. The order is the learning path:
- * the big picture first (note 003), then the network drawn layer by layer (002), then each mechanism
- * from the inside (001), and last what a light distribution bundles (000).
+ * `label` is the default-locale (pt-BR) text; `en` the English one. The order is the packet's: the
+ * Linux pieces and the map first, then a pod talking to a pod on one node, across nodes, through a
+ * Service, by name (DNS), past a NetworkPolicy, in from the internet, then k3s as a whole bundled
+ * stack, one diagnosis method, and the capstone last (test/unit/course-shape.test.ts holds it there).
  */
 const parts = [
-  {
-    dir: 'basics',
-    label: 'CNI, Services e Ingress sem mistério',
-    en: 'CNI, Services and Ingress, demystified',
-  },
-  { dir: 'diagram', label: 'Diagrama de rede do Kubernetes', en: 'Drawing the Kubernetes network' },
-  { dir: 'inside', label: 'Rede do cluster por dentro', en: 'Cluster networking, inside out' },
-  { dir: 'k3s', label: 'Rede interna do cluster (k3s)', en: 'Inside a light cluster (k3s)' },
+  { dir: 'foundations', label: 'Fundamentos: o Linux e o mapa', en: 'Foundations: Linux and the map' },
+  { dir: 'one-node', label: 'De pod a pod no mesmo node', en: 'Pod to pod on one node' },
+  { dir: 'across-nodes', label: 'De um node a outro', en: 'Across nodes' },
+  { dir: 'services', label: 'Services, kube-proxy e conntrack', en: 'Services, kube-proxy and conntrack' },
+  { dir: 'dns', label: 'DNS dentro do cluster', en: 'DNS inside the cluster' },
+  { dir: 'policy', label: 'NetworkPolicy', en: 'NetworkPolicy' },
+  { dir: 'north-south', label: 'Da internet ao pod e de volta', en: 'From the internet to the pod and back' },
+  { dir: 'k3s', label: 'Estudo de caso: o k3s', en: 'Case study: k3s' },
+  { dir: 'diagnosis', label: 'Um método de diagnóstico', en: 'One diagnosis method' },
+  { dir: 'capstone', label: 'Desafio final', en: 'Final challenge' },
 ];
+
+/**
+ * Where each chapter lived before the course was reordered along the packet's path (the four parts
+ * basics/diagram/inside/k3s). Old links and bookmarks still land: each old path, in both locales,
+ * redirects to the chapter's new one.
+ */
+const movedChapters = {
+  'basics/flat-model-and-cni': 'one-node/flat-model-and-cni',
+  'inside/01-network-model': 'one-node/network-model',
+  'inside/02-cni': 'one-node/cni',
+  'diagram/timeout-and-model': 'foundations/the-map',
+  'diagram/pod-to-pod': 'across-nodes/pod-to-pod',
+  'basics/services': 'services/services',
+  'diagram/services-and-dns': 'services/clusterip-and-conntrack',
+  'inside/03-kube-proxy': 'services/kube-proxy',
+  'inside/04-ipvs-nftables': 'services/ipvs-nftables',
+  'inside/05-ebpf': 'services/ebpf',
+  'inside/06-dns': 'dns/dns',
+  'inside/08-networkpolicy': 'policy/networkpolicy',
+  'diagram/policy-and-edge': 'policy/policy-and-edge',
+  'basics/ingress-and-gateway': 'north-south/ingress-and-gateway',
+  'inside/07-external-traffic': 'north-south/external-traffic',
+  'basics/packet-path': 'north-south/packet-path',
+  'inside/09-diagnosis': 'diagnosis/method',
+  'diagram/drawing': 'diagnosis/drawing',
+};
+const chapterRedirects = Object.fromEntries(
+  Object.entries(movedChapters).flatMap(([from, to]) =>
+    ['pt-br', 'en'].map((locale) => [`/${locale}/${from}/`, `/${locale}/${to}/`]),
+  ),
+);
 
 /**
  * Read `sidebar.order` from a page's frontmatter (lower comes first; missing = last).
@@ -67,7 +101,7 @@ function slugsIn(dir) {
  * loads; links are `slug` items, so each locale shows its own page titles. A group with
  * no page yet is left out. A new page shows up on the next `astro dev` start or build.
  */
-const sidebar = [
+export const sidebar = [
   { slug: 'index', label: 'Início', translations: { en: 'Home' } },
   ...parts
     .map(({ dir, label, en }) => ({ label, translations: { en }, items: slugsIn(dir) }))
@@ -173,7 +207,7 @@ function serverOptions({ command }) {
 }
 
 export default defineConfig({
-  redirects: { '/': '/pt-br/' },
+  redirects: { '/': '/pt-br/', ...chapterRedirects },
   server: serverOptions,
   // The lab (src/components/Lab.astro): Monaco's ≥0.56 entry points, monaco-yaml's worker shim,
   // module workers (the engine worker code-splits per lab), and the dev headers above.

@@ -54,6 +54,12 @@ export const glossaryTerm = z.object({
   expansion: z.string().optional().describe('What the abbreviation stands for, if it is one.'),
   definition: localized.describe('A one- or two-sentence definition per language.'),
   saidInPortuguese: z.string().min(1).describe('How Brazilian Portuguese speakers say or write the term.'),
+  saidInPortugueseEn: z
+    .string()
+    .min(1)
+    .describe(
+      'The same note for English readers: a pronunciation they can decode (English spelling, stress in capitals) and the gender Portuguese gives the term.',
+    ),
   example: localized.describe('An example sentence per language.'),
   chapters: z
     .array(z.string())

@@ -21,8 +21,8 @@ export {
   type CniName,
   type Distribution,
   type KubeProxyMode,
-} from './cluster/config.ts';
-export { LabFiles, normalisePath, MAX_FILE_BYTES, type FileChange } from './cluster/files.ts';
+} from './api/cluster-config.ts';
+export { LabFiles, normalisePath, MAX_FILE_BYTES, type FileChange } from './shell/lab-files.ts';
 export type { ExecResult, SessionContext } from './shell/types.ts';
 export { needsMoreInput, type ShellState, type Completion } from './shell/shell.ts';
 export type { AnyObject, ResourceKey } from './api/objects.ts';
@@ -56,6 +56,7 @@ export {
   verdictOf,
   type ConnectRequest,
   type ConnectResult,
+  type MatrixCell,
   type Hop,
   type HopKind,
   type Outcome,

@@ -112,6 +112,11 @@ const EndpointsCheck = z
     service: z.string().min(1),
     minReady: z.number().int().nonnegative().default(1).describe('At least this many ready endpoints.'),
     maxReady: z.number().int().nonnegative().optional().describe('At most this many ready endpoints.'),
+    exactly: labelSelector
+      .optional()
+      .describe(
+        "The ready endpoints are exactly the running pods this selector picks in the namespace, listed by the EndpointSlice controller (not a hand-written slice): the Service's selector compared as the set of pods it selects.",
+      ),
   })
   .strict()
   .refine((c) => c.maxReady === undefined || c.minReady <= c.maxReady, 'minReady must not exceed maxReady')
@@ -198,9 +203,85 @@ const HistoryCheck = z
     ...checkBase,
     type: z.literal('history'),
     matches: regex.describe('A regular expression one of the learner commands must match.'),
+    example: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'A command that counts, as the learner would type it: messages show it instead of the pattern (the pattern must match it).',
+      ),
   })
   .strict()
+  .refine((c) => c.example === undefined || new RegExp(c.matches).test(c.example), {
+    message: 'example: the pattern does not match it',
+    path: ['example'],
+  })
   .describe('The learner ran a command.');
+
+const ConnectionsCheck = z
+  .object({
+    ...checkBase,
+    type: z.literal('connections'),
+    direction: z
+      .enum(['ingress', 'egress'])
+      .describe(
+        'ingress: who the pods admit (each source judged as if its egress were open); egress: where the pods may send (each destination as if it admitted them).',
+      ),
+    pods: z
+      .object({ namespace: slug, selector: labelSelector.optional() })
+      .strict()
+      .describe('The pods whose end is graded: a namespace and an optional selector.'),
+    allowed: z
+      .array(
+        z
+          .object({
+            namespace: slug.optional().describe('Peers in this namespace; every namespace when left out.'),
+            selector: labelSelector.optional().describe('Peers whose labels match; every pod when left out.'),
+            ports: z
+              .array(z.number().int().min(1).max(65535))
+              .min(1)
+              .optional()
+              .describe('Destination ports (every port when left out).'),
+            protocol: z.enum(['TCP', 'UDP']).optional(),
+          })
+          .strict(),
+      )
+      .describe('The intended peers: exactly these connections must be allowed, every other one denied.'),
+  })
+  .strict()
+  .describe(
+    'The whole set of connections NetworkPolicy allows at one end equals the intended set (every pod pair and listening port).',
+  );
+
+const WeightsCheck = z
+  .object({
+    ...checkBase,
+    type: z.literal('weights'),
+    resource: resourceType.default('httproutes.gateway.networking.k8s.io'),
+    namespace: namespace.optional(),
+    name: z.string().min(1),
+    shares: z
+      .record(z.string().min(1), z.number().nonnegative())
+      .refine((s) => Object.values(s).some((w) => w > 0), 'give at least one share above 0')
+      .describe('Backend name → its share; compared as proportions (90/10 and 9/1 are the same split).'),
+  })
+  .strict()
+  .describe("A route's backendRefs split traffic in these proportions (an unset weight is 1).");
+
+const LookedCheck = z
+  .object({
+    ...checkBase,
+    type: z.literal('looked'),
+    resources: z
+      .array(resourceType)
+      .min(1)
+      .describe('The kinds looked at (any one counts): endpointslices, endpoints…'),
+    namespace: namespace.optional().describe('Where the objects were looked at (`-n`, or `-A`).'),
+  })
+  .strict()
+  .describe(
+    'The learner looked at objects of a kind: a `kubectl get`/`describe` of it, however spelled (flag order, comma lists, -o, pipes).',
+  );
 
 const QuizCheck = z
   .object({
@@ -259,6 +340,9 @@ export const Check = z.discriminatedUnion('type', [
   DnsCheck,
   OutputCheck,
   HistoryCheck,
+  LookedCheck,
+  WeightsCheck,
+  ConnectionsCheck,
   QuizCheck,
   PredicateCheck,
 ]);

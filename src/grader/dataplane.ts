@@ -6,11 +6,21 @@
  * check must leave no trace. Each probe gets its own RNG seeded from the cluster clock and the request,
  * so the same state always gives the same verdict (the instructor's replay depends on it).
  */
-import { Cluster, connect, Rng } from '../engine/index.ts';
+import { Cluster, connect, reachabilityMatrix, Rng } from '../engine/index.ts';
+import type { GradableCluster } from './engine-api.ts';
 import { dataplaneProbes, type TrafficProbes } from './probes.ts';
 
-export const engineProbes: TrafficProbes = dataplaneProbes((cluster, request) => {
+function engineCluster(cluster: GradableCluster): Cluster {
   if (!(cluster instanceof Cluster)) throw new Error('traffic probes need an engine cluster');
-  const rng = new Rng(`grader-probe:${cluster.clock.now()}:${JSON.stringify(request)}`);
-  return connect(request, cluster, rng);
-});
+  return cluster;
+}
+
+export const engineProbes: TrafficProbes = {
+  ...dataplaneProbes((cluster, request) => {
+    const c = engineCluster(cluster);
+    const rng = new Rng(`grader-probe:${c.clock.now()}:${JSON.stringify(request)}`);
+    return connect(request, c, rng);
+  }),
+  // The policy verdicts only: no packet is sent, so the matrix needs no RNG and leaves no trace.
+  connections: (cluster) => reachabilityMatrix(engineCluster(cluster)),
+};

@@ -25,7 +25,7 @@ export {
 import type { TrafficProbes } from './probes.ts';
 
 export type { AnyObject, ResourceKey, ExecResult, ClusterSnapshot };
-export type { ConnectRequest, ConnectResult, Hop as DataplaneHop } from '../engine/index.ts';
+export type { ConnectRequest, ConnectResult, Hop as DataplaneHop, MatrixCell } from '../engine/index.ts';
 
 /**
  * What the grader needs from a running cluster: a structural slice of the engine's `Cluster`, so the

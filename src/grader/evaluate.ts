@@ -4,10 +4,13 @@
  */
 import type { Check, CheckType, LoadedLab } from './lab-schema.ts';
 import type { CheckEnv, Evaluator } from './checks/env.ts';
+import { evaluateConnections } from './checks/connections.ts';
 import { evaluateDns } from './checks/dns.ts';
 import { evaluateEndpoints } from './checks/endpoints.ts';
 import { evaluateField } from './checks/field.ts';
 import { evaluateHistory } from './checks/history.ts';
+import { evaluateLooked } from './checks/looked.ts';
+import { evaluateWeights } from './checks/weights.ts';
 import { evaluateOutput } from './checks/output.ts';
 import { evaluatePredicate } from './checks/predicate.ts';
 import { evaluateQuiz } from './checks/quiz.ts';
@@ -42,6 +45,9 @@ const EVALUATORS: { readonly [T in CheckType]: Evaluator<T> } = {
   dns: evaluateDns,
   output: evaluateOutput,
   history: evaluateHistory,
+  looked: evaluateLooked,
+  weights: evaluateWeights,
+  connections: evaluateConnections,
   quiz: evaluateQuiz,
   predicate: evaluatePredicate,
 };

@@ -76,7 +76,9 @@ export {
 } from './regrade.ts';
 export { labContentHash } from './content-hash.ts';
 export { validateLab, correctAnswers, type LabValidation } from './validate.ts';
-export { parseLab, LabError } from './lab-parse.ts';
+export { parseLab, parseFairness, LabError } from './lab-parse.ts';
+export { validateFairness, type FairnessCounts, type FairnessValidation } from './fairness.ts';
+export { Fairness } from './fairness-schema.ts';
 export {
   drawVariant,
   isDrawSeed,

@@ -8,7 +8,13 @@
  * binds the engine's (the grader's index and the CLI use it). Without an engine, probes answer
  * `unavailable`, which the grader turns into an *error* result: never a pass.
  */
-import type { ConnectRequest, ConnectResult, DataplaneHop, GradableCluster } from './engine-api.ts';
+import type {
+  ConnectRequest,
+  ConnectResult,
+  DataplaneHop,
+  GradableCluster,
+  MatrixCell,
+} from './engine-api.ts';
 import { msg, type Message } from './messages/format.ts';
 import type { ProbeTarget } from './probe-target.ts';
 
@@ -42,6 +48,11 @@ export interface Unavailable {
 export interface TrafficProbes {
   reach(cluster: GradableCluster, client: ProbeClient, target: ProbeTarget): ReachOutcome | Unavailable;
   lookup(cluster: GradableCluster, client: ProbeClient, name: string): DnsOutcome | Unavailable;
+  /**
+   * Every running pod to every other on each port the destination listens on, with each end's
+   * NetworkPolicy verdict (the engine's reachabilityMatrix); absent where the dataplane cannot say.
+   */
+  connections?(cluster: GradableCluster): readonly MatrixCell[] | Unavailable;
 }
 
 export function isUnavailable(v: object): v is Unavailable {

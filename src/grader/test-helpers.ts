@@ -178,9 +178,13 @@ export function makeSlice(
   ns: string,
   service: string,
   endpoints: { ip: string; ready?: boolean }[],
+  opts: { handWritten?: boolean } = {},
 ): Parameters<FakeCluster['add']>[1] {
+  // The EndpointSlice controller labels its slices; a hand-written one carries only the service name.
+  const labels: Record<string, string> = { 'kubernetes.io/service-name': service };
+  if (!opts.handWritten) labels['endpointslice.kubernetes.io/managed-by'] = 'endpointslice-controller.k8s.io';
   return {
-    metadata: { name: `${service}-abcde`, namespace: ns, labels: { 'kubernetes.io/service-name': service } },
+    metadata: { name: opts.handWritten ? `${service}-manual` : `${service}-abcde`, namespace: ns, labels },
     addressType: 'IPv4',
     endpoints: endpoints.map((e) => ({
       addresses: [e.ip],

@@ -9,6 +9,11 @@ const key = (description: string) => z.string().min(1).meta({ description });
  */
 export const uiStrings = z.object({
   'objectives.heading': key('Heading of the objectives box shown at the top of every chapter.'),
+  'selfcheck.check': key('Button of a self-check question that checks the chosen answer.'),
+  'selfcheck.choose': key('Shown when the learner presses the check button with no answer chosen.'),
+  'selfcheck.correct': key('Start of the feedback for a right answer, before the explanation.'),
+  'selfcheck.incorrect': key('Start of the feedback for a wrong answer, before the explanation.'),
+  'selfcheck.explanations': key('Summary of the disclosure that lists why each option is right or wrong.'),
   'glossary.definition': key('Label for a glossary term definition.'),
   'glossary.saidInPortuguese': key('Label for how Brazilian Portuguese speakers say a term.'),
   'glossary.example': key('Label for the example sentence of a glossary term.'),

@@ -34,7 +34,7 @@ const seedFor = (id: string) => {
 
 const CASES = [
   {
-    path: '/en/basics/packet-path/',
+    path: '/en/capstone/final-challenge/',
     lang: 'en' as const,
     variant: 'selector',
     file: 'api-service.yaml',
@@ -42,7 +42,7 @@ const CASES = [
     curl: 'curl: (7) Failed to connect to api port 80',
   },
   {
-    path: '/pt-br/basics/packet-path/',
+    path: '/pt-br/capstone/final-challenge/',
     lang: 'pt-BR' as const,
     variant: 'dns',
     file: 'policies.yaml',

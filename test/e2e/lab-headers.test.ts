@@ -50,7 +50,7 @@ async function watchedPage(): Promise<{
 
 describe('headers served with dist/_headers', () => {
   it('sends the CSP, nosniff and Referrer-Policy everywhere and isolates only lab pages', async () => {
-    const lab = await fetch(server.url + '/en/inside/01-network-model/');
+    const lab = await fetch(server.url + '/en/one-node/network-model/');
     const plain = await fetch(server.url + '/en/glossary/');
     const asset = await fetch(server.url + '/pagefind/pagefind.js');
     for (const r of [lab, plain, asset]) {
@@ -71,7 +71,7 @@ describe('headers served with dist/_headers', () => {
     { timeout: 120_000 },
     async () => {
       const { page, problems, violations } = await watchedPage();
-      await page.goto(server.url + '/en/inside/01-network-model/', { waitUntil: 'load' });
+      await page.goto(server.url + '/en/one-node/network-model/', { waitUntil: 'load' });
       expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
       await openLab(page);
       expect(await promptLine(page)).toBe('learner@packetpath:~$');

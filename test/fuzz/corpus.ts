@@ -7,7 +7,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { k3sCorefile, kubeadmCorefile } from '../../src/engine/controllers/addons/coredns.ts';
+import { k3sCorefile } from '../../src/engine/cluster/addons/coredns.ts';
+import { defaultCorefileText } from '../../src/engine/dataplane/dns/corefile.ts';
 import { listLabDirs, loadLabFromDir } from '../../src/grader/node/load-lab.ts';
 import { resolveVariant, type LoadedLab } from '../../src/grader/index.ts';
 
@@ -98,7 +99,7 @@ export function chapterCommands(): string[] {
 
 /** The Corefiles the engine ships: kubeadm's and k3s's. */
 export function corefiles(): string[] {
-  return [kubeadmCorefile('cluster.local'), k3sCorefile('cluster.local')];
+  return [defaultCorefileText('cluster.local'), k3sCorefile('cluster.local')];
 }
 
 /** Every YAML manifest file of every lab (start and solution). */

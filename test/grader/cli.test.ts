@@ -58,7 +58,7 @@ beforeAll(() => {
     submission: { ...bobReport.submission, files: { 'web.yaml': 'edited by hand' } },
   });
   write('dave.json', { ...bobReport, lab: { ...bobReport.lab, contentHash: 'sha256:0000' } });
-  write('erin.json', { ...bobReport, lab: { ...bobReport.lab, version: 2 } });
+  write('erin.json', { ...bobReport, lab: { ...bobReport.lab, version: 99 } });
   write('frank.json', '{"name": "not a report"}');
   write('gina.json', 'not even JSON');
 }, 120_000);
@@ -81,7 +81,7 @@ describe('packetpath grade', { timeout: 120_000 }, () => {
         'packetpath grade: reports/carol.json: recorded files differ from the replay: web.yaml',
         'packetpath grade: reports/carol.json: note: same journal as reports/bob-results.json',
         'packetpath grade: reports/dave.json: content hash mismatch',
-        'packetpath grade: reports/erin.json: lab version 2 does not match 1',
+        'packetpath grade: reports/erin.json: lab version 99 does not match 2',
         'packetpath grade: reports/frank.json: not a Packet Path grade report',
         'packetpath grade: reports/gina.json: not a Packet Path grade report (not JSON)',
         '',
@@ -212,7 +212,7 @@ describe('packetpath lab validate', { timeout: 120_000 }, () => {
         'checks:\n  - { id: h, title: { pt-BR: h, en: h }, type: resource, resource: ns, name: default }\nhints:',
       ),
     );
-    labFolder('03-broken', (y) => y.replace('type: history', 'type: vibes'));
+    labFolder('03-broken', (y) => y.replace('type: looked', 'type: vibes'));
     const { io, out, err } = capture(dir);
     expect(runLab(['validate', '--labs', root, '01-unsolved', '02-presolved', '03-broken'], io)).toBe(1);
     const e = err.join('');

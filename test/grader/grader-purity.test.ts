@@ -1,8 +1,15 @@
 // The grader runs in the lab's Web Worker and in Node: outside src/grader/node/ it may not touch Node
 // built-ins, the DOM or host time/randomness (src/grader/tsconfig.json has no DOM lib and no Node types).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import {
+  importsOf,
+  importsOfText,
+  isTestSource,
+  type SourceImport,
+  typeScriptFiles,
+} from '../unit/source-imports.ts';
 
 const GRADER = join(import.meta.dirname, '../../src/grader');
 const FORBIDDEN: [RegExp, string][] = [
@@ -13,13 +20,9 @@ const FORBIDDEN: [RegExp, string][] = [
   [/\bprocess\./, 'the Node process object'],
 ];
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const p = join(dir, entry);
-    if (statSync(p).isDirectory()) return entry === 'node' ? [] : sources(p);
-    return p.endsWith('.ts') && !p.endsWith('.test.ts') && !p.endsWith('test-helpers.ts') ? [p] : [];
-  });
-}
+/** Production sources outside src/grader/node/ (which is Node-only by design). */
+const sources = (dir: string): string[] =>
+  typeScriptFiles(dir, (folder) => basename(folder) === 'node').filter((f) => !isTestSource(f));
 
 describe('grader purity', () => {
   it.each(sources(GRADER).map((f) => [f.slice(GRADER.length + 1), f]))(
@@ -31,32 +34,36 @@ describe('grader purity', () => {
   );
 });
 
-/** Every module under src/grader, tests and helpers included. */
-function allSources(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const p = join(dir, entry);
-    if (statSync(p).isDirectory()) return allSources(p);
-    return p.endsWith('.ts') ? [p] : [];
-  });
+// The engine's public surface is src/engine/index.ts: the grader takes nothing from its internals, so
+// what the grader relies on is listed (and kept stable) in one place. Imports are read by the same
+// parser as the engine's layer test (test/unit/source-imports.ts): value and type, static and dynamic.
+const ENGINE_INDEX = join(import.meta.dirname, '../../src/engine/index.ts');
+const ENGINE_DIR = join(import.meta.dirname, '../../src/engine/');
+
+function engineInternals(imports: readonly SourceImport[]): string[] {
+  return imports
+    .filter((i) => i.target?.startsWith(ENGINE_DIR) && i.target !== ENGINE_INDEX)
+    .map((i) => i.specifier);
 }
 
-// The engine's public surface is src/engine/index.ts: the grader takes nothing from its internals, so
-// what the grader relies on is listed (and kept stable) in one place.
 describe('grader imports from the engine', () => {
-  const ENGINE_IMPORT = /(?:from|import)\s*\(?\s*['"]((?:\.\.\/)+engine\/[^'"]*)['"]/g;
-  it.each(allSources(GRADER).map((f) => [f.slice(GRADER.length + 1), f]))(
+  it.each(typeScriptFiles(GRADER).map((f) => [f.slice(GRADER.length + 1), f]))(
     '%s imports only src/engine/index.ts',
-    (name, file) => {
-      const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
-      const depth = name.split('/').length - 1;
-      const index = `${'../'.repeat(depth + 1)}engine/index.ts`;
-      const internals = [...text.matchAll(ENGINE_IMPORT)].map((m) => m[1]).filter((p) => p !== index);
-      expect(internals).toEqual([]);
+    (_name, file) => {
+      expect(engineInternals(importsOf(file))).toEqual([]);
     },
   );
 
   it('finds an engine-internal import when there is one', () => {
-    const line = "import { Rng } from '../engine/util/rng.ts';";
-    expect([...line.matchAll(ENGINE_IMPORT)].map((m) => m[1])).toEqual(['../engine/util/rng.ts']);
+    const file = join(GRADER, 'probes.ts');
+    const lines = [
+      "import { Rng } from '../engine/util/rng.ts';",
+      "type P = import('../engine/api/objects.ts').Pod;",
+      "import { createCluster } from '../engine/index.ts';",
+    ];
+    expect(engineInternals(lines.flatMap((l) => importsOfText(l, file)))).toEqual([
+      '../engine/util/rng.ts',
+      '../engine/api/objects.ts',
+    ]);
   });
 });

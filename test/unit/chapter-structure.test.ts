@@ -1,7 +1,7 @@
 /**
  * The two locales of a chapter are written separately, for different readers, but teach the same thing
  * in the same shape: the same headings (by level), the same labs in the same order, the same diagrams,
- * asides and code blocks. Links between pages must land on a page that exists.
+ * asides, code blocks and self-check questions (the same ids, in the same order). Links between pages must land on a page that exists.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -35,13 +35,14 @@ function shape(mdx: string) {
     diagrams: (body.match(/<Diagram\b/g) ?? []).length,
     asides: (body.match(/<Aside\b/g) ?? []).length,
     codeBlocks: (mdx.match(/^```/gm) ?? []).length / 2,
+    selfChecks: [...body.matchAll(/<SelfCheck\s+id="([^"]+)"/g)].map((m) => m[1]),
   };
 }
 
 const pages = mdxFiles(join(contentDir, 'pt-br'));
 
 describe('chapter structure in both locales', () => {
-  it.each(pages)('%s has the same headings, labs, diagrams, asides and code blocks', (path) => {
+  it.each(pages)('%s has the same headings, labs, diagrams, asides, code blocks and self-checks', (path) => {
     expect(shape(read('en', path))).toEqual(shape(read('pt-br', path)));
   });
 

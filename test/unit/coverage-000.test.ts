@@ -3,7 +3,6 @@ import { describeCoverage } from './coverage.ts';
 
 describeCoverage({
   note: '000_a56fd7953ca4c6b4.txt',
-  part: 'k3s',
   coverageFile: 'coverage/000.yaml',
   minFacts: 25,
 });

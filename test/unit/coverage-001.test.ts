@@ -3,7 +3,6 @@ import { describeCoverage } from './coverage.ts';
 
 describeCoverage({
   note: '001_b506c9cb40f973ef.txt',
-  part: 'inside',
   coverageFile: 'coverage/001.yaml',
   minFacts: 100,
 });

@@ -3,7 +3,6 @@ import { describeCoverage } from './coverage.ts';
 
 describeCoverage({
   note: '002_123a4afd19bdf702.txt',
-  part: 'diagram',
   coverageFile: 'coverage/002.yaml',
   minFacts: 100,
 });

@@ -3,7 +3,6 @@ import { describeCoverage } from './coverage.ts';
 
 describeCoverage({
   note: '003_e8853a9a564fc35f.txt',
-  part: 'basics',
   coverageFile: 'coverage/003.yaml',
   minFacts: 70,
 });

@@ -126,6 +126,9 @@ export function splitKey(key: string): readonly [string, string] {
   return i < 0 ? ['', key] : [key.slice(0, i), key.slice(i + 1)];
 }
 
+/** What a reader of objects needs: get and list (the API server and the store both provide it). */
+export type ObjectReader = Pick<ApiStore, 'get' | 'list'>;
+
 export class ApiStore {
   private readonly tables = new Map<ResourceKey, Table>();
   private readonly watchers = new Map<ResourceKey | '*', Set<WatchHandler>>();

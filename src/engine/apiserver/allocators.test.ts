@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { StatusError } from '../api/errors.ts';
-import { parseClusterConfig } from '../cluster/config.ts';
+import { parseClusterConfig } from '../api/cluster-config.ts';
 import { parseIPv4 } from '../util/ip.ts';
 import { Rng } from '../util/rng.ts';
 import { makeServer, thrown, type TestServer } from './test-helpers.ts';
@@ -114,6 +114,48 @@ describe('ClusterIP allocation (KEP-3070)', () => {
     );
     // A PUT that omits the allocated IP keeps it (service REST patchAllocatedValues).
     expect(specOf(api.update(service('web', { ports: [{ port: 8080 }] }))).clusterIP).toBe(ip);
+  });
+
+  it('moves clusterIPs along with a changed clusterIP, so the change is refused (normalizeClusterIPs)', () => {
+    const { api } = makeServer();
+    const created = specOf(api.create(service('web')));
+    // A merge patch of spec.clusterIP alone: clusterIPs arrives unchanged from the stored object.
+    const patched = service('web', { clusterIP: '10.96.0.50', clusterIPs: created.clusterIPs });
+    // Golden: validateUpgradeDowngradeClusterIPs after storage.go normalizeClusterIPs copied the
+    // singular field into clusterIPs[0].
+    expect(thrown(() => api.update(patched)).message).toBe(
+      'Service "web" is invalid: spec.clusterIPs[0]: Invalid value: ["10.96.0.50"]: may not change once set',
+    );
+    const stored = specOf(api.get('services', 'default', 'web')!);
+    expect([stored.clusterIP, stored.clusterIPs]).toEqual([created.clusterIP, created.clusterIPs]);
+  });
+
+  it("keeps a named port's NodePort when the port is renumbered (patchAllocatedValues by name)", () => {
+    const { api } = makeServer();
+    const created = specOf(
+      api.create(service('web', { type: 'NodePort', ports: [{ name: 'http', port: 80 }] })),
+    );
+    const nodePort = created.ports![0]!.nodePort;
+    const updated = specOf(
+      api.update(service('web', { type: 'NodePort', ports: [{ name: 'http', port: 8080 }] })),
+    );
+    expect(updated.ports![0]!.nodePort).toBe(nodePort);
+  });
+
+  it('validates the ClientIP affinity timeout (0 < t <= 86400)', () => {
+    const { api } = makeServer();
+    const affinity = (timeoutSeconds: number) => ({
+      sessionAffinity: 'ClientIP',
+      sessionAffinityConfig: { clientIP: { timeoutSeconds } },
+    });
+    // Golden: validation.go validateAffinityTimeout (core.MaxClientIPServiceAffinitySeconds = 86400).
+    for (const t of [0, -5, 86401]) {
+      expect(thrown(() => api.create(service(`t${Math.abs(t)}`, affinity(t)))).message).toBe(
+        `Service "t${Math.abs(t)}" is invalid: spec.sessionAffinityConfig.clientIP.timeoutSeconds: ` +
+          `Invalid value: ${t}: must be greater than 0 and less than 86400`,
+      );
+    }
+    expect(specOf(api.create(service('day', affinity(86400)))).sessionAffinity).toBe('ClientIP');
   });
 
   it('releases the IP when the Service is deleted', () => {

@@ -14,12 +14,12 @@
 import type { ApiStore } from '../api/store.ts';
 import { StatusError, invalid } from '../api/errors.ts';
 import type { ResourceInfo } from '../api/resources.ts';
-import type { ClusterConfig } from '../cluster/config.ts';
+import type { ClusterConfig } from '../api/cluster-config.ts';
 import type { Rng } from '../util/rng.ts';
 import { cidrSize, formatIPv4, parseCidr, parseIPv4, type Cidr } from '../util/ip.ts';
 import { causesOf, invalidValue } from './field-errors.ts';
 import { allocateNext, rangeOffset } from './range-allocator.ts';
-import { dropTypeDependentFields, patchAllocatedValues } from './service-update.ts';
+import { dropTypeDependentFields, normalizeClusterIPs, patchAllocatedValues } from './service-update.ts';
 import { initIPFamilyFields } from './ip-families.ts';
 import {
   isHeadless,
@@ -228,6 +228,7 @@ class ServiceAllocation implements Allocation {
     const self = { namespace: next.metadata.namespace, name };
     dropTypeDependentFields(spec, before);
     patchAllocatedValues(spec, before);
+    normalizeClusterIPs(spec, before);
     if (spec.type !== 'ExternalName') {
       if (spec.ipFamilyPolicy === undefined && before.ipFamilyPolicy !== undefined)
         spec.ipFamilyPolicy = before.ipFamilyPolicy;

@@ -10,7 +10,7 @@
  */
 import type { ApiStore, NewObject, WatchHandler } from '../api/store.ts';
 import type { AnyObject, Manifest, ResourceKey, ResourceTypes } from '../api/objects.ts';
-import type { ClusterConfig } from '../cluster/config.ts';
+import type { ClusterConfig } from '../api/cluster-config.ts';
 import type { SimClock } from '../util/clock.ts';
 import type { Rng } from '../util/rng.ts';
 import { decodeManifest, type DecodedObject, type FieldValidation } from './decode.ts';

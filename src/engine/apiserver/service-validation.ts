@@ -28,6 +28,30 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const SERVICE_TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const AFFINITIES = ['ClientIP', 'None'];
+/** core.MaxClientIPServiceAffinitySeconds: a day. */
+const MAX_CLIENT_IP_AFFINITY_SECONDS = 86400;
+
+/** `validateClientIPAffinityConfig` and the None case of `ValidateService`. */
+function sessionAffinityConfigErrors(s: Obj): FieldError[] {
+  const at = 'spec.sessionAffinityConfig';
+  if (s.sessionAffinity === 'None') {
+    return s.sessionAffinityConfig === undefined || s.sessionAffinityConfig === null
+      ? []
+      : [forbidden(at, 'must not be set when session affinity is None')];
+  }
+  if (s.sessionAffinity !== 'ClientIP') return [];
+  const when = 'when session affinity type is ClientIP';
+  if (!isPlainObject(s.sessionAffinityConfig)) return [required(at, when)];
+  const clientIP = s.sessionAffinityConfig.clientIP;
+  if (!isPlainObject(clientIP)) return [required(`${at}.clientIP`, when)];
+  const timeout = clientIP.timeoutSeconds;
+  if (typeof timeout !== 'number') return [required(`${at}.clientIP.timeoutSeconds`, when)];
+  if (timeout <= 0 || timeout > MAX_CLIENT_IP_AFFINITY_SECONDS) {
+    const msg = `must be greater than 0 and less than ${MAX_CLIENT_IP_AFFINITY_SECONDS}`;
+    return [invalidValue(`${at}.clientIP.timeoutSeconds`, timeout, msg)];
+  }
+  return [];
+}
 const TRAFFIC_POLICIES = ['Cluster', 'Local'];
 const FAMILY_POLICIES = ['PreferDualStack', 'RequireDualStack', 'SingleStack'];
 
@@ -101,6 +125,7 @@ export function validateServiceSpec(spec: unknown): FieldError[] {
   if (s.sessionAffinity !== undefined && !AFFINITIES.includes(str(s.sessionAffinity))) {
     errs.push(notSupported('spec.sessionAffinity', s.sessionAffinity, AFFINITIES));
   }
+  errs.push(...sessionAffinityConfigErrors(s));
   if (!SERVICE_TYPES.includes(type)) errs.push(notSupported('spec.type', s.type ?? '', SERVICE_TYPES));
   if (type === 'ClusterIP') {
     ports.forEach((p, i) => {

@@ -7,6 +7,7 @@
  * CRDs ("Waiting for controller").
  */
 import type { ResourceInfo } from '../api/resources.ts';
+import { computePodQOS } from '../api/pod-status.ts';
 import { isPlainObject } from '../util/json.ts';
 
 type Obj = Record<string, unknown>;
@@ -26,7 +27,7 @@ export function prepareForCreate(info: ResourceInfo, object: { metadata: Obj; [k
   delete object.metadata.generation;
   switch (info.key) {
     case 'pods':
-      object.status = { phase: 'Pending', qosClass: qosClass(object.spec) };
+      object.status = { phase: 'Pending', qosClass: computePodQOS(object.spec) };
       break;
     case 'services':
     case 'ingresses.networking.k8s.io':
@@ -77,28 +78,4 @@ export function prepareForUpdate(
   }
   // Namespace finalizers change only through `/finalize`.
   if (info.key === 'namespaces' && isPlainObject(old.spec)) next.spec = old.spec;
-}
-
-/** `qos.GetPodQOS`, for the resources a learner sets (cpu and memory). */
-export function qosClass(spec: unknown): 'BestEffort' | 'Burstable' | 'Guaranteed' {
-  const s = isPlainObject(spec) ? spec : {};
-  const containers = [...list(s.initContainers), ...list(s.containers)];
-  let any = false;
-  let guaranteed = containers.length > 0;
-  for (const c of containers) {
-    const r = isPlainObject(c.resources) ? c.resources : {};
-    const requests = isPlainObject(r.requests) ? r.requests : {};
-    const limits = isPlainObject(r.limits) ? r.limits : {};
-    for (const res of ['cpu', 'memory']) {
-      if (requests[res] !== undefined || limits[res] !== undefined) any = true;
-      if (limits[res] === undefined || String(requests[res] ?? limits[res]) !== String(limits[res]))
-        guaranteed = false;
-    }
-  }
-  if (!any) return 'BestEffort';
-  return guaranteed ? 'Guaranteed' : 'Burstable';
-}
-
-function list(v: unknown): Obj[] {
-  return Array.isArray(v) ? v.filter(isPlainObject) : [];
 }

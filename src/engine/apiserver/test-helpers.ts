@@ -1,6 +1,6 @@
 /** Builds an API server over an empty store with the default cluster config, for the apiserver tests. */
 import { ApiStore } from '../api/store.ts';
-import { defaultClusterConfig, type ClusterConfig } from '../cluster/config.ts';
+import { defaultClusterConfig, type ClusterConfig } from '../api/cluster-config.ts';
 import { SimClock } from '../util/clock.ts';
 import { Rng } from '../util/rng.ts';
 import { ApiServer } from './apiserver.ts';

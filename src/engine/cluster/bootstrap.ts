@@ -20,23 +20,23 @@ import type { AnyObject, Manifest } from '../api/objects.ts';
 import { isStatusError } from '../api/errors.ts';
 import { formatIPv4, nthAddress, parseCidr } from '../util/ip.ts';
 import { nodeManifest } from '../node/node-object.ts';
-import { controlPlanePods } from '../controllers/addons/control-plane.ts';
-import { controllerServiceAccounts } from '../controllers/addons/kube-controller-manager.ts';
-import { corednsManifests } from '../controllers/addons/coredns.ts';
-import { kubeProxyManifests } from '../controllers/addons/kube-proxy.ts';
-import { cniManifests } from '../controllers/addons/cni.ts';
-import { k3sAddons, k3sLocalPathConfig, kindLocalPath } from '../controllers/addons/k3s.ts';
+import { controlPlanePods } from './addons/control-plane.ts';
+import { controllerServiceAccounts } from './addons/kube-controller-manager.ts';
+import { corednsManifests } from './addons/coredns.ts';
+import { kubeProxyManifests } from './addons/kube-proxy.ts';
+import { cniManifests } from './addons/cni.ts';
+import { k3sAddons, k3sLocalPathConfig, kindLocalPath } from './addons/k3s.ts';
 import {
   apiserverConfigMaps,
   kubeadmConfigMaps,
   type ControlPlaneIdentity,
-} from '../controllers/addons/kubeadm-config.ts';
+} from './addons/kubeadm-config.ts';
 import type { NewObject } from '../api/store.ts';
 import { Rng } from '../util/rng.ts';
 import { parseTimestamp } from '../util/clock.ts';
 import { imageIdOf, resolveImage } from '../node/images.ts';
-import { formatImageRef } from '../node/image-ref.ts';
-import { KUBERNETES_VERSION } from './config.ts';
+import { formatImageRef } from '../api/image-ref.ts';
+import { KUBERNETES_VERSION } from '../api/cluster-config.ts';
 
 /** How old the cluster is when the learner gets it. */
 const CLUSTER_AGE_MS = 5 * 60_000;

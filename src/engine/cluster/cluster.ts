@@ -9,11 +9,14 @@ import { ApiServer } from '../apiserver/apiserver.ts';
 import { SimClock } from '../util/clock.ts';
 import { Rng } from '../util/rng.ts';
 import { Emitter } from '../util/emitter.ts';
-import { defaultClusterConfig, parseClusterConfig, type ClusterConfig } from './config.ts';
-import type { Controller, ControllerContext } from './controller.ts';
-import { LabFiles } from './files.ts';
+import { defaultClusterConfig, parseClusterConfig, type ClusterConfig } from '../api/cluster-config.ts';
+import type { Controller, ControllerContext } from '../controllers/runtime.ts';
+import { LabFiles } from '../shell/lab-files.ts';
 import { createControllers } from '../controllers/index.ts';
+import { Kubelet } from '../node/kubelet.ts';
 import { KubeProxy } from '../dataplane/proxy/kube-proxy.ts';
+import { cniDataplane } from '../dataplane/network/cni-dataplane.ts';
+import { cniDeviceAddresses } from '../node/cni/device-addresses.ts';
 import { NodeLocalState, type NodeLocalSnapshot } from '../node/node-local-state.ts';
 import { bootstrapCluster } from './bootstrap.ts';
 import { EventRecorder } from '../controllers/event-recorder.ts';
@@ -100,8 +103,24 @@ export class Cluster {
       recorder: this.recorder,
       nodeState: this.nodeState,
     };
-    this.kubeProxy = new KubeProxy({ api: this.api, clock, config, recorder: this.recorder });
-    this.controllers = [...createControllers(ctx), this.kubeProxy];
+    this.kubeProxy = new KubeProxy({
+      api: this.api,
+      clock,
+      config,
+      recorder: this.recorder,
+      nodeState: this.nodeState,
+      nodeLocalAddresses: (node) =>
+        cniDeviceAddresses(cniDataplane(this, node.metadata.name), node.spec?.podCIDR ?? '').map(
+          (a) => a.address,
+        ),
+    });
+    this.controllers = [
+      ...createControllers(
+        ctx,
+        ctx.config.nodes.map((n) => new Kubelet(ctx, n.name)),
+      ),
+      this.kubeProxy,
+    ];
     this.files = files instanceof LabFiles ? files : new LabFiles(files);
     this.files.changes.on('change', () => this.emitChange('files'));
     this.shell = new Shell({
@@ -157,6 +176,9 @@ export class Cluster {
     // still moves and wake() still queues what is due; the next settle picks that up.
     const budgetEnd =
       this.store.resourceVersion + SETTLE_WRITE_BUDGET * Math.max(1, Math.ceil(ms / COMMAND_STEP_MS));
+    // What the line wrote so far is seen before time moves, as real controllers react within
+    // milliseconds: `kubectl run x; sleep 90` schedules and pulls during the sleep, not after it.
+    this.settle(budgetEnd);
     for (;;) {
       const now = this.clock.now();
       let next: number | undefined;

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { createCluster, type Cluster } from './cluster.ts';
-import { parseClusterConfig } from './config.ts';
+import { parseClusterConfig } from '../api/cluster-config.ts';
 
 function run(c: Cluster, line: string) {
   return c.execSync(line, { interactive: true });

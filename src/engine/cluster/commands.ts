@@ -195,8 +195,12 @@ export function createCommandResolver(cluster: Cluster): CommandResolver {
   const kubectl = createKubectl(cluster, {
     resolveCommand: (name, context) => {
       // `kubectl exec POD -- CMD` runs CMD through the shell so it gets the container's files and env.
-      if (!resolver(name, context) && !['echo', 'printf', 'test', '[', 'true', 'false', 'pwd'].includes(name))
-        return undefined;
+      // The shell's builtins stand for the coreutils binaries every image with a userland has; an
+      // image without a shell (distroless, scratch) has neither.
+      const coreutil =
+        ['echo', 'printf', 'test', '[', 'true', 'false', 'pwd'].includes(name) &&
+        (context.kind !== 'pod' || podTarget(context)?.profile.shell !== undefined);
+      if (!resolver(name, context) && !coreutil) return undefined;
       return (argv, io) =>
         cluster.shell.execIn(context, argv, io.stdin) ?? { stdout: '', stderr: '', exitCode: 127 };
     },

@@ -3,8 +3,8 @@
  * one key at a time (client-go's informer + workqueue pattern). A reconcile that throws (an object
  * gone meanwhile, a namespace terminating) is dropped; the next watch event brings the key back.
  */
-import type { Controller, ControllerContext } from '../cluster/controller.ts';
-import { WorkQueue } from '../cluster/controller.ts';
+import type { Controller, ControllerContext } from './runtime.ts';
+import { WorkQueue } from './runtime.ts';
 import type { ResourceKey } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
 

@@ -8,6 +8,7 @@
  * bytes are derived from a seed rather than computed: nothing in the simulation verifies them.
  */
 import { Rng } from '../util/rng.ts';
+import { base64Encode, utf8Encode } from '../util/encoding.ts';
 
 const TEN_YEARS_MS = 10 * 365 * 24 * 3600_000;
 /** kubeadm backdates the certificates it generates (kubeadmconstants.CertificateBackdate). */
@@ -30,11 +31,7 @@ const positive = (bytes: readonly number[]): number[] =>
   uint([((bytes[0] ?? 0) & 0x7f) | 0x40, ...bytes.slice(1)]);
 const bits = (bytes: readonly number[]): number[] => tlv(0x03, [0, ...bytes]);
 const octets = (bytes: readonly number[]): number[] => tlv(0x04, [...bytes]);
-const utf8 = (s: string): number[] =>
-  tlv(
-    0x0c,
-    [...s].map((c) => c.charCodeAt(0)),
-  );
+const utf8String = (s: string): number[] => tlv(0x0c, [...utf8Encode(s)]);
 const TRUE = [0x01, 0x01, 0xff];
 
 function oid(dotted: string): number[] {
@@ -61,7 +58,7 @@ function time(ms: number): number[] {
 }
 
 function name(cn: string): number[] {
-  return seq(tlv(0x31, seq(oid('2.5.4.3'), utf8(cn))));
+  return seq(tlv(0x31, seq(oid('2.5.4.3'), utf8String(cn))));
 }
 
 function extension(id: string, critical: boolean, value: number[]): number[] {
@@ -127,20 +124,6 @@ function ecPublicKey(seed: string): number[] {
   return [4, ...Array.from({ length: 64 }, (_, i) => parseInt(xy.slice(i * 2, i * 2 + 2), 16))];
 }
 
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-function base64(bytes: readonly number[]): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const [a = 0, b = 0, c = 0] = [bytes[i], bytes[i + 1], bytes[i + 2]];
-    const v = (a << 16) | (b << 8) | c;
-    out += B64[(v >> 18) & 63]! + B64[(v >> 12) & 63]!;
-    out += i + 1 < bytes.length ? B64[(v >> 6) & 63]! : '=';
-    out += i + 2 < bytes.length ? B64[v & 63]! : '=';
-  }
-  return out;
-}
-
 /**
  * The CA certificate in PEM. `createdMs` is when the control plane came up (the certificates phase
  * ran just before); `seed` makes each cluster's key and serial its own. `caName` makes one of the
@@ -204,6 +187,6 @@ export function clusterCaPem(
     ? seq(positive(bytesFrom(`${seed}/r`, 32)), positive(bytesFrom(`${seed}/s`, 32)))
     : bytesFrom(`${seed}/sig`, 256);
   const der = seq(tbs, signatureAlgorithm, bits(signature));
-  const lines = base64(der).match(/.{1,64}/g) ?? [];
+  const lines = base64Encode(der).match(/.{1,64}/g) ?? [];
   return `-----BEGIN CERTIFICATE-----\n${lines.join('\n')}\n-----END CERTIFICATE-----\n`;
 }

@@ -15,16 +15,8 @@ import { objectKey, POD_CONTROLLER_INDEX } from '../api/store.ts';
 import { parseTimestamp } from '../util/clock.ts';
 import { deepClone, jsonEqual } from '../util/json.ts';
 import { BaseController, splitKey } from './base-controller.ts';
-import {
-  controllerOf,
-  controllerRef,
-  createControlledPod,
-  isControlledBy,
-  isPodActive,
-  isPodAvailable,
-  isPodReady,
-  isPodTerminal,
-} from './pod-util.ts';
+import { controllerOf, controllerRef, createControlledPod, isControlledBy } from './pod-util.ts';
+import { isPodActive, isPodAvailable, isPodReady, isPodTerminal } from '../api/pod-status.ts';
 import { untoleratedTaint } from './taints.ts';
 import { computeHash } from './deployment-util.ts';
 import { omitZero } from './replicaset-controller.ts';

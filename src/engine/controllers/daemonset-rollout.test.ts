@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { advance, makeCluster } from './test-helpers.ts';
 import type { Cluster } from '../cluster/cluster.ts';
 import type { Pod } from '../api/objects.ts';
-import { isPodAvailable } from './pod-util.ts';
+import { isPodAvailable } from '../api/pod-status.ts';
 
 function agent(rollingUpdate?: Record<string, unknown>, type = 'RollingUpdate'): Record<string, unknown> {
   return {

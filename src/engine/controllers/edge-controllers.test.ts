@@ -7,10 +7,10 @@
 import { describe, it, expect } from 'vitest';
 import type { Cluster } from '../cluster/cluster.ts';
 import { createCluster } from '../cluster/cluster.ts';
-import { parseClusterConfig } from '../cluster/config.ts';
-import { METALLB_NATIVE_YAML } from './addons/metallb.ts';
-import { TRAEFIK_YAML } from './addons/traefik.ts';
-import { announcingNode } from './metallb-controller.ts';
+import { parseClusterConfig } from '../api/cluster-config.ts';
+import { METALLB_NATIVE_YAML } from '../cluster/addons/metallb.ts';
+import { TRAEFIK_YAML } from '../cluster/addons/traefik.ts';
+import { announcingNode } from '../api/edge/metallb-pools.ts';
 import { loadBalancerTarget } from '../dataplane/edge/index.ts';
 import { eventsFor } from './test-helpers.ts';
 

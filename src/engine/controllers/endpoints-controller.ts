@@ -12,7 +12,7 @@ import { objectKey } from '../api/store.ts';
 import { jsonEqual } from '../util/json.ts';
 import { parseIPv4 } from '../util/ip.ts';
 import { BaseController, splitKey } from './base-controller.ts';
-import { isPodReady } from './pod-util.ts';
+import { isPodReady } from '../api/pod-status.ts';
 import { hasSelector, podsSelectedBy, servicesForPodEvent } from './endpointslice-controller.ts';
 import { podInEndpoints, resolveTargetPort } from './endpointslice-reconciler.ts';
 

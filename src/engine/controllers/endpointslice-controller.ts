@@ -20,7 +20,8 @@ import type { ApiServer } from '../apiserver/apiserver.ts';
 import { matchesMapSelector } from '../api/labels.ts';
 import { deepClone, jsonEqual } from '../util/json.ts';
 import { BaseController, splitKey } from './base-controller.ts';
-import { controllerRef, createWithGeneratedName, isPodReady } from './pod-util.ts';
+import { controllerRef, createWithGeneratedName } from './pod-util.ts';
+import { isPodReady } from '../api/pod-status.ts';
 import { desiredSlices, planSlices, podInEndpoints, type DesiredSlice } from './endpointslice-reconciler.ts';
 
 export const MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';

@@ -8,7 +8,7 @@
 import type { Endpoint, EndpointPort } from 'kubernetes-types/discovery/v1';
 import type { EndpointSlice, Node, Pod, Service } from '../api/objects.ts';
 import { parseIPv4 } from '../util/ip.ts';
-import { isPodReady, isPodTerminal } from './pod-util.ts';
+import { isPodReady, isPodTerminal } from '../api/pod-status.ts';
 
 export const MAX_ENDPOINTS_PER_SLICE = 100;
 

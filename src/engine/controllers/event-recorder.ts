@@ -14,14 +14,11 @@ import type { SimClock } from '../util/clock.ts';
 import { parseTimestamp } from '../util/clock.ts';
 import { EVENT_OBJECT_INDEX } from '../api/store.ts';
 
-export type EventType = 'Normal' | 'Warning';
+import type { EventSink, EventSource, EventType } from './runtime.ts';
 
-export interface EventSource {
-  readonly component: string;
-  readonly host?: string;
-}
+export type { EventSource, EventType };
 
-export class EventRecorder {
+export class EventRecorder implements EventSink {
   private readonly api: ApiServer;
   private readonly clock: SimClock;
 

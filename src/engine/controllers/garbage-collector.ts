@@ -9,7 +9,7 @@
  * informers.
  */
 import type { AnyObject, ResourceKey } from '../api/objects.ts';
-import type { Controller, ControllerContext } from '../cluster/controller.ts';
+import type { Controller, ControllerContext } from './runtime.ts';
 import { RESOURCES } from '../api/resources.ts';
 import { deepClone } from '../util/json.ts';
 

@@ -13,8 +13,8 @@ import type { WatchEvent } from '../api/store.ts';
 import type { ListenerStatus, RouteParentStatus } from '../api/crd-types.ts';
 import { jsonEqual } from '../util/json.ts';
 import { BaseController } from './base-controller.ts';
-import { gatewayAddressOf, gatewayStateForPod, runningEdgeProxies } from '../dataplane/edge/edge-state.ts';
-import { attachRoute, listenerVerdict, GATEWAY_GROUP } from '../dataplane/edge/gateway-attachment.ts';
+import { gatewayAddressOf, gatewayStateForPod, runningEdgeProxies } from '../api/edge/edge-state.ts';
+import { attachRoute, listenerVerdict, GATEWAY_GROUP } from '../api/edge/gateway-attachment.ts';
 
 const ALL = '*';
 const PENDING = 'Waiting for controller';

@@ -5,8 +5,7 @@
  * pods, the scheduler that binds them, the kubelets that run them, the endpoint controllers that publish
  * them, and the namespace controller and garbage collector that clean up.
  */
-import type { Controller, ControllerContext } from '../cluster/controller.ts';
-import { Kubelet } from '../node/kubelet.ts';
+import type { Controller, ControllerContext } from './runtime.ts';
 import { DaemonSetController } from './daemonset-controller.ts';
 import { DeploymentController } from './deployment-controller.ts';
 import { EndpointSliceController } from './endpointslice-controller.ts';
@@ -23,7 +22,11 @@ import { GatewayController } from './gateway-controller.ts';
 import { ServiceAccountsController } from './serviceaccounts-controller.ts';
 import { RootCACertPublisher } from './root-ca-cert-publisher.ts';
 
-export function createControllers(ctx: ControllerContext): Controller[] {
+/**
+ * `kubelets` are the node agents (node/kubelet.ts), built by the composition root: they run after the
+ * scheduler binds pods and before the endpoint controllers publish them.
+ */
+export function createControllers(ctx: ControllerContext, kubelets: readonly Controller[]): Controller[] {
   return [
     new NodeIpamController(ctx),
     new ServiceAccountsController(ctx),
@@ -32,7 +35,7 @@ export function createControllers(ctx: ControllerContext): Controller[] {
     new ReplicaSetController(ctx),
     new DaemonSetController(ctx),
     new Scheduler(ctx),
-    ...ctx.config.nodes.map((n) => new Kubelet(ctx, n.name)),
+    ...kubelets,
     new EndpointSliceController(ctx),
     new EndpointsController(ctx),
     new ServiceLBController(ctx),
@@ -43,6 +46,3 @@ export function createControllers(ctx: ControllerContext): Controller[] {
     new GarbageCollector(ctx),
   ];
 }
-
-export { EventRecorder } from './event-recorder.ts';
-export { Kubelet } from '../node/kubelet.ts';

@@ -2,14 +2,14 @@
  * The status half of the Ingress controllers that run in the cluster (Traefik, ingress-nginx): an
  * Ingress gets `status.loadBalancer.ingress` only while a ready controller pod serves its class and is
  * configured to publish an address; with no controller nothing writes, so `kubectl get ingress` keeps
- * ADDRESS empty. Routing itself is `dataplane/edge/ingress-routing.ts`, called per request.
+ * ADDRESS empty. Routing itself is `api/edge/ingress-routing.ts`, called per request.
  */
 import type { AnyObject, ResourceKey } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
 import { jsonEqual } from '../util/json.ts';
 import { BaseController } from './base-controller.ts';
-import { publishedAddress, runningEdgeProxies } from '../dataplane/edge/edge-state.ts';
-import { servesIngress } from '../dataplane/edge/ingress-routing.ts';
+import { publishedAddress, runningEdgeProxies } from '../api/edge/edge-state.ts';
+import { servesIngress } from '../api/edge/ingress-routing.ts';
 
 const ALL = '*';
 

@@ -13,41 +13,14 @@ import type { AnyObject, IPAddressPool, Node, Pod, ResourceKey, Service } from '
 import type { ApiServer } from '../apiserver/apiserver.ts';
 import type { WatchEvent } from '../api/store.ts';
 import { objectKey } from '../api/store.ts';
-import { matchesLabelSelector } from '../api/labels.ts';
-import { parseImageRef, repositoryOf } from '../node/image-ref.ts';
 import { BaseController, splitKey } from './base-controller.ts';
-import { isPodReady } from './pod-util.ts';
 import {
-  advertisementsFor,
-  electAnnouncer,
-  METALLB_CONTROLLER_IMAGE,
-  METALLB_SPEAKER_IMAGE,
+  announcingNode,
+  isMetalLBService,
+  metallbControllerRunning,
   poolAddresses,
   poolContains,
-} from '../dataplane/edge/metallb-pools.ts';
-
-type ReadApi = Pick<ApiServer, 'list' | 'get'>;
-
-function runs(pod: Pod, repository: string): boolean {
-  if (pod.metadata.deletionTimestamp || pod.status?.phase !== 'Running') return false;
-  return (pod.spec?.containers ?? []).some((c) => {
-    const r = parseImageRef(c.image ?? '');
-    return !('error' in r) && repositoryOf(r.ref) === repository;
-  });
-}
-
-export function metallbControllerRunning(api: ReadApi): boolean {
-  return api.list('pods').some((p) => runs(p, METALLB_CONTROLLER_IMAGE) && isPodReady(p));
-}
-
-/** Nodes with a ready speaker pod. */
-export function speakerNodes(api: ReadApi): string[] {
-  return api
-    .list('pods')
-    .filter((p) => runs(p, METALLB_SPEAKER_IMAGE) && isPodReady(p) && p.spec?.nodeName)
-    .map((p) => p.spec!.nodeName!)
-    .sort();
-}
+} from '../api/edge/metallb-pools.ts';
 
 function requestedIPs(svc: Service): string[] {
   const a = svc.metadata.annotations ?? {};
@@ -64,51 +37,6 @@ function requestedIPs(svc: Service): string[] {
 function requestedPool(svc: Service): string | undefined {
   const a = svc.metadata.annotations ?? {};
   return a['metallb.io/address-pool'] ?? a['metallb.universe.tf/address-pool'];
-}
-
-function handles(svc: Service): boolean {
-  const cls = svc.spec?.loadBalancerClass;
-  return (
-    svc.spec?.type === 'LoadBalancer' &&
-    (!cls || cls === 'metallb.io/metallb') &&
-    !svc.metadata.deletionTimestamp
-  );
-}
-
-/**
- * The node announcing `vip` in layer 2, or undefined (no speaker, no L2Advertisement for its pool, or
- * with externalTrafficPolicy Local no ready endpoint on any speaker node).
- */
-export function announcingNode(api: ReadApi, vip: string): string | undefined {
-  const pool = api.list('ipaddresspools.metallb.io').find((p) => poolContains(p, vip));
-  if (!pool) return undefined;
-  const svc = api
-    .list('services')
-    .find((s) => handles(s) && (s.status?.loadBalancer?.ingress ?? []).some((i) => i.ip === vip));
-  if (!svc) return undefined;
-  const ads = advertisementsFor(
-    pool,
-    api.list('l2advertisements.metallb.io').filter((a) => a.metadata.namespace === pool.metadata.namespace),
-  );
-  if (ads.length === 0) return undefined;
-  const nodes = new Map(api.list('nodes').map((n: Node) => [n.metadata.name, n]));
-  let candidates = speakerNodes(api).filter((name) =>
-    ads.some((ad) => {
-      const sel = ad.spec?.nodeSelectors ?? [];
-      return (
-        sel.length === 0 || sel.some((s) => matchesLabelSelector(s, nodes.get(name)?.metadata.labels ?? {}))
-      );
-    }),
-  );
-  if (svc.spec?.externalTrafficPolicy === 'Local') {
-    const ready = new Set<string>();
-    for (const slice of api.list('endpointslices.discovery.k8s.io', svc.metadata.namespace)) {
-      if (slice.metadata.labels?.['kubernetes.io/service-name'] !== svc.metadata.name) continue;
-      for (const ep of slice.endpoints ?? []) if (ep.conditions?.ready && ep.nodeName) ready.add(ep.nodeName);
-    }
-    candidates = candidates.filter((n) => ready.has(n));
-  }
-  return electAnnouncer(vip, candidates);
 }
 
 export class MetalLBController extends BaseController {
@@ -148,7 +76,7 @@ export class MetalLBController extends BaseController {
     const api = this.ctx.api;
     const [ns, name] = splitKey(key);
     const svc = api.get('services', ns, name);
-    if (!svc || !handles(svc) || !metallbControllerRunning(api)) return false;
+    if (!svc || !isMetalLBService(svc) || !metallbControllerRunning(api)) return false;
     const pools = [...api.list('ipaddresspools.metallb.io')].sort((a, b) =>
       a.metadata.name < b.metadata.name ? -1 : 1,
     );

@@ -5,7 +5,8 @@
  * kube-controller-manager `--use-service-account-credentials` (the set a kind v1.35 cluster lists).
  */
 import { describe, expect, it } from 'vitest';
-import { decodeBase64, certificateNames } from '../dataplane/edge/certificate.ts';
+import { certificateNames } from '../dataplane/edge/certificate.ts';
+import { base64Decode } from '../util/encoding.ts';
 import { makeCluster } from './test-helpers.ts';
 
 const DESCRIPTION =
@@ -71,7 +72,7 @@ describe('per-namespace objects', () => {
     expect(pem).toMatch(
       /^-----BEGIN CERTIFICATE-----\n([A-Za-z0-9+/=]{64}\n)+[A-Za-z0-9+/=]{1,64}\n-----END CERTIFICATE-----\n$/,
     );
-    const der = decodeBase64(pem.split('\n').slice(1, -2).join(''));
+    const der = base64Decode(pem.split('\n').slice(1, -2).join(''));
     expect(der?.[0]).toBe(0x30);
     expect(certificateNames(btoa(pem))).toEqual({ subject: 'CN=kubernetes', issuer: 'CN=kubernetes' });
     expect(c.api.get('configmaps', 'kube-system', 'kube-root-ca.crt')?.data?.['ca.crt']).toBe(pem);

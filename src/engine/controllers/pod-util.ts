@@ -6,9 +6,8 @@ import type { OwnerReference } from 'kubernetes-types/meta/v1';
 import type { ApiServer } from '../apiserver/apiserver.ts';
 import type { AnyObject, Manifest, Pod } from '../api/objects.ts';
 import type { Rng } from '../util/rng.ts';
-import type { EventRecorder } from './event-recorder.ts';
+import type { EventSink } from './runtime.ts';
 import { isStatusError } from '../api/errors.ts';
-import { parseTimestamp } from '../util/clock.ts';
 
 export function controllerRef(owner: AnyObject): OwnerReference {
   return {
@@ -32,27 +31,6 @@ export function isControlledBy(
   owner: AnyObject,
 ): boolean {
   return controllerOf(obj)?.uid === owner.metadata.uid;
-}
-
-export function isPodTerminal(pod: Pod): boolean {
-  return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
-}
-
-/** Counts toward a controller's replicas: not terminal and not being deleted (`IsPodActive`). */
-export function isPodActive(pod: Pod): boolean {
-  return !isPodTerminal(pod) && !pod.metadata.deletionTimestamp;
-}
-
-export function isPodReady(pod: Pod): boolean {
-  return pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
-}
-
-/** Ready for at least minReadySeconds (`IsPodAvailable`). */
-export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): boolean {
-  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'True');
-  if (!ready) return false;
-  if (minReadySeconds <= 0) return true;
-  return parseTimestamp(ready.lastTransitionTime ?? '') + minReadySeconds * 1000 <= now;
 }
 
 /**
@@ -86,7 +64,7 @@ export function createWithGeneratedName(
  * quota), `FailedCreate` (`Error creating: …`). Returns whether a pod was created.
  */
 export function createControlledPod(
-  ctx: { readonly api: ApiServer; readonly rng: Rng; readonly recorder: EventRecorder },
+  ctx: { readonly api: ApiServer; readonly rng: Rng; readonly recorder: EventSink },
   owner: AnyObject,
   component: string,
   manifest: Manifest,

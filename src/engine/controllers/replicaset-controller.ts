@@ -21,14 +21,8 @@ import { compareObjects } from '../api/table.ts';
 import { fromLabelSelector, matches, type Selector } from '../api/labels.ts';
 import { deepClone, jsonEqual } from '../util/json.ts';
 import { BaseController, splitKey } from './base-controller.ts';
-import {
-  controllerOf,
-  controllerRef,
-  createControlledPod,
-  isPodActive,
-  isPodAvailable,
-  isPodReady,
-} from './pod-util.ts';
+import { controllerOf, controllerRef, createControlledPod } from './pod-util.ts';
+import { isPodActive, isPodAvailable, isPodReady } from '../api/pod-status.ts';
 
 /**
  * `BurstReplicas` (pkg/controller/replicaset/replica_set.go): the most pods one sync of a ReplicaSet

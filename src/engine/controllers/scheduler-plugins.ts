@@ -8,6 +8,8 @@
 import type { NodeSelectorRequirement, NodeSelectorTerm } from 'kubernetes-types/core/v1';
 import type { Node, Pod } from '../api/objects.ts';
 import { untoleratedTaint } from './taints.ts';
+import { ERR_REASON_NODE_PORTS, hostPorts, portsConflict } from '../api/host-ports.ts';
+import { parseBytes, parseCpu } from '../api/quantity.ts';
 
 export interface FilterFailure {
   readonly reason: string;
@@ -199,9 +201,6 @@ function requirementMatches(r: NodeSelectorRequirement, value: string | undefine
   }
 }
 
-/** The NodePorts filter's reason (`nodeports.ErrReason`), shared with the kubelet's admission check. */
-export const ERR_REASON_NODE_PORTS = "node(s) didn't have free ports for the requested pod ports";
-
 /**
  * NodeAffinity's PreFilter: when every required term names nodes by `metadata.name` (as DaemonSet pods
  * do), only those nodes are evaluated; the rest are reported as
@@ -226,58 +225,9 @@ export const PRE_FILTER_NODE_AFFINITY: FilterFailure = {
   resolvable: false,
 };
 
-export function hostPorts(pod: Pod): string[] {
-  return (pod.spec?.containers ?? []).flatMap((c) =>
-    (c.ports ?? [])
-      .filter((p) => p.hostPort)
-      .map((p) => `${p.protocol ?? 'TCP'}/${p.hostIP ?? '0.0.0.0'}/${p.hostPort}`),
-  );
-}
-
-export function hostPortConflict(pod: Pod, used: ReadonlySet<string>): boolean {
-  return portsConflict(hostPorts(pod), used);
-}
-
-function portsConflict(wanted: readonly string[], used: ReadonlySet<string>): boolean {
-  if (wanted.length === 0) return false;
-  return wanted.some((w) => {
-    const [proto, ip, port] = w.split('/');
-    return [...used].some((u) => {
-      const [p2, ip2, port2] = u.split('/');
-      return p2 === proto && port2 === port && (ip === ip2 || ip === '0.0.0.0' || ip2 === '0.0.0.0');
-    });
-  });
-}
-
 function podRequest(pod: Pod, resource: 'cpu' | 'memory', parse: (q: string) => number): number {
   return (pod.spec?.containers ?? []).reduce((sum, c) => {
     const q = c.resources?.requests?.[resource] ?? c.resources?.limits?.[resource];
     return sum + (q === undefined ? 0 : parse(String(q)));
   }, 0);
-}
-
-/** CPU quantity in millicores (`500m`, `0.5`, `2`). */
-export function parseCpu(q: string): number {
-  const m = /^(\d+(?:\.\d+)?)(m?)$/.exec(q.trim());
-  if (!m) return 0;
-  return m[2] === 'm' ? Number(m[1]) : Number(m[1]) * 1000;
-}
-
-const UNITS: Record<string, number> = {
-  '': 1,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-  T: 1e12,
-  Ki: 1024,
-  Mi: 1024 ** 2,
-  Gi: 1024 ** 3,
-  Ti: 1024 ** 4,
-};
-
-/** Memory quantity in bytes (`128Mi`, `1G`, `16299848Ki`). */
-export function parseBytes(q: string): number {
-  const m = /^(\d+(?:\.\d+)?)([kMGT]i?|Ki)?$/.exec(q.trim());
-  if (!m) return 0;
-  return Number(m[1]) * (UNITS[m[2] ?? ''] ?? 1);
 }

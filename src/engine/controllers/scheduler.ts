@@ -17,7 +17,7 @@ import type { AnyObject, Node, Pod, ResourceKey } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
 import { objectKey, POD_NODE_INDEX } from '../api/store.ts';
 import { BaseController, splitKey } from './base-controller.ts';
-import { isPodTerminal } from './pod-util.ts';
+import { isPodTerminal } from '../api/pod-status.ts';
 import { deepClone } from '../util/json.ts';
 import {
   addToUsage,

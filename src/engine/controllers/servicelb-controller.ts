@@ -14,9 +14,9 @@ import { objectKey } from '../api/store.ts';
 import { isStatusError } from '../api/errors.ts';
 import { jsonEqual } from '../util/json.ts';
 import { BaseController, splitKey } from './base-controller.ts';
-import { isPodReady } from './pod-util.ts';
+import { isPodReady } from '../api/pod-status.ts';
 import { computeHash } from './deployment-util.ts';
-import { metallbControllerRunning } from './metallb-controller.ts';
+import { metallbControllerRunning } from '../api/edge/metallb-pools.ts';
 
 const NS = 'kube-system';
 const SVC_NAME = 'svccontroller.k3s.cattle.io/svcname';

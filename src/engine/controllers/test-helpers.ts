@@ -5,7 +5,7 @@
  * the API server exactly as kubectl would send them.
  */
 import { createCluster, type Cluster } from '../cluster/cluster.ts';
-import { defaultClusterConfig, parseClusterConfig, type ClusterConfig } from '../cluster/config.ts';
+import { defaultClusterConfig, parseClusterConfig, type ClusterConfig } from '../api/cluster-config.ts';
 import type { AnyObject, Pod } from '../api/objects.ts';
 
 export function makeCluster(config?: ClusterConfig | string, seed: number | string = 1): Cluster {

@@ -4,8 +4,8 @@
  * fieldValidation, dryRun and warnings), as the real client talks to kube-apiserver.
  */
 import type { AnyObject, Manifest, ResourceKey, ResourceTypes } from '../api/objects.ts';
-import type { ClusterConfig } from '../cluster/config.ts';
-import type { LabFiles } from '../cluster/files.ts';
+import type { ClusterConfig } from '../api/cluster-config.ts';
+import type { LabFiles } from '../shell/lab-files.ts';
 import type { SimClock } from '../util/clock.ts';
 import type { Rng } from '../util/rng.ts';
 import type { CommandResolver } from '../shell/types.ts';

@@ -8,7 +8,7 @@ import { parseDocument, Parser } from 'yaml';
 import type { Manifest } from '../api/objects.ts';
 import { isPlainObject } from '../util/json.ts';
 import { cmdError, KubectlError } from './errors.ts';
-import { normalisePath, type LabFiles } from '../cluster/files.ts';
+import { normalisePath, type LabFiles } from '../shell/lab-files.ts';
 import { YAML_LIMITS } from '../util/yaml-limits.ts';
 import { readBlockYaml } from '../util/block-yaml.ts';
 import { goYamlDepthError, goYamlFlowError, goYamlToJsError } from './go-yaml-limits.ts';

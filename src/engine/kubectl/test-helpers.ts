@@ -7,8 +7,8 @@
 import { ApiStore } from '../api/store.ts';
 import { ApiServer } from '../apiserver/apiserver.ts';
 import type { AnyObject, Manifest } from '../api/objects.ts';
-import { defaultClusterConfig, type ClusterConfig } from '../cluster/config.ts';
-import { LabFiles } from '../cluster/files.ts';
+import { defaultClusterConfig, type ClusterConfig } from '../api/cluster-config.ts';
+import { LabFiles } from '../shell/lab-files.ts';
 import { SimClock } from '../util/clock.ts';
 import { Rng } from '../util/rng.ts';
 import type { CommandResult } from '../shell/types.ts';

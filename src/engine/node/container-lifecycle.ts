@@ -10,7 +10,7 @@
 import type { Container, ContainerStatus } from 'kubernetes-types/core/v1';
 import { parseTimestamp } from '../util/clock.ts';
 import { fnv32a } from '../util/rng.ts';
-import { formatImageRef } from './image-ref.ts';
+import { formatImageRef } from '../api/image-ref.ts';
 import { imageIdOf, resolveImage } from './images.ts';
 
 /** Rounds a time up to the next whole second. */
@@ -148,9 +148,12 @@ export function lastFinish(
 ): { at: number; startedAt: number; exitCode: number } | undefined {
   const t = status.state?.terminated ?? (status.state?.waiting ? status.lastState?.terminated : undefined);
   if (!t?.finishedAt) return undefined;
+  // A StartError's startedAt is the zero time (the process never ran): it ran for no time at all,
+  // so the crash-loop back-off grows as for any container that dies at once.
+  const started = t.startedAt && parseTimestamp(t.startedAt) > 0 ? t.startedAt : t.finishedAt;
   return {
     at: parseTimestamp(t.finishedAt),
-    startedAt: parseTimestamp(t.startedAt ?? t.finishedAt),
+    startedAt: parseTimestamp(started),
     exitCode: t.exitCode,
   };
 }

@@ -21,7 +21,7 @@ import {
   type ToolOutcome,
   type ToolOutcomes,
 } from './process-model.ts';
-import type { NodeLocalState } from './node-local-state.ts';
+import type { NodeLocalStore } from '../controllers/runtime.ts';
 import type { Responder } from './responders.ts';
 import type { Json } from '../util/json.ts';
 
@@ -71,7 +71,7 @@ const kubeletToolsCache = new WeakMap<object, ContainerTools>();
 /** The kubelet's tools: it starts containers, so it runs their tools (once per instance) and records them. */
 export function kubeletTools(ctx: {
   readonly api: object;
-  readonly nodeState: NodeLocalState;
+  readonly nodeState: NodeLocalStore;
 }): ContainerTools {
   let tools = kubeletToolsCache.get(ctx);
   if (!tools) {
@@ -88,7 +88,7 @@ export function kubeletTools(ctx: {
  * yet, the cluster's runner.
  */
 export interface ContainerTools {
-  readonly state: NodeLocalState;
+  readonly state: NodeLocalStore;
   readonly run?: ToolRunner;
 }
 
@@ -147,7 +147,7 @@ const sessionKey = (pod: Pod, container: string) =>
 /** Session ends by instance start (ms): when the attached shell left and with which status. */
 type SessionEnds = Record<string, { readonly at: number; readonly code: number }>;
 
-function sessionEnd(state: NodeLocalState, pod: Pod, container: string, startMs: number) {
+function sessionEnd(state: NodeLocalStore, pod: Pod, container: string, startMs: number) {
   const ends = state.get(pod.spec?.nodeName ?? '', sessionKey(pod, container)) as unknown as
     | SessionEnds
     | undefined;
@@ -156,14 +156,14 @@ function sessionEnd(state: NodeLocalState, pod: Pod, container: string, startMs:
 
 /** Who hears of container exits the runtime did not plan: each kubelet's relist (its PLEG). */
 interface RuntimeEvents {
-  readonly state: NodeLocalState;
+  readonly state: NodeLocalStore;
   readonly relist: Set<(pod: Pod) => void>;
 }
 const runtimeEvents = new WeakMap<object, RuntimeEvents>();
 
 /** A kubelet subscribes to exits of its containers that only the runtime sees (an attached shell closed). */
 export function watchContainerExits(
-  ctx: { readonly api: object; readonly nodeState: NodeLocalState },
+  ctx: { readonly api: object; readonly nodeState: NodeLocalStore },
   relist: (pod: Pod) => void,
 ): () => void {
   let events = runtimeEvents.get(ctx.api);
@@ -206,6 +206,44 @@ export function endAttachedSession(
   return true;
 }
 
+/** The node-local key under which the kubelet keeps the host ports other pods held when a hostNetwork pod started. */
+function heldKey(pod: Pod): string {
+  return `host-ports-held/${pod.metadata.uid}`;
+}
+
+/** `TCP/9100`… that other hostNetwork pods on the node held when this hostNetwork pod's containers started. */
+export function hostPortsHeld(state: NodeLocalStore, pod: Pod): string[] {
+  const node = pod.spec?.nodeName;
+  if (!pod.spec?.hostNetwork || !node) return [];
+  const held = state.get(node, heldKey(pod));
+  return Array.isArray(held) ? held.filter((p): p is string => typeof p === 'string') : [];
+}
+
+/**
+ * Records the host ports held on the node by `others` (the node's other live pods) for a hostNetwork
+ * pod about to (re)start its containers: a second process binding a taken port fails with the bind
+ * error, as on a real node (the scheduler only knows declared hostPorts). Returns whether it changed.
+ */
+export function recordHostPortsHeld(
+  state: NodeLocalStore,
+  pod: Pod,
+  others: Iterable<Pod>,
+  now: number,
+): boolean {
+  const node = pod.spec?.nodeName;
+  if (!pod.spec?.hostNetwork || !node) return false;
+  const held = new Set<string>();
+  for (const other of others) {
+    if (other.metadata.uid === pod.metadata.uid || !other.spec?.hostNetwork) continue;
+    for (const s of listeningSockets(other, now)) held.add(`${s.protocol}/${s.port}`);
+  }
+  const next = [...held].sort();
+  const before = hostPortsHeld(state, pod);
+  if (next.length === before.length && next.every((p, i) => p === before[i])) return false;
+  state.set(node, heldKey(pod), next);
+  return true;
+}
+
 /**
  * The programs of a pod's containers, in start order. Init containers come first; each regular
  * container sees the ports the lower-indexed ones hold (one network namespace per pod). Containers
@@ -213,7 +251,8 @@ export function endAttachedSession(
  */
 export function podPrograms(pod: Pod, tools?: ContainerTools): Map<string, ContainerProgram> {
   const out = new Map<string, ContainerProgram>();
-  const bound = new Set<string>();
+  // A hostNetwork pod shares the node's ports: those other pods held when the kubelet started it are taken.
+  const bound = new Set<string>(tools ? hostPortsHeld(tools.state, pod) : []);
   const podIP = pod.status?.podIP ?? '';
   const all = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
   const initCount = pod.spec?.initContainers?.length ?? 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatImageRef, parseImageRef } from './image-ref.ts';
+import { formatImageRef, parseImageRef } from '../api/image-ref.ts';
 import { resolveImage } from './images.ts';
 
 describe('image references (distribution/reference normalisation)', () => {

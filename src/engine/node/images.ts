@@ -12,7 +12,7 @@
  * ImagePullBackOff. A catalogued repository with a tag that cannot exist (`nginx:latestt`) fails the
  * same way.
  */
-import { formatImageRef, parseImageRef, repositoryOf, type ImageRef } from './image-ref.ts';
+import { formatImageRef, parseImageRef, repositoryOf, type ImageRef } from '../api/image-ref.ts';
 import { fnv32a } from '../util/rng.ts';
 
 export type Libc = 'glibc' | 'musl' | 'static';
@@ -311,6 +311,7 @@ export const IMAGE_CATALOGUE: readonly ImageProfile[] = [
   }),
   // System images: their pods are created by bootstrap; the profiles decide what they listen on.
   ...systemImages(),
+  ...distrolessImages(),
 ];
 
 function systemImages(): ImageProfile[] {
@@ -377,6 +378,33 @@ function systemImages(): ImageProfile[] {
   ];
 }
 
+/**
+ * Google's distroless images (GoogleContainerTools/distroless): no shell, no package manager and an
+ * empty ENTRYPOINT, so a pod must name its program and `kubectl exec -- sh` fails as runc says. static
+ * carries no libc; base and cc carry glibc. The `debug` tags add BusyBox (variantOf). Sizes are
+ * approximate compressed amd64 sizes.
+ */
+function distrolessImages(): ImageProfile[] {
+  const tags = /^(latest|nonroot|debug|debug-nonroot)(-(amd64|arm64|arm|s390x|ppc64le|riscv64))?$/;
+  const image = (name: string, libc: Libc, sizeBytes: number) =>
+    profile({
+      repository: `gcr.io/distroless/${name}`,
+      latestVersion: 'latest',
+      sizeBytes,
+      pullMs: 600 + Math.round(sizeBytes / 9000),
+      entrypoint: [],
+      cmd: [],
+      libc,
+      tools: [],
+      tags,
+    });
+  return ['', '-debian12', '-debian13'].flatMap((debian) => [
+    image(`static${debian}`, 'static', 1_000_000),
+    image(`base${debian}`, 'glibc', 8_000_000),
+    image(`cc${debian}`, 'glibc', 9_500_000),
+  ]);
+}
+
 const BY_REPOSITORY = new Map(IMAGE_CATALOGUE.map((p) => [p.repository, p]));
 
 /** The profile an unknown, non-library image gets: a generic application. */
@@ -431,6 +459,11 @@ function resolveImageUncached(image: string): ResolvedImage {
 
 /** `-alpine` variants of Debian-based images carry musl and BusyBox instead of glibc and coreutils. */
 function variantOf(p: ImageProfile, tag: string): ImageProfile {
+  if (p.repository.startsWith('gcr.io/distroless/')) {
+    if (!tag.startsWith('debug')) return p;
+    // The debug tags put BusyBox under /busybox and make its shell the ENTRYPOINT.
+    return { ...p, shell: 'sh', entrypoint: ['/busybox/sh'], tools: BUSYBOX_TOOLS };
+  }
   if (!tag.includes('alpine') || p.libc === 'musl') return p;
   return {
     ...p,

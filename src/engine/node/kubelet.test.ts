@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { advance, eventsFor, getPod, makeCluster, pod } from '../controllers/test-helpers.ts';
-import { defaultClusterConfig, parseClusterConfig } from '../cluster/config.ts';
+import { defaultClusterConfig, parseClusterConfig } from '../api/cluster-config.ts';
 import { containerLogs, listeningSockets } from './container-runtime.ts';
 import { cidrContainsText } from '../util/ip.ts';
 

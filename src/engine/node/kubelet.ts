@@ -14,12 +14,12 @@
  * Simplified: no node heartbeats or leases, no volume mounts, no pod resource accounting, sandbox
  * retries every 10s.
  */
-import type { Controller, ControllerContext } from '../cluster/controller.ts';
+import type { Controller, ControllerContext } from '../controllers/runtime.ts';
 import type { ApiServer } from '../apiserver/apiserver.ts';
 import type { WatchEvent } from '../api/store.ts';
 import type { AnyObject, Node, Pod } from '../api/objects.ts';
 import type { ContainerImage, PodStatus } from 'kubernetes-types/core/v1';
-import { WorkQueue } from '../cluster/controller.ts';
+import { WorkQueue } from '../controllers/runtime.ts';
 import { objectKey, splitKey } from '../api/store.ts';
 import { POD_NODE_INDEX } from '../api/store.ts';
 import { jsonEqual } from '../util/json.ts';
@@ -27,14 +27,20 @@ import { parseTimestamp } from '../util/clock.ts';
 import { cniPlugin, sandboxId } from './cni/index.ts';
 import { recordSandboxCreated } from './cni/cni-settings.ts';
 import { allocateIP } from './ipam.ts';
-import { kubeletTools, podPrograms, watchContainerExits } from './container-runtime.ts';
+import {
+  hostPortsHeld,
+  kubeletTools,
+  podPrograms,
+  recordHostPortsHeld,
+  watchContainerExits,
+} from './container-runtime.ts';
 import { currentPull, planContainers, type PlannedEvent } from './pod-lifecycle.ts';
 import { podConditions } from './pod-status.ts';
 import { terminatedStatus, waitingStatus } from './container-lifecycle.ts';
 import { imageIdOf, resolveImage } from './images.ts';
-import { formatImageRef } from './image-ref.ts';
-import { ERR_REASON_NODE_PORTS, hostPortConflict, hostPorts } from '../controllers/scheduler-plugins.ts';
-import { isPodTerminal } from '../controllers/pod-util.ts';
+import { formatImageRef } from '../api/image-ref.ts';
+import { ERR_REASON_NODE_PORTS, hostPortConflict, hostPorts } from '../api/host-ports.ts';
+import { computePodQOS, isPodTerminal } from '../api/pod-status.ts';
 
 /** Node annotation holding host-local's `last_reserved_ip.0` (the simulator's stand-in for the file). */
 /** host-local's `last_reserved_ip.0` file under /var/lib/cni/networks/<network>/. */
@@ -198,7 +204,7 @@ export class Kubelet implements Controller {
       reason: 'NodePorts',
       message: `Pod was rejected: ${message}`,
       startTime: pod.status?.startTime ?? now,
-      qosClass: pod.status?.qosClass ?? qosClass(pod),
+      qosClass: pod.status?.qosClass ?? computePodQOS(pod.spec),
     });
     return true;
   }
@@ -245,7 +251,7 @@ export class Kubelet implements Controller {
       hostIP,
       hostIPs: [{ ip: hostIP }],
       startTime: pod.status?.startTime ?? nowText,
-      qosClass: pod.status?.qosClass ?? qosClass(pod),
+      qosClass: pod.status?.qosClass ?? computePodQOS(pod.spec),
     };
     if (error !== undefined) {
       const sandbox = sandboxId(pod.metadata.uid, attempt);
@@ -314,6 +320,9 @@ export class Kubelet implements Controller {
       });
       return first;
     };
+    // Only while no container runs: a running process keeps the port it bound.
+    const running = (pod.status?.containerStatuses ?? []).some((c) => c.state?.running);
+    if (!running) recordHostPortsHeld(this.ctx.nodeState, pod, this.livePods().values(), now);
     const plan = planContainers({
       pod,
       now,
@@ -435,17 +444,18 @@ export class Kubelet implements Controller {
  */
 const programCache = new WeakMap<
   object,
-  { ip: string; name: string; programs: ReturnType<typeof podPrograms> }
+  { ip: string; name: string; held: string; programs: ReturnType<typeof podPrograms> }
 >();
 
 function programsOf(pod: Pod, ctx: ControllerContext): ReturnType<typeof podPrograms> {
   const spec = pod.spec;
   if (!spec) return podPrograms(pod, kubeletTools(ctx));
   const ip = pod.status?.podIP ?? '';
+  const held = hostPortsHeld(ctx.nodeState, pod).join(',');
   const hit = programCache.get(spec);
-  if (hit && hit.ip === ip && hit.name === pod.metadata.name) return hit.programs;
+  if (hit && hit.ip === ip && hit.name === pod.metadata.name && hit.held === held) return hit.programs;
   const programs = podPrograms(pod, kubeletTools(ctx));
-  programCache.set(spec, { ip, name: pod.metadata.name, programs });
+  programCache.set(spec, { ip, name: pod.metadata.name, held, programs });
   return programs;
 }
 
@@ -533,24 +543,6 @@ function createdBefore(a: Pod, b: Pod): boolean {
 
 export function nodeInternalIP(node: Node): string {
   return node.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
-}
-
-/** pkg/apis/core/v1/helper/qos: Guaranteed when every container has equal cpu and memory requests and limits. */
-export function qosClass(pod: Pod): 'BestEffort' | 'Burstable' | 'Guaranteed' {
-  const cs = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
-  const any = cs.some(
-    (c) =>
-      Object.keys(c.resources?.requests ?? {}).length + Object.keys(c.resources?.limits ?? {}).length > 0,
-  );
-  if (!any) return 'BestEffort';
-  const guaranteed = cs.every((c) =>
-    ['cpu', 'memory'].every((r) => {
-      const limit = c.resources?.limits?.[r];
-      const request = c.resources?.requests?.[r] ?? limit;
-      return limit !== undefined && String(limit) === String(request);
-    }),
-  );
-  return guaranteed ? 'Guaranteed' : 'Burstable';
 }
 
 /**

@@ -5,8 +5,8 @@
  * runtime). `spec.podCIDR` is left to the node-ipam controller.
  */
 import type { Manifest } from '../api/objects.ts';
-import type { ClusterConfig, NodeConfig } from '../cluster/config.ts';
-import { K3S_VERSION, KUBERNETES_VERSION } from '../cluster/config.ts';
+import type { ClusterConfig, NodeConfig } from '../api/cluster-config.ts';
+import { K3S_VERSION, KUBERNETES_VERSION } from '../api/cluster-config.ts';
 import { fnv32a } from '../util/rng.ts';
 
 export const CONTROL_PLANE_TAINT = { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' };

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import type { ConfigMap, Pod, Service } from '../api/objects.ts';
 import { createCluster } from '../cluster/cluster.ts';
-import { defaultClusterConfig, parseClusterConfig } from '../cluster/config.ts';
+import { defaultClusterConfig, parseClusterConfig } from '../api/cluster-config.ts';
 import {
   containerEnvFor,
   hostsFileFor,

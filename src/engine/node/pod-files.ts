@@ -12,12 +12,11 @@
  */
 import type { Container, EnvVar } from 'kubernetes-types/core/v1';
 import type { ConfigMap, Pod, Secret, Service } from '../api/objects.ts';
-import type { ClusterConfig } from '../cluster/config.ts';
+import type { ClusterConfig } from '../api/cluster-config.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { parseTimestamp } from '../util/clock.ts';
 import { Rng } from '../util/rng.ts';
-import { utf8 } from '../dataplane/proxy/hash.ts';
-import { base64Url } from '../controllers/addons/kubeadm-config.ts';
+import { base64Decode, base64UrlEncode, utf8Decode, utf8Encode } from '../util/encoding.ts';
 
 const DEFAULT_DNS_OPTIONS = ['ndots:5'];
 /** validation.MaxDNSNameservers, MaxDNSSearchPathsExpanded, MaxDNSSearchListCharsExpanded. */
@@ -360,31 +359,6 @@ function fieldRefValue(pod: Pod, path: string, hostIP: string | undefined): stri
   return undefined;
 }
 
-function decodeBase64(b64: string): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-  const bytes: number[] = [];
-  let acc = 0;
-  let bits = 0;
-  for (const c of b64.replace(/[^A-Za-z0-9+/]/g, '')) {
-    acc = (acc << 6) | alphabet.indexOf(c);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      bytes.push((acc >> bits) & 0xff);
-    }
-  }
-  let out = '';
-  for (let i = 0; i < bytes.length; ) {
-    const b = bytes[i]!;
-    const n = b < 0x80 ? 0 : b >= 0xf0 ? 3 : b >= 0xe0 ? 2 : 1;
-    let c = n === 0 ? b : b & (0x3f >> n);
-    for (let k = 1; k <= n; k++) c = (c << 6) | ((bytes[i + k] ?? 0) & 63);
-    out += String.fromCodePoint(c);
-    i += n + 1;
-  }
-  return out;
-}
-
 const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
 
 /**
@@ -406,7 +380,7 @@ export function containerEnvFor(pod: Pod, container: Container, src: EnvSources)
     if (from.secretRef?.name) {
       const s = src.secret(ns, from.secretRef.name);
       for (const [k, v] of Object.entries(s?.data ?? {}))
-        if (ENV_NAME.test(prefix + k)) env.set(prefix + k, decodeBase64(v));
+        if (ENV_NAME.test(prefix + k)) env.set(prefix + k, decodeSecretValue(v));
     }
   }
   const lookup = (name: string) => env.get(name) ?? serviceEnv.get(name);
@@ -434,7 +408,7 @@ function envValue(
     return src.configMap(ns, from.configMapKeyRef.name ?? '')?.data?.[from.configMapKeyRef.key];
   if (from.secretKeyRef) {
     const raw = src.secret(ns, from.secretKeyRef.name ?? '')?.data?.[from.secretKeyRef.key];
-    return raw === undefined ? undefined : decodeBase64(raw);
+    return raw === undefined ? undefined : decodeSecretValue(raw);
   }
   return undefined;
 }
@@ -472,7 +446,7 @@ export function serviceAccountFiles(
   const issuedAt = Math.floor(
     parseTimestamp(pod.status?.startTime ?? pod.metadata.creationTimestamp ?? '') / 1000,
   );
-  const header = { alg: 'RS256', kid: base64Url(sha256(utf8(src.signingKeySeed))) };
+  const header = { alg: 'RS256', kid: base64UrlEncode(sha256(utf8Encode(src.signingKeySeed))) };
   const jti = new Rng(`${pod.metadata.uid}/token`).uuid();
   // encoding/json of the merged claims: keys in sorted order at every level.
   const claims = {
@@ -494,13 +468,18 @@ export function serviceAccountFiles(
   const signer = new Rng(`${src.signingKeySeed}/${pod.metadata.uid}/${jti}`);
   const signature = Uint8Array.from({ length: 256 }, () => signer.nextUint32() & 0xff);
   const token = [
-    base64Url(utf8(JSON.stringify(header))),
-    base64Url(utf8(JSON.stringify(claims))),
-    base64Url(signature),
+    base64UrlEncode(utf8Encode(JSON.stringify(header))),
+    base64UrlEncode(utf8Encode(JSON.stringify(claims))),
+    base64UrlEncode(signature),
   ].join('.');
   return {
     ...(src.caCrt === undefined ? {} : { [`${SERVICE_ACCOUNT_DIR}/ca.crt`]: src.caCrt }),
     [`${SERVICE_ACCOUNT_DIR}/namespace`]: ns,
     [`${SERVICE_ACCOUNT_DIR}/token`]: token,
   };
+}
+
+/** A Secret's data value as the container sees it (the API server already checked the base64). */
+function decodeSecretValue(b64: string): string {
+  return utf8Decode(base64Decode(b64) ?? []);
 }

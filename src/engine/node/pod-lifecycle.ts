@@ -13,7 +13,7 @@ import type { Container, ContainerStatus, PodStatus } from 'kubernetes-types/cor
 import type { Pod } from '../api/objects.ts';
 import { parseTimestamp } from '../util/clock.ts';
 import { fnv32a } from '../util/rng.ts';
-import { formatImageRef } from './image-ref.ts';
+import { formatImageRef } from '../api/image-ref.ts';
 import { resolveImage } from './images.ts';
 import { programExit, programSettleMs, type ContainerProgram } from './container-runtime.ts';
 import {

@@ -10,6 +10,7 @@
  * namespace, the lower-indexed container owns the port, the other logs the program's own
  * "Address already in use" line and exits 1.
  */
+import { lookPathError } from './exec-lookup.ts';
 import type { Container } from 'kubernetes-types/core/v1';
 import type { OutputChunk } from '../shell/types.ts';
 import { formatPrintf, interpretEscapes } from '../shell/printf-format.ts';
@@ -143,7 +144,7 @@ export function buildProgram(ctx: ProcessContext): Program {
     return {
       process: bin,
       steps: [],
-      startError: `failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: exec: "${what}": executable file not found in $PATH: unknown`,
+      startError: `failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: ${lookPathError(what)}: unknown`,
       handlesStopSignal: true,
       stopLogs: [],
     };

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { Shell } from './shell.ts';
-import { LabFiles } from '../cluster/files.ts';
+import { LabFiles } from './lab-files.ts';
 import { MAX_TERMINAL_OUTPUT, OUTPUT_TRUNCATED_NOTICE } from './limits.ts';
 import { outputOf, type CommandHandler, type ExecResult, type OutputChunk } from './types.ts';
 

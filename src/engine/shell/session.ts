@@ -5,7 +5,7 @@
  */
 import type { SessionContext, SessionEnvironment, SessionExitHook, ShellFlavour } from './types.ts';
 import { LabFilesystem, OverlayFilesystem, withDevices, type Filesystem } from './vfs.ts';
-import type { LabFiles } from '../cluster/files.ts';
+import type { LabFiles } from './lab-files.ts';
 
 export interface Variable {
   value: string;

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import goldens from './testdata/bash-goldens.json' with { type: 'json' };
 import { Shell, needsMoreInput } from './shell.ts';
-import { LabFiles } from '../cluster/files.ts';
+import { LabFiles } from './lab-files.ts';
 import type {
   CommandHandler,
   CommandResolver,

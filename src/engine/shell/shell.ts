@@ -4,7 +4,7 @@
  * command to a builtin, the command registry (`CommandResolver`) or its own utilities. `run()` never
  * throws: every failure comes back as stderr and an exit code worded like bash (or ash/dash in pods).
  */
-import type { LabFiles } from '../cluster/files.ts';
+import type { LabFiles } from './lab-files.ts';
 import type {
   CommandHandler,
   CommandResolver,

@@ -4,7 +4,7 @@
  * appear at their real paths, with the session's own writes layered on top. Paths are plain absolute
  * strings; `bindFiles` gives commands a view relative to the shell's working directory.
  */
-import type { LabFiles } from '../cluster/files.ts';
+import type { LabFiles } from './lab-files.ts';
 import type { FileError, SessionFiles } from './types.ts';
 
 /** Absolute-path file operations; `bindFiles` turns one into the `SessionFiles` commands get. */

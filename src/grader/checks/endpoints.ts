@@ -4,13 +4,15 @@
  * unset counts as ready (discovery/v1 API docs). When there are too few, the observation says why:
  * no selector, a selector that matches no pod (or only pods in other namespaces), or pods not ready.
  */
-import type { AnyObject } from '../engine-api.ts';
+import { parseSelector, selectorMatches, type AnyObject } from '../engine-api.ts';
 import { msg, type Message } from '../messages/format.ts';
 import { fail, verdict, type Verdict } from '../result.ts';
 import type { Evaluator, CheckEnv } from './env.ts';
-import { listed } from './objects.ts';
+import { listed, listedNames } from './objects.ts';
 
 const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
+const MANAGED_BY_LABEL = 'endpointslice.kubernetes.io/managed-by';
+const CONTROLLER = 'endpointslice-controller.k8s.io';
 
 interface SliceEndpoint {
   addresses?: string[];
@@ -85,8 +87,86 @@ function shortfallReason(
   return undefined;
 }
 
+/** The Service's selector as `k=v,…`, or `<none>` as kubectl prints a selectorless Service. */
+function serviceSelector(env: CheckEnv, namespace: string, service: string): string {
+  const svc = env.cluster.store.get('services', namespace, service);
+  const selector = (svc?.spec as { selector?: Record<string, string> } | undefined)?.selector;
+  return selector && Object.keys(selector).length ? selectorText(selector) : '<none>';
+}
+
+function podIPOf(pod: AnyObject): string | undefined {
+  return (pod.status as { podIP?: string } | undefined)?.podIP;
+}
+
+/**
+ * `exactly`: the endpoints are the set of pods the wanted selector picks, from the controller's slices.
+ * The mismatch names the pods too many or missing, or the slice no controller wrote.
+ */
+function exactlyVerdict(env: CheckEnv, namespace: string, service: string, wanted: string): Verdict {
+  const ref = `${namespace}/${service}`;
+  const sel = parseSelector(wanted);
+  const pods = env.cluster.store.list('pods', namespace);
+  const intended = pods.filter(
+    (p) => selectorMatches(sel, p.metadata.labels) && isPodReady(p) && podIPOf(p) !== undefined,
+  );
+  const expected = msg('check.endpoints.expected.exactly', {
+    ref,
+    selector: wanted,
+    pods: listedNames(intended),
+  });
+  const handWritten = env.cluster.store
+    .list('endpointslices.discovery.k8s.io', namespace)
+    .filter(
+      (s) =>
+        s.metadata.labels?.[SERVICE_NAME_LABEL] === service &&
+        s.metadata.labels?.[MANAGED_BY_LABEL] !== CONTROLLER,
+    );
+  if (handWritten.length > 0)
+    return fail(expected, msg('check.endpoints.observed.handWritten', { slices: listedNames(handWritten) }));
+  const listed = new Set(readyAddresses(env, namespace, service));
+  const wantedIPs = new Set(intended.map((p) => podIPOf(p)!));
+  const extra = [...listed].filter((ip) => !wantedIPs.has(ip));
+  const missing = intended.filter((p) => !listed.has(podIPOf(p)!));
+  if (extra.length === 0 && missing.length === 0)
+    return verdict(
+      true,
+      expected,
+      msg('check.endpoints.observed.ready', {
+        count: listed.size,
+        addresses: listed.size ? [...listed].sort() : ['-'],
+      }),
+    );
+  const byIP = new Map(pods.map((p) => [podIPOf(p), p]));
+  const extraNames = extra.map((ip) => {
+    const p = byIP.get(ip);
+    return p ? `${namespace}/${p.metadata.name} (${ip})` : ip;
+  });
+  const parts = [
+    ...(extra.length
+      ? [
+          msg('check.endpoints.observed.extra', {
+            pods: extraNames,
+            selector: serviceSelector(env, namespace, service),
+          }),
+        ]
+      : []),
+    ...(missing.length ? [msg('check.endpoints.observed.missing', { pods: listedNames(missing) })] : []),
+  ];
+  return fail(expected, parts.length === 1 ? parts[0]! : msg('check.list', { items: parts }));
+}
+
 export const evaluateEndpoints: Evaluator<'endpoints'> = (check, env): Verdict => {
   const { namespace, service, minReady: min, maxReady: max } = check;
+  if (check.exactly !== undefined) {
+    if (!env.cluster.store.get('services', namespace, service)) {
+      const ref = `${namespace}/${service}`;
+      return fail(
+        msg('check.endpoints.expected.exactly', { ref, selector: check.exactly, pods: ['-'] }),
+        msg('object.notFound', { kind: 'Service', ref }),
+      );
+    }
+    return exactlyVerdict(env, namespace, service, check.exactly);
+  }
   const ref = `${namespace}/${service}`;
   const expected =
     max === undefined

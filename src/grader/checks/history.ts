@@ -5,9 +5,19 @@ import type { Evaluator } from './env.ts';
 
 export const evaluateHistory: Evaluator<'history'> = (check, env): Verdict => {
   const re = new RegExp(check.matches);
-  const expected = msg('check.history.expected', { pattern: check.matches });
+  const { example } = check;
+  const expected =
+    example === undefined
+      ? msg('check.history.expected', { pattern: check.matches })
+      : msg('check.history.expected.example', { example });
   const line = env.history.find((l) => re.test(l));
-  return line === undefined
-    ? verdict(false, expected, msg('check.history.observed.none', { count: env.history.length }))
-    : verdict(true, expected, msg('check.history.observed.found', { line }));
+  if (line !== undefined) return verdict(true, expected, msg('check.history.observed.found', { line }));
+  const count = env.history.length;
+  return verdict(
+    false,
+    expected,
+    example === undefined
+      ? msg('check.history.observed.none', { count })
+      : msg('check.history.observed.noneLike', { count, example }),
+  );
 };

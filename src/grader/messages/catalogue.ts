@@ -211,6 +211,29 @@ export const CATALOGUE = {
       other: 'Service {{ref}} has at most {{max}} ready endpoints',
     },
   },
+  'check.endpoints.expected.exactly': {
+    description: "A Service's endpoints are exactly the pods a selector picks. {{pods}}: those pods.",
+    'pt-BR': 'o Service {{ref}} manda tráfego exatamente para os pods que {{selector}} seleciona ({{pods}})',
+    en: 'Service {{ref}} sends traffic to exactly the pods {{selector}} selects ({{pods}})',
+  },
+  'check.endpoints.observed.extra': {
+    description:
+      "Endpoints that are not among the intended pods. {{pods}}: pod names with IPs, or bare IPs; {{selector}}: the Service's selector.",
+    'pt-BR': 'ele também manda para {{pods}}: o seletor {{selector}} pega pods demais',
+    en: 'it also sends to {{pods}}: its selector {{selector}} picks too many pods',
+  },
+  'check.endpoints.observed.missing': {
+    description: 'Intended pods that are not endpoints. {{pods}}: pod names.',
+    'pt-BR': 'faltam {{pods}} nos endpoints',
+    en: '{{pods}} missing from its endpoints',
+  },
+  'check.endpoints.observed.handWritten': {
+    description:
+      'An EndpointSlice for the Service that the EndpointSlice controller did not write. {{slices}}: names.',
+    'pt-BR':
+      'a EndpointSlice {{slices}} foi escrita à mão (não é do controlador de EndpointSlices): o Service precisa achar os pods pelo seletor',
+    en: 'EndpointSlice {{slices}} is hand-written (not managed by the EndpointSlice controller): the Service must find its pods through its selector',
+  },
   'check.endpoints.observed.ready': {
     description: 'How many ready endpoints there are. {{addresses}}: their IPs.',
     'pt-BR': { one: 'tem {{count}}: {{addresses}}', other: 'tem {{count}}: {{addresses}}' },
@@ -469,6 +492,22 @@ export const CATALOGUE = {
     'pt-BR': 'você executou um comando que corresponde a {{pattern}}',
     en: 'you ran a command matching {{pattern}}',
   },
+  'check.history.expected.example': {
+    description: 'The learner must have run a command of some kind. {{example}}: one that counts.',
+    'pt-BR': 'você executou um comando como `{{example}}`',
+    en: 'you ran a command like `{{example}}`',
+  },
+  'check.history.observed.noneLike': {
+    description: 'No command did it. {{example}}: one that would count.',
+    'pt-BR': {
+      one: 'nenhum dos seus comandos ({{count}} até agora) faz isso; contaria, por exemplo, `{{example}}`',
+      other: 'nenhum dos seus comandos ({{count}} até agora) faz isso; contaria, por exemplo, `{{example}}`',
+    },
+    en: {
+      one: 'none of your commands ({{count}} so far) does it; `{{example}}`, for one, would count',
+      other: 'none of your commands ({{count}} so far) does it; `{{example}}`, for one, would count',
+    },
+  },
   'check.history.observed.found': {
     description: 'The matching command.',
     'pt-BR': 'você executou: {{line}}',
@@ -484,6 +523,105 @@ export const CATALOGUE = {
       one: 'none of your commands matches ({{count}} command so far)',
       other: 'none of your commands matches ({{count}} commands so far)',
     },
+  },
+
+  // ── connections ───────────────────────────────────────────────────────────────────────────────────
+  'check.connections.expected.ingress': {
+    description:
+      'NetworkPolicy admits into the pods exactly the intended peers. {{pods}}: selector (namespace); {{peers}}: selector (namespace):ports.',
+    'pt-BR':
+      'as políticas deixam entrar em {{pods}} só {{peers}}, e nada mais, mesmo vindo de pods com a saída aberta',
+    en: 'policies let into {{pods}} only {{peers}}, nothing else, even from pods whose egress is open',
+  },
+  'check.connections.expected.egress': {
+    description: 'NetworkPolicy lets the pods send exactly to the intended peers.',
+    'pt-BR': 'as políticas deixam {{pods}} enviar só para {{peers}}, e nada mais',
+    en: 'policies let {{pods}} send only to {{peers}}, nothing else',
+  },
+  'check.connections.observed.same': {
+    description: 'The allowed set is the intended one. {{count}}: pod pairs and ports compared.',
+    'pt-BR': 'o conjunto permitido é o pretendido ({{count}} pares de pods e portas comparados)',
+    en: 'the allowed set is the intended one ({{count}} pod pairs and ports compared)',
+  },
+  'check.connections.observed.extra': {
+    description: 'Connections allowed that should not be. {{connections}}: the first few.',
+    'pt-BR': {
+      one: '{{count}} conexão a mais é permitida: {{connections}}',
+      other: '{{count}} conexões a mais são permitidas: {{connections}}',
+    },
+    en: {
+      one: '{{count}} connection too many is allowed: {{connections}}',
+      other: '{{count}} connections too many are allowed: {{connections}}',
+    },
+  },
+  'check.connections.observed.missing': {
+    description: 'Intended connections that are denied. {{connections}}: the first few.',
+    'pt-BR': {
+      one: '{{count}} conexão pretendida é negada: {{connections}}',
+      other: '{{count}} conexões pretendidas são negadas: {{connections}}',
+    },
+    en: {
+      one: '{{count}} intended connection is denied: {{connections}}',
+      other: '{{count}} intended connections are denied: {{connections}}',
+    },
+  },
+  'check.connections.allowedBy': {
+    description: 'One connection and the policy rule that allowed it. {{rule}}: 1-based rule number.',
+    'pt-BR': '{{connection}} (pela regra {{rule}} da NetworkPolicy {{policy}})',
+    en: '{{connection}} (by rule {{rule}} of NetworkPolicy {{policy}})',
+  },
+  'check.connections.notIsolated': {
+    description: 'One connection allowed because no policy selects that end.',
+    'pt-BR': '{{connection}} (nenhuma política seleciona essa ponta)',
+    en: '{{connection}} (no policy selects that end)',
+  },
+
+  // ── weights ───────────────────────────────────────────────────────────────────────────────────────
+  'check.weights.expected': {
+    description: 'A route splits traffic in proportions. {{split}}: backend and percentage pairs.',
+    'pt-BR': 'a rota {{ref}} divide o tráfego: {{split}}',
+    en: 'route {{ref}} splits traffic: {{split}}',
+  },
+  'check.weights.observed': {
+    description: 'The split the weights give. {{weights}}: backend=weight as written.',
+    'pt-BR': 'os pesos ({{weights}}) dão {{split}}',
+    en: 'its weights ({{weights}}) give {{split}}',
+  },
+  'check.weights.observed.noRule': {
+    description: 'No rule of the route sends to these backends.',
+    'pt-BR': 'nenhuma regra da rota manda para {{backends}}',
+    en: 'no rule of the route sends to {{backends}}',
+  },
+
+  // ── looked ────────────────────────────────────────────────────────────────────────────────────────
+  'check.looked.expected': {
+    description:
+      'The learner must have run a command that printed objects of these kinds. {{resources}}: kinds.',
+    'pt-BR': 'um comando seu mostrou {{resources}}',
+    en: 'a command you ran printed {{resources}}',
+  },
+  'check.looked.expected.namespace': {
+    description: 'Same, in a namespace. {{namespace}}: the namespace.',
+    'pt-BR': 'um comando seu mostrou {{resources}} do namespace {{namespace}}',
+    en: 'a command you ran printed {{resources}} in namespace {{namespace}}',
+  },
+  'check.looked.observed.none': {
+    description: 'No command showed them. {{example}}: a command that would count.',
+    'pt-BR': {
+      one: 'nenhum dos seus comandos ({{count}} até agora) mostrou isso; contaria um `kubectl get` ou `kubectl describe` que os liste, com qualquer ordem de flags, `-o` ou `| grep`, como `{{example}}`',
+      other:
+        'nenhum dos seus comandos ({{count}} até agora) mostrou isso; contaria um `kubectl get` ou `kubectl describe` que os liste, com qualquer ordem de flags, `-o` ou `| grep`, como `{{example}}`',
+    },
+    en: {
+      one: 'none of your commands ({{count}} so far) printed them; a `kubectl get` or `kubectl describe` that lists them would count, any flag order, `-o` or `| grep`, such as `{{example}}`',
+      other:
+        'none of your commands ({{count}} so far) printed them; a `kubectl get` or `kubectl describe` that lists them would count, any flag order, `-o` or `| grep`, such as `{{example}}`',
+    },
+  },
+  'check.looked.observed.otherNamespace': {
+    description: 'A command listed them in another namespace. {{line}}: it; {{namespace}}: the one wanted.',
+    'pt-BR': '`{{line}}` listou outro namespace, não {{namespace}}; contaria `{{example}}` (ou `-A`)',
+    en: '`{{line}}` listed another namespace, not {{namespace}}; `{{example}}` (or `-A`) would count',
   },
 
   // ── quiz ──────────────────────────────────────────────────────────────────────────────────────────

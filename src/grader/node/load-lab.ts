@@ -4,7 +4,8 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
-import { LabError, parseLab } from '../lab-parse.ts';
+import type { Fairness } from '../fairness-schema.ts';
+import { LabError, parseFairness, parseLab } from '../lab-parse.ts';
 import type { LoadedLab, VariantFiles } from '../lab-schema.ts';
 
 /** A lab folder holds at most this much text: labs are small by design and the browser loads them whole. */
@@ -70,4 +71,11 @@ export function listLabDirs(labsDir: string): string[] {
     .sort()
     .map((d) => join(labsDir, d))
     .filter((d) => statSync(d).isDirectory() && existsSync(join(d, 'lab.yaml')));
+}
+
+/** `labs/<id>/fairness.yaml`, validated; undefined when the lab has none. */
+export function loadFairnessFromDir(dir: string): Fairness | undefined {
+  const path = join(dir, 'fairness.yaml');
+  if (!existsSync(path)) return undefined;
+  return parseFairness(path, readFileSync(path, 'utf8'));
 }

@@ -8,7 +8,12 @@ const rules = loadHeadersFile(join(root, 'public/_headers'));
 
 describe('public/_headers', () => {
   it('isolates the pages with a lab', () => {
-    for (const path of ['/pt-br/about-labs/', '/en/about-labs/', '/en/about-labs']) {
+    for (const path of [
+      '/pt-br/about-labs/',
+      '/en/about-labs/',
+      '/en/about-labs',
+      '/pt-br/diagnosis/drawing/',
+    ]) {
       expect(headersFor(rules, path)).toMatchObject({
         'Cross-Origin-Opener-Policy': 'same-origin',
         'Cross-Origin-Embedder-Policy': 'require-corp',
@@ -17,7 +22,7 @@ describe('public/_headers', () => {
   });
 
   it('gives every other page only the site-wide headers, no isolation', () => {
-    for (const path of ['/pt-br/', '/en/glossary/', '/pt-br/diagram/drawing/', '/']) {
+    for (const path of ['/pt-br/', '/en/glossary/', '/en/authoring/', '/']) {
       expect(headersFor(rules, path)).toEqual({
         'X-Content-Type-Options': 'nosniff',
         'Referrer-Policy': 'strict-origin-when-cross-origin',

@@ -5,8 +5,8 @@
  * lab has an error (warnings do not fail).
  */
 import { basename, resolve } from 'node:path';
-import { listLabDirs, loadLabFromDir } from '../../grader/node/load-lab.ts';
-import { engine, validateLab } from './grade-deps.ts';
+import { listLabDirs, loadFairnessFromDir, loadLabFromDir } from '../../grader/node/load-lab.ts';
+import { engine, validateFairness, validateLab, type FairnessCounts } from './grade-deps.ts';
 import { processIO, type CliIO } from './grade-io.ts';
 import { resolveLabDir } from './grade.ts';
 
@@ -16,16 +16,39 @@ export interface LabReport {
   readonly dir: string;
   readonly errors: readonly string[];
   readonly warnings: readonly string[];
+  /** The lab's fairness cases and how many were graded otherwise than intended. */
+  readonly fairness?: FairnessCounts;
 }
 
-/** Validates one lab folder; schema errors come back as errors, never as a throw. */
+/**
+ * Validates one lab folder, its fairness cases (fairness.yaml: other right answers pass, near misses
+ * fail naming their mistake) included; schema errors come back as errors, never as a throw.
+ */
 export function validateLabDir(dir: string): LabReport {
   try {
     const loaded = loadLabFromDir(dir);
-    return { dir, ...validateLab(loaded, engine) };
+    const lab = validateLab(loaded, engine);
+    const fairness = loadFairnessFromDir(dir);
+    if (!fairness)
+      return {
+        dir,
+        errors: [
+          ...lab.errors,
+          'fairness.yaml: no such file (every lab carries alternative solutions and near misses)',
+        ],
+        warnings: lab.warnings,
+      };
+    const fair = validateFairness(loaded, fairness, engine);
+    return { dir, errors: [...lab.errors, ...fair.errors], warnings: lab.warnings, fairness: fair.counts };
   } catch (e) {
     return { dir, errors: (e as Error).message.split('\n'), warnings: [] };
   }
+}
+
+function countsText(c: FairnessCounts | undefined): string {
+  if (!c) return '';
+  const wrong = c.wrong ? `, ${c.wrong} graded wrong` : '';
+  return ` [${c.alternatives} alternatives, ${c.nearMisses} near misses${wrong}]`;
 }
 
 export function runLab(argv: readonly string[], io: CliIO = processIO): number {
@@ -69,7 +92,7 @@ export function runLab(argv: readonly string[], io: CliIO = processIO): number {
     for (const w of r.warnings) io.err(`${name}: warning: ${w}\n`);
     for (const e of r.errors) io.err(`${name}: ${e.startsWith(dir) ? e.slice(dir.length + 1) : e}\n`);
     io.out(
-      `${r.errors.length === 0 ? 'ok     ' : 'FAILED '} ${name}${r.errors.length ? ` (${r.errors.length} problems)` : ''}\n`,
+      `${r.errors.length === 0 ? 'ok     ' : 'FAILED '} ${name}${r.errors.length ? ` (${r.errors.length} problems)` : ''}${countsText(r.fairness)}\n`,
     );
     if (r.errors.length > 0) failed++;
   }

@@ -4,11 +4,11 @@
  * directory). kubeadm mounts `coredns` at /etc/coredns; k3s adds `coredns-custom` at /etc/coredns/custom,
  * which its Corefile imports (`*.override` inside the server block, `*.server` as whole blocks).
  */
-import type { Cluster } from '../../cluster/cluster.ts';
+import type { DataplaneHost } from '../network/view.ts';
 import type { CorefileFiles } from './caddyfile.ts';
 
 /** path → content of every mounted file. */
-export function corednsFileMap(cluster: Cluster): ReadonlyMap<string, string> {
+export function corednsFileMap(cluster: DataplaneHost): ReadonlyMap<string, string> {
   const out = new Map<string, string>();
   const spec = cluster.store.get('deployments.apps', 'kube-system', 'coredns')?.spec?.template.spec;
   const container = spec?.containers.find((c) => c.name === 'coredns');

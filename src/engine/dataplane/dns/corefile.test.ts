@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { createCluster } from '../../cluster/cluster.ts';
 import { defaultCorefileText, parseCorefile, serverFor, validateCorefile } from './corefile.ts';
+
+// Every test here reads defaultCorefileText: it must be the Corefile a kubeadm cluster really installs.
+describe('the installed Corefile', () => {
+  it("is what a kubeadm cluster's coredns ConfigMap holds", () => {
+    const c = createCluster(undefined, { seed: 1 });
+    expect(c.config.distribution).toBe('kubeadm');
+    const corefile = c.api.get('configmaps', 'kube-system', 'coredns')?.data?.Corefile;
+    expect(corefile).toBe(defaultCorefileText(c.config.clusterDomain));
+  });
+});
 
 describe('parseCorefile', () => {
   it("reads kubeadm's default Corefile (kubeadm manifests.go, kubernetes-facts §4.1)", () => {

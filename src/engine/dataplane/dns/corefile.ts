@@ -73,7 +73,11 @@ export interface Corefile {
 
 export type CorefileValidation = { ok: true; corefile: Corefile } | { ok: false; error: string };
 
-/** The Corefile kubeadm renders (cmd/kubeadm/app/phases/addons/dns/manifests.go), for a cluster domain. */
+/**
+ * The Corefile kubeadm renders (cmd/kubeadm/app/phases/addons/dns/manifests.go), for a cluster domain:
+ * what a kubeadm cluster's `coredns` ConfigMap holds (cluster/addons/coredns.ts installs it), and what
+ * CoreDNS falls back to when that ConfigMap is gone.
+ */
 export function defaultCorefileText(clusterDomain = 'cluster.local'): string {
   return `.:53 {
     errors

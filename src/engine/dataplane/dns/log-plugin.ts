@@ -10,7 +10,7 @@
 import type { LogClass, LogConfig } from './corefile-plugins.ts';
 import type { Corefile, CorefileFiles } from './corefile.ts';
 import { corefileSha512 } from './reload-log.ts';
-import { parseCpu } from '../../controllers/scheduler-plugins.ts';
+import { parseCpu } from '../../api/quantity.ts';
 import type { DnsQuery } from './coredns.ts';
 import { isSubdomain, queryWireLength, responseWireLength, type DnsResponse } from './message.ts';
 

@@ -12,8 +12,8 @@
  * configuration and logs caddy's and the plugin's errors once.
  */
 import { sha512 } from '@noble/hashes/sha2.js';
-import type { Cluster } from '../../cluster/cluster.ts';
-import { utf8 } from '../proxy/hash.ts';
+import type { DataplaneHost } from '../network/view.ts';
+import { utf8Encode } from '../../util/encoding.ts';
 import { fnv32a } from '../../util/rng.ts';
 import { lex, parseServerBlocks, type CorefileFiles } from './caddyfile.ts';
 import { validateCorefile } from './corefile.ts';
@@ -69,7 +69,7 @@ export function corefileSha512(
           ),
         })),
   );
-  const hex = Array.from(sha512(utf8(json)), (b) => b.toString(16).padStart(2, '0')).join('');
+  const hex = Array.from(sha512(utf8Encode(json)), (b) => b.toString(16).padStart(2, '0')).join('');
   return { ok: true, hex };
 }
 
@@ -165,7 +165,7 @@ export function reloadLog(
   return out;
 }
 
-const HISTORY = new WeakMap<Cluster, CorefileVersion[]>();
+const HISTORY = new WeakMap<DataplaneHost, CorefileVersion[]>();
 /** Versions kept: enough for any lesson's edits, bounded for a long session. */
 const MAX_VERSIONS = 50;
 
@@ -173,7 +173,7 @@ const MAX_VERSIONS = 50;
  * Records each Corefile the `coredns` ConfigMap holds and when it was written: the replicas read
  * the file on their own ticks, so what a replica logged depends on when each edit happened.
  */
-export function trackCorefile(cluster: Cluster): void {
+export function trackCorefile(cluster: DataplaneHost): void {
   const history: CorefileVersion[] = [];
   HISTORY.set(cluster, history);
   cluster.api.watch('configmaps', (e) => {
@@ -188,7 +188,7 @@ export function trackCorefile(cluster: Cluster): void {
 }
 
 /** The recorded versions; a restored cluster knows only the current one. */
-export function corefileHistory(cluster: Cluster, current: string): readonly CorefileVersion[] {
+export function corefileHistory(cluster: DataplaneHost, current: string): readonly CorefileVersion[] {
   const history = HISTORY.get(cluster) ?? [];
   return history.length > 0 ? history : [{ at: 0, text: current }];
 }

@@ -4,27 +4,7 @@
  * `lib/vtls/openssl.c` `x509_name_oneline`), one `SN=value` per attribute in certificate order, joined
  * by `; `. Only what that line needs is parsed: TBSCertificate → issuer and subject Names.
  */
-
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/** Standard base64 (whitespace ignored), or undefined when a character is not in the alphabet. */
-export function decodeBase64(text: string): number[] | undefined {
-  const clean = text.replace(/[\s=]/g, '');
-  const out: number[] = [];
-  let acc = 0;
-  let bits = 0;
-  for (const ch of clean) {
-    const v = B64.indexOf(ch);
-    if (v < 0) return undefined;
-    acc = (acc << 6) | v;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push((acc >> bits) & 0xff);
-    }
-  }
-  return out;
-}
+import { base64Decode } from '../../util/encoding.ts';
 
 interface Tlv {
   readonly tag: number;
@@ -97,12 +77,13 @@ function nameText(der: readonly number[], name: Tlv): string {
 
 /** `tls.crt` as stored in a Secret (base64 of the PEM) → the first certificate's subject and issuer. */
 export function certificateNames(tlsCrt: string): { subject: string; issuer: string } | undefined {
-  const pemBytes = decodeBase64(tlsCrt);
+  const pemBytes = base64Decode(tlsCrt);
   if (!pemBytes) return undefined;
   const pem = String.fromCharCode(...pemBytes);
   const m = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/.exec(pem);
-  const der = m ? decodeBase64(m[1] ?? '') : undefined;
-  if (!der) return undefined;
+  const derBytes = m ? base64Decode(m[1] ?? '') : undefined;
+  if (!derBytes) return undefined;
+  const der = [...derBytes];
   const cert = readTlv(der, 0);
   const tbs = cert && children(der, cert)[0];
   if (!tbs) return undefined;

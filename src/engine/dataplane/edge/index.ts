@@ -4,22 +4,26 @@
  * its svclb hostPort), then, once a request reaches an Ingress controller or Gateway pod,
  * `routeIngressRequest` / `routeGatewayRequest` with the state built for that pod.
  */
-import type { Cluster } from '../../cluster/cluster.ts';
-import { announcingNode } from '../../controllers/metallb-controller.ts';
-import { isPodReady } from '../../controllers/pod-util.ts';
+import type { DataplaneHost } from '../network/view.ts';
+import { announcingNode } from '../../api/edge/metallb-pools.ts';
+import { isPodReady } from '../../api/pod-status.ts';
 
-export { routeIngressRequest, ingressCertificate } from './ingress-routing.ts';
+export { routeIngressRequest, ingressCertificate } from '../../api/edge/ingress-routing.ts';
 export type {
   IngressRoutingState,
   IngressRequest,
   IngressRouteResult,
   ServedCertificate,
-} from './ingress-routing.ts';
-export { routeGatewayRequest } from './gateway-routing.ts';
-export type { GatewayRoutingState, GatewayRequest, GatewayRouteResult } from './gateway-routing.ts';
-export { ingressStateForPod, gatewayStateForPod, runningEdgeProxies } from './edge-state.ts';
-export { edgeImplementationOf } from './implementations.ts';
-export { announcingNode } from '../../controllers/metallb-controller.ts';
+} from '../../api/edge/ingress-routing.ts';
+export { routeGatewayRequest } from '../../api/edge/gateway-routing.ts';
+export type {
+  GatewayRoutingState,
+  GatewayRequest,
+  GatewayRouteResult,
+} from '../../api/edge/gateway-routing.ts';
+export { ingressStateForPod, gatewayStateForPod, runningEdgeProxies } from '../../api/edge/edge-state.ts';
+export { edgeImplementationOf } from '../../api/edge/implementations.ts';
+export { announcingNode } from '../../api/edge/metallb-pools.ts';
 
 export interface LoadBalancerTarget {
   /** The node whose network stack receives the packet. */
@@ -36,7 +40,7 @@ export interface LoadBalancerTarget {
  * address MetalLB assigned but no speaker announces; a node without a ready svclb pod for that port).
  */
 export function loadBalancerTarget(
-  cluster: Cluster,
+  cluster: DataplaneHost,
   ip: string,
   port: number,
 ): LoadBalancerTarget | undefined {

@@ -18,7 +18,7 @@
  * stopped or, if it never ran, since its pod was created (the moment its predecessor was gone); a node
  * with no calico-node pod at all has been down longer than any restart.
  */
-import type { Cluster } from '../../cluster/cluster.ts';
+import type { DataplaneHost } from './view.ts';
 import { isCniAgentPod } from '../../node/cni/cni-settings.ts';
 import { parseTimestamp } from '../../util/clock.ts';
 import type { CniDataplane } from './cni-dataplane.ts';
@@ -29,7 +29,7 @@ import { externalClientIP, type NetworkView } from './view.ts';
 export const BIRD_GRACEFUL_RESTART_MS = 120_000;
 
 /** Since when BIRD has not run on `node` (its calico-node pod's `calico-node` container), if at all. */
-function birdDownSince(cluster: Cluster, node: string): number | 'running' | 'never' {
+function birdDownSince(cluster: DataplaneHost, node: string): number | 'running' | 'never' {
   const agents = cluster.store
     .list('pods', 'kube-system')
     .filter((p) => p.spec?.nodeName === node && isCniAgentPod(p, 'calico'));
@@ -46,7 +46,7 @@ function birdDownSince(cluster: Cluster, node: string): number | 'running' | 'ne
   return since ?? 'never';
 }
 
-function birdRoutesGone(cluster: Cluster, node: string): boolean {
+function birdRoutesGone(cluster: DataplaneHost, node: string): boolean {
   const down = birdDownSince(cluster, node);
   if (down === 'running') return false;
   return down === 'never' || cluster.clock.now() - down >= BIRD_GRACEFUL_RESTART_MS;
@@ -56,7 +56,12 @@ function birdRoutesGone(cluster: Cluster, node: string): boolean {
  * Whether node `at` has lost its route to the pod block of node `owner` (BIRD stopped on `owner`
  * longer than the graceful restart ago, and `at`'s BIRD, still running, withdrew it).
  */
-export function bgpRouteWithdrawn(cluster: Cluster, dp: CniDataplane, at: string, owner: string): boolean {
+export function bgpRouteWithdrawn(
+  cluster: DataplaneHost,
+  dp: CniDataplane,
+  at: string,
+  owner: string,
+): boolean {
   if (dp.cni !== 'calico' || dp.encapsulation === 'vxlan' || at === owner) return false;
   if (!cluster.store.get('daemonsets.apps', 'kube-system', 'calico-node')) return false;
   // Only a running BIRD withdraws: a node whose own BIRD stopped keeps its routes (persist).

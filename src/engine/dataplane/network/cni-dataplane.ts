@@ -18,7 +18,7 @@
  * one L2 network in kind and k3s-on-multipass).
  */
 import type { Pod } from '../../api/objects.ts';
-import type { Cluster } from '../../cluster/cluster.ts';
+import type { DataplaneHost } from './view.ts';
 import {
   currentCniSettings,
   dataplaneFor,
@@ -33,7 +33,7 @@ export type { CniDataplane, Encapsulation } from '../../node/cni/cni-settings.ts
  * The CNI dataplane with the settings in force on `node` (what its agent read when it started), or
  * with the cluster's current settings when no node is named.
  */
-export function cniDataplane(cluster: Cluster, node?: string): CniDataplane {
+export function cniDataplane(cluster: DataplaneHost, node?: string): CniDataplane {
   const { cni, nodeMTU } = cluster.config;
   const settings =
     node === undefined
@@ -46,7 +46,7 @@ export function cniDataplane(cluster: Cluster, node?: string): CniDataplane {
  * The MTU of a pod's eth0: what CNI ADD gave it when its sandbox was created (a pod keeps it until
  * it is recreated), else what its node's settings give a new pod. hostNetwork pods use the node's.
  */
-export function podMtuOf(cluster: Cluster, pod: Pod): number {
+export function podMtuOf(cluster: DataplaneHost, pod: Pod): number {
   const node = pod.spec?.nodeName ?? '';
   if (pod.spec?.hostNetwork) return cluster.config.nodeMTU;
   return recordedPodMtu(cluster.nodeState, node, pod.metadata.uid) ?? cniDataplane(cluster, node).podMtu;

@@ -12,7 +12,7 @@
  * The learner's machine reaches `localhost:PORT` only through `kubectl port-forward`, which goes
  * API server → kubelet → the pod's port and bypasses Services, kube-proxy and policies.
  */
-import type { Cluster } from '../../cluster/cluster.ts';
+import type { DataplaneHost } from './view.ts';
 import type { Rng } from '../../util/rng.ts';
 import { activePortForwards } from '../../kubectl/commands/port-forward.ts';
 import { resolve } from '../dns/resolver.ts';
@@ -157,7 +157,7 @@ function hostnameOf(t: TransportResult): string {
   return target.host.names[0] ?? target.host.ip;
 }
 
-export function connect(req: ConnectRequest, cluster: Cluster, rng: Rng): ConnectResult {
+export function connect(req: ConnectRequest, cluster: DataplaneHost, rng: Rng): ConnectResult {
   const view = buildView(cluster);
   const src = resolveSource(view, req.from);
   const srcPort = req.srcPort ?? ephemeralPort(rng);

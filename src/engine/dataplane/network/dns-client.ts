@@ -11,7 +11,7 @@
  * A broken Corefile is rejected by `reload` and the replica keeps serving the last one that parsed;
  * a cluster whose Corefile never parsed answers SERVFAIL.
  */
-import type { Cluster } from '../../cluster/cluster.ts';
+import type { DataplaneHost } from './view.ts';
 import type { Rng } from '../../util/rng.ts';
 import { parseTimestamp } from '../../util/clock.ts';
 import { nodeResolvConf } from '../../node/pod-files.ts';
@@ -38,17 +38,21 @@ interface DnsState {
   readonly logs: CoreDnsLogLine[];
 }
 
-const STATE = new WeakMap<Cluster, DnsState>();
+const STATE = new WeakMap<DataplaneHost, DnsState>();
 const MAX_LOG_LINES = 2000;
 
-function stateOf(cluster: Cluster): DnsState {
+function stateOf(cluster: DataplaneHost): DnsState {
   let s = STATE.get(cluster);
   if (!s) STATE.set(cluster, (s = { caches: new Map(), logs: [] }));
   return s;
 }
 
 /** Lines CoreDNS's `log` plugin wrote in one replica (for `kubectl logs`), oldest first. */
-export function coreDnsLogLines(cluster: Cluster, namespace: string, pod: string): readonly CoreDnsLogLine[] {
+export function coreDnsLogLines(
+  cluster: DataplaneHost,
+  namespace: string,
+  pod: string,
+): readonly CoreDnsLogLine[] {
   return (STATE.get(cluster)?.logs ?? []).filter((l) => l.namespace === namespace && l.pod === pod);
 }
 
@@ -57,7 +61,7 @@ export function coreDnsLogLines(cluster: Cluster, namespace: string, pod: string
  * wrote (a restart starts a new log), with the time each was written.
  */
 export function coreDnsContainerLog(
-  cluster: Cluster,
+  cluster: DataplaneHost,
   pod: {
     metadata: { namespace?: string; name: string };
     status?: { containerStatuses?: { name: string; state?: { running?: { startedAt?: string } } }[] };
@@ -73,7 +77,7 @@ export function coreDnsContainerLog(
     .map((l) => ({ time: l.time, text: l.text }));
 }
 
-function currentCorefile(cluster: Cluster): Corefile | undefined {
+function currentCorefile(cluster: DataplaneHost): Corefile | undefined {
   const s = stateOf(cluster);
   const text =
     cluster.store.get('configmaps', 'kube-system', 'coredns')?.data?.Corefile ??

@@ -206,4 +206,4 @@ describe('Traefik routes HTTPRoutes', () => {
   });
 });
 
-import { TRAEFIK_YAML as TRAEFIK } from '../../controllers/addons/traefik.ts';
+import { TRAEFIK_YAML as TRAEFIK } from '../../cluster/addons/traefik.ts';

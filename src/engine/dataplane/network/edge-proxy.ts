@@ -18,11 +18,15 @@
 import type { Pod, Service } from '../../api/objects.ts';
 import type { Rng } from '../../util/rng.ts';
 import { certificateNames } from '../edge/certificate.ts';
-import { gatewayStateForPod, ingressStateForPod } from '../edge/edge-state.ts';
-import { routeGatewayRequest } from '../edge/gateway-routing.ts';
-import { edgeImplementationOf, type EdgeImplementation, type HttpReply } from '../edge/implementations.ts';
-import { ingressCertificate, routeIngressRequest } from '../edge/ingress-routing.ts';
-import { hostOnly } from '../edge/http-match.ts';
+import { gatewayStateForPod, ingressStateForPod } from '../../api/edge/edge-state.ts';
+import { routeGatewayRequest } from '../../api/edge/gateway-routing.ts';
+import {
+  edgeImplementationOf,
+  type EdgeImplementation,
+  type HttpReply,
+} from '../../api/edge/implementations.ts';
+import { ingressCertificate, routeIngressRequest } from '../../api/edge/ingress-routing.ts';
+import { hostOnly } from '../../api/edge/http-match.ts';
 import { exchange, httpDate, reasonPhrase, type Exchange } from './http-exchange.ts';
 import { ephemeralPort, resolveSource } from './origin.ts';
 import { transport, type TransportResult } from './transport.ts';

@@ -14,6 +14,7 @@ import { httpResponse, type Responder } from '../../node/responders.ts';
 import { internetHttp, type InternetHost } from '../internet.ts';
 import type { ListenerResponder } from './listeners.ts';
 import type { AppResponse, HttpRequestSpec } from './types.ts';
+import { utf8Length } from '../../util/encoding.ts';
 
 const REASONS: Record<number, string> = {
   200: 'OK',
@@ -60,15 +61,6 @@ export interface ExchangeContext {
   readonly clientPort: number;
   readonly localIP: string;
   readonly now: number;
-}
-
-function utf8Length(s: string): number {
-  let n = 0;
-  for (const ch of s) {
-    const c = ch.codePointAt(0) ?? 0;
-    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
-  }
-  return n;
 }
 
 function goHeaders(

@@ -4,7 +4,7 @@
  */
 export { connect, resolveName } from './connect.ts';
 export { probe, reachabilityMatrix, graderHop, verdictOf } from './probe.ts';
-export type { ProbeRequest, ProbeResult, ProbeVerdict, MatrixCell, GraderHop } from './probe.ts';
+export type { ProbeRequest, ProbeResult, ProbeVerdict, MatrixCell, SideVerdict, GraderHop } from './probe.ts';
 export { coreDnsLogLines } from './dns-client.ts';
 export { cniDataplane, pathMtu } from './cni-dataplane.ts';
 export type { CniDataplane, Encapsulation } from './cni-dataplane.ts';

@@ -4,10 +4,10 @@
  * `ipvsadm -Ln` counters show the learner's own connections. It is synced before use so a line such as
  * `kubectl apply -f svc.yaml && curl …` sees the new Service (a sync is a no-op when nothing changed).
  */
-import type { Cluster } from '../../cluster/cluster.ts';
+import type { DataplaneHost } from './view.ts';
 import type { KubeProxy } from '../proxy/kube-proxy.ts';
 
-export function kubeProxyOf(cluster: Cluster): KubeProxy {
+export function kubeProxyOf(cluster: DataplaneHost): KubeProxy {
   cluster.kubeProxy.sync();
   return cluster.kubeProxy;
 }

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createCluster } from '../../cluster/cluster.ts';
-import { METALLB_NATIVE_YAML } from '../../controllers/addons/metallb.ts';
+import { METALLB_NATIVE_YAML } from '../../cluster/addons/metallb.ts';
 
 const POOL = `apiVersion: metallb.io/v1beta1
 kind: IPAddressPool

@@ -6,7 +6,7 @@
  * (`policyEnforcement`): flannel alone accepts policies and ignores them.
  */
 import type { Pod } from '../../api/objects.ts';
-import type { Cluster } from '../../cluster/cluster.ts';
+import type { DataplaneHost } from './view.ts';
 import { evaluate, type Endpoint, type PodEndpoint, type Verdict } from '../policy/evaluate.ts';
 import { policyEnforcement } from '../policy/enforcement.ts';
 import { policyIndex, type PolicyIndex } from '../policy/policy-index.ts';
@@ -15,7 +15,7 @@ import type { Hop, PolicyHopVerdict } from './types.ts';
 const INDEX = new WeakMap<object, PolicyIndex>();
 
 /** The compiled policies, rebuilt when the policy or namespace list changes. */
-export function currentPolicyIndex(cluster: Cluster): PolicyIndex {
+export function currentPolicyIndex(cluster: DataplaneHost): PolicyIndex {
   const policies = cluster.store.list('networkpolicies.networking.k8s.io');
   const namespaces = cluster.store.list('namespaces');
   const key = `${policies.map((p) => p.metadata.resourceVersion).join(',')}|${namespaces.map((n) => n.metadata.resourceVersion).join(',')}`;
@@ -61,7 +61,7 @@ export interface PolicyCheck {
  * outside world have no NetworkPolicy).
  */
 export function policyCheck(
-  cluster: Cluster,
+  cluster: DataplaneHost,
   direction: 'Egress' | 'Ingress',
   src: Endpoint,
   dst: Endpoint,
@@ -109,7 +109,7 @@ export function policyCheck(
   };
 }
 
-function allowsAnyPort(cluster: Cluster, v: Verdict, direction: 'Egress' | 'Ingress'): boolean {
+function allowsAnyPort(cluster: DataplaneHost, v: Verdict, direction: 'Egress' | 'Ingress'): boolean {
   const ref = v.allowedBy;
   if (!ref) return false;
   const policy = cluster.store.get('networkpolicies.networking.k8s.io', ref.namespace, ref.name);

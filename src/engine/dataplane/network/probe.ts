@@ -11,10 +11,10 @@
  * matrix with 50 policies stays well inside the 500 ms budget; it has no side effects at all.
  */
 import type { Pod } from '../../api/objects.ts';
-import type { Cluster } from '../../cluster/cluster.ts';
+import type { DataplaneHost } from './view.ts';
 import { Rng } from '../../util/rng.ts';
 import { listeningSockets } from '../../node/container-runtime.ts';
-import { evaluate } from '../policy/evaluate.ts';
+import { evaluate, type RuleRef } from '../policy/evaluate.ts';
 import { policyEnforcement } from '../policy/enforcement.ts';
 import { connect } from './connect.ts';
 import { currentPolicyIndex, podEndpoint } from './policy-hops.ts';
@@ -45,7 +45,7 @@ export interface ProbeResult {
  * request always give the same verdict (grades must be reproducible), and the learner's stream is
  * left untouched.
  */
-function probeRng(cluster: Cluster, req: ProbeRequest): Rng {
+function probeRng(cluster: DataplaneHost, req: ProbeRequest): Rng {
   return new Rng(
     `probe:${cluster.clock.now()}:${req.fromPod.namespace}/${req.fromPod.name}:${req.to}:${req.port}`,
   );
@@ -57,7 +57,7 @@ export function verdictOf(r: ConnectResult): ProbeVerdict {
   return 'blocked';
 }
 
-export function probe(cluster: Cluster, req: ProbeRequest): ProbeResult {
+export function probe(cluster: DataplaneHost, req: ProbeRequest): ProbeResult {
   const host = req.to;
   const connection = connect(
     {
@@ -108,13 +108,31 @@ export interface MatrixCell {
     | 'from-local-node'
     | 'not-a-pod';
   readonly direction?: 'Egress' | 'Ingress';
+  /**
+   * Each end on its own: whether the source's egress lets the connection out and whether the
+   * destination's ingress lets it in, and the rule that allowed it (where nothing enforces policies, what
+   * they would allow as written). A grader comparing who a
+   * pod admits needs the ingress side even when the source's own egress is closed.
+   */
+  readonly sides?: { readonly egress: SideVerdict; readonly ingress: SideVerdict };
+}
+
+export interface SideVerdict {
+  readonly allowed: boolean;
+  /** The pod is selected by a policy of this direction. */
+  readonly isolated: boolean;
+  readonly allowedBy?: RuleRef;
+}
+
+function sideOf(v: { allowed: boolean; isolated: boolean; allowedBy?: RuleRef }): SideVerdict {
+  return { allowed: v.allowed, isolated: v.isolated, ...(v.allowedBy ? { allowedBy: v.allowedBy } : {}) };
 }
 
 /**
  * Every pod of `pods` to every other on each TCP/UDP port the destination really listens on (the
  * NetworkPolicy e2e suite's probe grid, loopback excluded as the suite's `ignoreLoopback` does).
  */
-export function reachabilityMatrix(cluster: Cluster, pods?: readonly Pod[]): MatrixCell[] {
+export function reachabilityMatrix(cluster: DataplaneHost, pods?: readonly Pod[]): MatrixCell[] {
   const list = (pods ?? cluster.store.list('pods')).filter(
     (p) => isRunning(p) && p.status?.podIP && !p.spec?.hostNetwork,
   );
@@ -148,10 +166,6 @@ export function reachabilityMatrix(cluster: Cluster, pods?: readonly Pod[]): Mat
       const ref = (p: Pod) => ({ namespace: p.metadata.namespace ?? 'default', name: p.metadata.name });
       for (const s of sockets[j]!) {
         const base = { from: ref(src), to: ref(dst), port: s.port, protocol: s.protocol };
-        if (!enforced) {
-          cells.push({ ...base, verdict: 'allowed', reason: 'not-enforced' });
-          continue;
-        }
         // Pods of one workload share labels: their verdicts are the same unless an ipBlock names addresses.
         const key = `${identity[i]}>${identity[j]}>${s.port}/${s.protocol}`;
         let e = memo.get(key);
@@ -159,13 +173,20 @@ export function reachabilityMatrix(cluster: Cluster, pods?: readonly Pod[]): Mat
           e = evaluate({ src: endpoints[i]!, dst: endpoints[j]!, port: s.port, protocol: s.protocol }, idx);
           memo.set(key, e);
         }
+        const sides = { egress: sideOf(e.egress), ingress: sideOf(e.ingress) };
+        // Nothing enforces the policies: the connection passes, and `sides` says what they would allow.
+        if (!enforced) {
+          cells.push({ ...base, verdict: 'allowed', reason: 'not-enforced', sides });
+          continue;
+        }
         if (!e.egress.allowed)
-          cells.push({ ...base, verdict: 'blocked', reason: 'no-rule-allowed', direction: 'Egress' });
+          cells.push({ ...base, verdict: 'blocked', reason: 'no-rule-allowed', direction: 'Egress', sides });
         else if (!e.ingress.allowed)
-          cells.push({ ...base, verdict: 'blocked', reason: 'no-rule-allowed', direction: 'Ingress' });
+          cells.push({ ...base, verdict: 'blocked', reason: 'no-rule-allowed', direction: 'Ingress', sides });
         else
           cells.push({
             ...base,
+            sides,
             verdict: 'allowed',
             reason:
               e.ingress.reason === 'not-isolated' && e.egress.reason === 'not-isolated'

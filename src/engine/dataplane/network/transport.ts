@@ -21,7 +21,7 @@ import { internetHost, type InternetHost } from '../internet.ts';
 import type { Packet } from '../netfilter/packet.ts';
 import { cniDataplane, type CniDataplane } from './cni-dataplane.ts';
 import { nodeListener, podListener, type Listener } from './listeners.ts';
-import { announcingNode } from './load-balancer.ts';
+import { announcingNodeInfo } from './load-balancer.ts';
 import { podEndpoint, policyCheck } from './policy-hops.ts';
 import { routeHops, type Place } from './routes.ts';
 import { withdrawnRouteHop } from './bgp-routes.ts';
@@ -90,7 +90,7 @@ function fail(
 /** The node where the packet first meets netfilter, or undefined when it never reaches the cluster. */
 function entryNode(view: NetworkView, o: Origin, destIP: string): NodeInfo | undefined {
   if (o.kind !== 'external') return o.node;
-  return view.nodeByIP(destIP) ?? announcingNode(view, destIP);
+  return view.nodeByIP(destIP) ?? announcingNodeInfo(view, destIP);
 }
 
 export function transport(view: NetworkView, input: TransportInput, rng: Rng): TransportResult {

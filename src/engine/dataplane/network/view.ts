@@ -5,9 +5,30 @@
  * the view always follows the store.
  */
 import type { Node, Pod, Service } from '../../api/objects.ts';
-import type { Cluster } from '../../cluster/cluster.ts';
-import type { ClusterConfig } from '../../cluster/config.ts';
+import type { ClusterConfig } from '../../api/cluster-config.ts';
+import type { ApiStore } from '../../api/store.ts';
+import type { ApiServer } from '../../apiserver/apiserver.ts';
+import type { NodeLocalStore } from '../../controllers/runtime.ts';
+import type { SimClock } from '../../util/clock.ts';
+import type { Rng } from '../../util/rng.ts';
+import type { KubeProxy } from '../proxy/kube-proxy.ts';
 import { cidrContainsText } from '../../util/ip.ts';
+
+/**
+ * What the dataplane sees of the cluster (cluster/cluster.ts provides it): the objects, read from the
+ * store on demand, and watched for the few things that must follow every change (the CoreDNS reload
+ * log); the cluster's definition, clock and seeded randomness; kube-proxy's rendered rules; the nodes'
+ * local state (CNI settings). Packets are computed from this; the dataplane writes no API objects.
+ */
+export interface DataplaneHost {
+  readonly store: Pick<ApiStore, 'get' | 'list' | 'mustGet'>;
+  readonly api: Pick<ApiServer, 'get' | 'list' | 'watch'>;
+  readonly config: ClusterConfig;
+  readonly clock: SimClock;
+  readonly rng: Rng;
+  readonly kubeProxy: KubeProxy;
+  readonly nodeState: NodeLocalStore;
+}
 
 export interface NodeInfo {
   readonly name: string;
@@ -18,7 +39,7 @@ export interface NodeInfo {
 }
 
 export interface NetworkView {
-  readonly cluster: Cluster;
+  readonly cluster: DataplaneHost;
   readonly config: ClusterConfig;
   readonly now: number;
   readonly nodes: readonly NodeInfo[];
@@ -56,7 +77,7 @@ export function serviceAddresses(svc: Service): string[] {
   return [...out];
 }
 
-export function buildView(cluster: Cluster): NetworkView {
+export function buildView(cluster: DataplaneHost): NetworkView {
   const config = cluster.config;
   const apiNodes = cluster.store.list('nodes');
   const nodes: NodeInfo[] = (

@@ -5,7 +5,7 @@
  * policy controller beside flannel, so policies are enforced unless k3s runs with `--disable-network-policy`
  * (k3s-io/docs networking-services.md).
  */
-import type { ClusterConfig } from '../../cluster/config.ts';
+import type { ClusterConfig } from '../../api/cluster-config.ts';
 
 /** Reason codes; the packet walk and the grader turn them into i18n keys. */
 export type EnforcementReason =

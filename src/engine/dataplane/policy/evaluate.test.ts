@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { NetworkPolicy } from '../../api/objects.ts';
-import { defaultClusterConfig, parseClusterConfig } from '../../cluster/config.ts';
+import { defaultClusterConfig, parseClusterConfig } from '../../api/cluster-config.ts';
 import { policyEnforced, policyEnforcement } from './enforcement.ts';
 import { evaluate, type Endpoint, type PodEndpoint } from './evaluate.ts';
 import { netpol, ns, pod } from './test-helpers.ts';

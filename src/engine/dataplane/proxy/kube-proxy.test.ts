@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiStore, type NewObject } from '../../api/store.ts';
 import type { AnyObject } from '../../api/objects.ts';
-import { defaultClusterConfig, parseClusterConfig, type ClusterConfig } from '../../cluster/config.ts';
+import { defaultClusterConfig, parseClusterConfig, type ClusterConfig } from '../../api/cluster-config.ts';
 import { SimClock } from '../../util/clock.ts';
 import { Rng } from '../../util/rng.ts';
 import { deepClone } from '../../util/json.ts';

@@ -13,7 +13,7 @@
  * or whose new process exited on a bad configuration, keeps its last rules (stale). With
  * `kubeProxyMode: none` (Cilium's kube-proxy replacement) nothing is rendered.
  */
-import { jsonEqual } from '../../util/json.ts';
+import { isPlainObject, jsonEqual, type Json } from '../../util/json.ts';
 import type {
   ConfigMap,
   EndpointSlice,
@@ -25,11 +25,10 @@ import type {
   AnyObject,
 } from '../../api/objects.ts';
 import type { WatchHandler } from '../../api/store.ts';
-import type { Controller } from '../../cluster/controller.ts';
-import type { ClusterConfig } from '../../cluster/config.ts';
+import type { Controller, EventSink, NodeLocalStore } from '../../controllers/runtime.ts';
+import type { ClusterConfig } from '../../api/cluster-config.ts';
 import type { SimClock } from '../../util/clock.ts';
 import type { Rng } from '../../util/rng.ts';
-import type { EventRecorder } from '../../controllers/event-recorder.ts';
 import { iptablesSave as printIptablesSave, iptablesListRules } from '../netfilter/iptables-save.ts';
 import { applyIptablesRestore } from '../netfilter/iptables-restore.ts';
 import { emptyRuleset, type IptablesRuleset } from '../netfilter/ruleset.ts';
@@ -71,7 +70,65 @@ export interface KubeProxyContext {
   readonly api: KubeProxyApi;
   readonly clock: SimClock;
   readonly config: ClusterConfig;
-  readonly recorder?: EventRecorder;
+  readonly recorder?: EventSink;
+  /** A node's local addresses besides its InternalIP and loopback (its CNI devices'). */
+  readonly nodeLocalAddresses?: (node: Node) => readonly string[];
+  /**
+   * Where each node's running process is kept (which pod instance started, with which settings), so a
+   * restored snapshot keeps running the mode it ran, not the ConfigMap's newer one.
+   */
+  readonly nodeState?: NodeLocalStore;
+}
+
+/** The node-local key of the process kube-proxy runs on a node. */
+const PROCESS_KEY = 'kube-proxy/process';
+
+interface KeptProcess {
+  readonly attempted?: string;
+  readonly running?: { readonly settings: KubeProxySettings; readonly instance: string };
+}
+
+function keptProcessJson(attempted: string, running: KeptProcess['running']): Json {
+  if (!running) return { attempted };
+  const { mode, configuredMode, scheduler, clusterCIDR, masqueradeAll } = running.settings;
+  const settings = {
+    mode,
+    configuredMode,
+    scheduler,
+    masqueradeAll,
+    ...(clusterCIDR ? { clusterCIDR } : {}),
+  };
+  return { attempted, running: { instance: running.instance, settings } };
+}
+
+const PROXY_MODES: readonly ProxyMode[] = ['iptables', 'ipvs', 'nftables'];
+
+function isProxyMode(mode: unknown): mode is ProxyMode {
+  return PROXY_MODES.some((m) => m === mode);
+}
+
+/** The kept record, read back; anything not of its shape (an older snapshot) is no record. */
+function keptProcess(value: Json | undefined): KeptProcess | undefined {
+  if (!isPlainObject(value) || typeof value.attempted !== 'string') return undefined;
+  const r = value.running;
+  if (!isPlainObject(r) || typeof r.instance !== 'string' || !isPlainObject(r.settings))
+    return { attempted: value.attempted };
+  const { mode, configuredMode, scheduler, clusterCIDR, masqueradeAll } = r.settings;
+  if (
+    !isProxyMode(mode) ||
+    typeof configuredMode !== 'string' ||
+    typeof scheduler !== 'string' ||
+    typeof masqueradeAll !== 'boolean'
+  )
+    return { attempted: value.attempted };
+  const settings: KubeProxySettings = {
+    mode,
+    configuredMode,
+    scheduler,
+    masqueradeAll,
+    ...(typeof clusterCIDR === 'string' ? { clusterCIDR } : {}),
+  };
+  return { attempted: value.attempted, running: { instance: r.instance, settings } };
 }
 
 /** One node's kernel state as kube-proxy left it, plus the per-connection state of the packet path. */
@@ -149,7 +206,7 @@ export class KubeProxy implements Controller {
         if (this.serviceChanges.update(prev, cur)) this.dirty = true;
       }),
       this.ctx.api.watch('endpointslices.discovery.k8s.io', mark),
-      // Rules depend on a node's name, InternalIP and labels (nodeInfo), not on its status otherwise.
+      // Rules depend on a node's name, InternalIP, labels and pod CIDR (nodeInfo), not on its status otherwise.
       this.ctx.api.watch('nodes', (e) => {
         if (e.type !== 'MODIFIED' || !e.oldObject || !sameProxyNode(e.oldObject, e.object)) this.dirty = true;
       }),
@@ -377,6 +434,7 @@ export class KubeProxy implements Controller {
       if (instance && instance !== st.attempted) {
         st.attempted = instance;
         this.startOn(node.name, st, instance, desired);
+        this.ctx.nodeState?.set(node.name, PROCESS_KEY, keptProcessJson(instance, st.running));
         st.starts.set(instance, { ...(st.running ? { settings: st.running.settings } : {}), log: st.log });
         for (const old of [...st.starts.keys()].slice(0, -KEPT_STARTS)) st.starts.delete(old);
       }
@@ -461,6 +519,14 @@ export class KubeProxy implements Controller {
         log: [],
         starts: new Map(),
       };
+      // After a restore: the process that was running keeps running, with the settings it started with.
+      const kept = keptProcess(this.ctx.nodeState?.get(node, PROCESS_KEY));
+      if (kept?.attempted !== undefined) st.attempted = kept.attempted;
+      if (kept?.running) {
+        st.running = kept.running;
+        st.log = proxierStartupLog(kept.running.settings.mode, kept.running.settings.scheduler);
+        st.starts.set(kept.running.instance, { settings: kept.running.settings, log: st.log });
+      }
       this.nodes.set(node, st);
     }
     return st;
@@ -475,6 +541,7 @@ export class KubeProxy implements Controller {
           name: n.metadata.name,
           ip: n.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '',
           labels: n.metadata.labels ?? {},
+          localAddresses: this.ctx.nodeLocalAddresses?.(n) ?? [],
         }))
         .sort((a, b) => (a.name < b.name ? -1 : 1));
     }
@@ -485,7 +552,12 @@ export class KubeProxy implements Controller {
 function sameProxyNode(a: AnyObject, b: AnyObject): boolean {
   const ip = (n: AnyObject) =>
     (n as unknown as Node).status?.addresses?.find((x) => x.type === 'InternalIP')?.address ?? '';
-  return ip(a) === ip(b) && jsonEqual(a.metadata.labels ?? {}, b.metadata.labels ?? {});
+  const podCIDR = (n: AnyObject) => (n as unknown as Node).spec?.podCIDR ?? '';
+  return (
+    ip(a) === ip(b) &&
+    podCIDR(a) === podCIDR(b) &&
+    jsonEqual(a.metadata.labels ?? {}, b.metadata.labels ?? {})
+  );
 }
 
 function isConfigMap(o: AnyObject): boolean {

@@ -11,6 +11,11 @@ export interface ProxyNode {
   /** The node's primary InternalIP. */
   readonly ip: string;
   readonly labels: Readonly<Record<string, string>>;
+  /**
+   * The node's other local addresses, loopback aside: what its CNI put on its own devices (flannel.1,
+   * cni0, tunl0…). The IPVS proxier listens for NodePorts on each of them.
+   */
+  readonly localAddresses?: readonly string[];
 }
 
 export interface ProxyInput {

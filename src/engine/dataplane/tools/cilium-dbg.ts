@@ -23,9 +23,9 @@
 import type { EndpointSlice, Pod } from '../../api/objects.ts';
 import { cniManagedPods } from '../netfilter/cni/index.ts';
 import { matchesLabelSelector } from '../../api/labels.ts';
-import type { Cluster } from '../../cluster/cluster.ts';
+import type { ToolHost } from './tool-context.ts';
 import type { CommandHandler } from '../../shell/types.ts';
-import { tabwrite } from '../../kubectl/printers/tabwriter.ts';
+import { tabwrite } from '../../util/tabwriter.ts';
 import { fnv32a } from '../../util/rng.ts';
 import { cniPlugin } from '../../node/cni/index.ts';
 import { parseCidr } from '../../util/ip.ts';
@@ -42,15 +42,15 @@ function usageError(text: string): { stdout: string; stderr: string; exitCode: n
   return { stdout: '', stderr: `Error: ${text}\nRun 'cilium-dbg --help' for usage.\n`, exitCode: 1 };
 }
 
-function config(cluster: Cluster): Readonly<Record<string, string>> {
+function config(cluster: ToolHost): Readonly<Record<string, string>> {
   return cluster.store.get('configmaps', 'kube-system', 'cilium-config')?.data ?? {};
 }
 
-function kubeProxyReplacement(cluster: Cluster): boolean {
+function kubeProxyReplacement(cluster: ToolHost): boolean {
   return config(cluster)['kube-proxy-replacement'] === 'true';
 }
 
-function nodeIP(cluster: Cluster, node: string): string {
+function nodeIP(cluster: ToolHost, node: string): string {
   const n = cluster.store.get('nodes', undefined, node);
   return n?.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
 }
@@ -63,7 +63,7 @@ interface Frontend {
 }
 
 /** The frontends the node's BPF service map holds, sorted as `service list` sorts them (by address). */
-function frontends(cluster: Cluster, node: string): Frontend[] {
+function frontends(cluster: ToolHost, node: string): Frontend[] {
   const kpr = kubeProxyReplacement(cluster);
   const slices = cluster.store.list('endpointslices.discovery.k8s.io') as EndpointSlice[];
   const endpoints = buildEndpointsMap(slices, node);
@@ -103,7 +103,7 @@ function protoOf(f: Frontend): string {
   return f.address.slice(f.address.lastIndexOf('/') + 1);
 }
 
-function serviceList(cluster: Cluster, node: string): string {
+function serviceList(cluster: ToolHost, node: string): string {
   let text = 'Frontend\tService Type\tBackend\t\n';
   for (const f of frontends(cluster, node)) {
     const bs = f.backends.map(
@@ -127,7 +127,7 @@ function flagsText(f: Frontend): string {
   return parts.join(', ');
 }
 
-function bpfLbList(cluster: Cluster, node: string): string {
+function bpfLbList(cluster: ToolHost, node: string): string {
   let text = 'SERVICE ADDRESS\tBACKEND ADDRESS (REVNAT_ID) (SLOT)\t\n';
   frontends(cluster, node).forEach((f, i) => {
     const revNat = i + 1;
@@ -152,7 +152,7 @@ function identityOf(labels: readonly string[]): number {
   return 256 + (fnv32a(labels.join(';')) % (65535 - 256));
 }
 
-function securityLabels(cluster: Cluster, pod: Pod): string[] {
+function securityLabels(cluster: ToolHost, pod: Pod): string[] {
   const ns = pod.metadata.namespace ?? 'default';
   const nsLabels = cluster.store.get('namespaces', undefined, ns)?.metadata.labels ?? {};
   const out = Object.entries(pod.metadata.labels ?? {})
@@ -169,7 +169,7 @@ function securityLabels(cluster: Cluster, pod: Pod): string[] {
 }
 
 /** Enforcement per direction under `enable-policy: default`: on once a policy selects the pod. */
-function enforcement(cluster: Cluster, pod: Pod): [string, string] {
+function enforcement(cluster: ToolHost, pod: Pod): [string, string] {
   const mode = config(cluster)['enable-policy'] ?? 'default';
   if (mode === 'never') return ['Disabled', 'Disabled'];
   if (mode === 'always') return ['Enabled', 'Enabled'];
@@ -185,7 +185,7 @@ function enforcement(cluster: Cluster, pod: Pod): [string, string] {
   return [ingress ? 'Enabled' : 'Disabled', egress ? 'Enabled' : 'Disabled'];
 }
 
-function endpointList(cluster: Cluster, node: string): string {
+function endpointList(cluster: ToolHost, node: string): string {
   interface Row {
     id: number;
     ingress: string;
@@ -254,7 +254,7 @@ function healthIP(podCIDR: string): string {
   return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
 }
 
-function status(cluster: Cluster, node: string, now: string): string {
+function status(cluster: ToolHost, node: string, now: string): string {
   const kpr = kubeProxyReplacement(cluster);
   const dp = cniDataplane(cluster, node);
   const podCIDR = cluster.store.get('nodes', undefined, node)?.spec?.podCIDR ?? '';
@@ -294,7 +294,7 @@ function status(cluster: Cluster, node: string, now: string): string {
     'Global Identity Range:\tmin 256, max 65535',
     'Hubble:\tOk\tCurrent/Max Flows: 0/4095 (0.00%), Flows/s: 0.00',
     'Encryption:\tDisabled\t',
-    `Cluster health:\t${nodes}/${nodes} reachable\t(${now})`,
+    `ToolHost health:\t${nodes}/${nodes} reachable\t(${now})`,
   ];
   return tabwrite(`${lines.join('\n')}\n`, { minwidth: 2, padding: 3 });
 }

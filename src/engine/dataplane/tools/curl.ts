@@ -26,7 +26,7 @@ import {
   type CurlBody,
   type CurlOptions,
   type ParsedUrl,
-} from './curl-args.ts';
+} from '../network/curl-args.ts';
 import {
   curlVersion,
   progressEnd,

@@ -5,6 +5,7 @@
  * the names (real ones are random; ours are stable per seed).
  */
 import type { Pod } from '../../api/objects.ts';
+import { cniDeviceAddresses } from '../../node/cni/device-addresses.ts';
 import { cniPlugin } from '../../node/cni/index.ts';
 import { fnv32a } from '../../util/rng.ts';
 import { formatIPv4, parseCidr } from '../../util/ip.ts';
@@ -109,9 +110,15 @@ export function nodeInterfaces(view: NetworkView, node: NodeInfo): NodeNetns {
   const ifaces: Iface[] = [LO];
   let index = 2;
   const prefix = k3s ? 24 : 16;
-  const podCidr = parseCidr(node.podCIDR);
-  const first = podCidr ? formatIPv4(podCidr.base) : '';
-  const second = podCidr ? formatIPv4(podCidr.base + 1) : '';
+  const addresses = cniDeviceAddresses(dp, node.podCIDR);
+  /** The inet line of a CNI device, from the one place that knows which address each device gets. */
+  const inetOf = (device: string): Pick<Iface, 'inet'> => {
+    const a = addresses.find((d) => d.device === device);
+    if (!a) return {};
+    const cidr = `${a.address}/${a.prefix}`;
+    const brd = a.prefix < 32 ? broadcast(cidr) : undefined;
+    return { inet: { cidr, ...(brd ? { brd } : {}), scope: a.scope } };
+  };
   if (tunlIndexInPods(dp))
     ifaces.push({
       index: index++,
@@ -123,7 +130,7 @@ export function nodeInterfaces(view: NetworkView, node: NodeInfo): NodeNetns {
       state: 'UNKNOWN',
       linkType: 'ipip',
       mac: '0.0.0.0',
-      ...(first ? { inet: { cidr: `${first}/32`, scope: 'global' } } : {}),
+      ...inetOf('tunl0'),
       qlen: 1000,
       kind: { type: 'ipip' },
     });
@@ -166,43 +173,29 @@ export function nodeInterfaces(view: NetworkView, node: NodeInfo): NodeNetns {
           mtu: dp.nodeMtu - dp.overhead,
           flags: 'BROADCAST,MULTICAST,UP,LOWER_UP',
           state: 'UNKNOWN',
-          ...(first ? { inet: { cidr: `${first}/32`, scope: 'global' } } : {}),
+          ...inetOf('flannel.1'),
           // flanneld's vxlan backend: VNI 1, Linux's port 8472, learning off (it programs the FDB).
           kind: { type: 'vxlan', id: 1, local: node.ip, dev: 'eth0', dstport: 8472 },
         }),
       );
-    ifaces.push(
-      dev('cni0', {
-        kind: { type: 'bridge' },
-        ...(second
-          ? {
-              inet: {
-                cidr: `${second}/24`,
-                ...(broadcast(node.podCIDR) ? { brd: broadcast(node.podCIDR)! } : {}),
-                scope: 'global',
-              },
-            }
-          : {}),
-      }),
-    );
+    ifaces.push(dev('cni0', { kind: { type: 'bridge' }, ...inetOf('cni0') }));
   } else if (dp.cni === 'calico' && dp.encapsulation === 'vxlan') {
     ifaces.push(
       dev('vxlan.calico', {
         state: 'UNKNOWN',
         // Felix's VXLAN device: VNI 4096 on the IANA port 4789.
         kind: { type: 'vxlan', id: 4096, local: node.ip, dev: 'eth0', dstport: 4789 },
-        ...(first ? { inet: { cidr: `${first}/32`, scope: 'global' } } : {}),
+        ...inetOf('vxlan.calico'),
       }),
     );
   } else if (dp.cni === 'cilium') {
-    const router = cniPlugin('cilium').gateway(node.podCIDR);
     ifaces.push(dev('cilium_net', { peer: 'cilium_host', mtu: dp.nodeMtu, kind: { type: 'veth' } }));
     ifaces.push(
       dev('cilium_host', {
         peer: 'cilium_net',
         kind: { type: 'veth' },
         mtu: dp.nodeMtu,
-        ...(router ? { inet: { cidr: `${router}/32`, scope: 'link' } } : {}),
+        ...inetOf('cilium_host'),
       }),
     );
     if (dp.encapsulation !== 'none')

@@ -5,7 +5,7 @@
  * files a node shell reads under /etc/cni/net.d (the CNI's installed conflist).
  */
 import type { Pod } from '../../api/objects.ts';
-import type { Cluster } from '../../cluster/cluster.ts';
+import type { ToolHost } from './tool-context.ts';
 import type { CommandHandler, CommandResult, SessionContext } from '../../shell/types.ts';
 import { resolveImage } from '../../node/images.ts';
 import { cniConfDir, cniPlugin, sandboxId } from '../../node/cni/index.ts';
@@ -16,6 +16,7 @@ import { cniDataplane } from '../network/cni-dataplane.ts';
 import { buildView } from '../network/view.ts';
 import { macOf, nodeInterfaces } from './interfaces.ts';
 import type { ToolContext } from './tool-context.ts';
+import { tabwrite } from '../../util/tabwriter.ts';
 
 /** go-units `HumanDuration`. */
 export function humanDuration(ms: number): string {
@@ -33,17 +34,12 @@ export function humanDuration(ms: number): string {
   return `${Math.floor(h / 24 / 7)} weeks`;
 }
 
-/** Go text/tabwriter with crictl's settings (minwidth 20, padding 3); the last column is not padded. */
-export function tabwrite(rows: readonly (readonly string[])[]): string {
-  const widths: number[] = [];
-  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
-  return rows
-    .map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(Math.max(20, widths[i]! + 3)))).join(''))
-    .map((l) => `${l}\n`)
-    .join('');
+/** crictl's table writer (`tabwriter.NewWriter(os.Stdout, 20, 1, 3, ' ', 0)`); the last column is not padded. */
+function crictlTable(rows: readonly (readonly string[])[]): string {
+  return tabwrite(rows.map((r) => `${r.join('\t')}\n`).join(''), { minwidth: 20, padding: 3 });
 }
 
-function podsOn(cluster: Cluster, node: string): Pod[] {
+function podsOn(cluster: ToolHost, node: string): Pod[] {
   return cluster.store
     .list('pods')
     .filter(
@@ -56,7 +52,7 @@ function podsOn(cluster: Cluster, node: string): Pod[] {
     );
 }
 
-function ago(cluster: Cluster, ts: string | undefined): string {
+function ago(cluster: ToolHost, ts: string | undefined): string {
   return ts ? `${humanDuration(cluster.clock.now() - parseTimestamp(ts))} ago` : 'Unknown';
 }
 
@@ -117,7 +113,7 @@ function matchesRegex(pattern: string | undefined, s: string): boolean {
   }
 }
 
-function crictlFatal(cluster: Cluster, msg: string): { stdout: string; stderr: string; exitCode: number } {
+function crictlFatal(cluster: ToolHost, msg: string): { stdout: string; stderr: string; exitCode: number } {
   return { stdout: '', stderr: `time="${cluster.clock.rfc3339()}" level=fatal msg="${msg}"\n`, exitCode: 1 };
 }
 
@@ -174,7 +170,7 @@ export function crictlCommand(ctx: ToolContext): CommandHandler {
             '(default)',
           ]);
         }
-        return { stdout: tabwrite(rows), stderr: '', exitCode: 0 };
+        return { stdout: crictlTable(rows), stderr: '', exitCode: 0 };
       }
       // ps: running containers unless -a or --state; --name filters the container name, --pod the
       // sandbox ID (a prefix, as containerd's truncindex resolves it), --namespace the pod's.
@@ -219,7 +215,7 @@ export function crictlCommand(ctx: ToolContext): CommandHandler {
           p.metadata.namespace ?? 'default',
         ]);
       }
-      return { stdout: tabwrite(rows), stderr: '', exitCode: 0 };
+      return { stdout: crictlTable(rows), stderr: '', exitCode: 0 };
     }
     if (sub === 'inspectp') {
       const id = rest.find((a) => !a.startsWith('-'));
@@ -401,7 +397,7 @@ export function sysctlCommand(ctx: ToolContext): CommandHandler {
 }
 
 /** The installed conflist as the CNI's installer writes it on each node. */
-export function installedConflist(cluster: Cluster, node: string): string {
+export function installedConflist(cluster: ToolHost, node: string): string {
   const plugin = cniPlugin(cluster.config.cni);
   let text = plugin.conflist;
   // install-cni wrote the file when the node's agent pod started, from the settings it read then.
@@ -420,7 +416,7 @@ export function installedConflist(cluster: Cluster, node: string): string {
 }
 
 /** Files a node shell sees besides resolv.conf/hosts: the CNI configuration and /proc/sys basics. */
-export function nodeFiles(cluster: Cluster, node: string): Record<string, string> {
+export function nodeFiles(cluster: ToolHost, node: string): Record<string, string> {
   if (cluster.config.disableDefaultCNI) return { '/proc/sys/net/ipv4/ip_forward': '1\n' };
   const dir = cniConfDir(cluster.config);
   const plugin = cniPlugin(cluster.config.cni);
@@ -443,7 +439,7 @@ export function nodeFiles(cluster: Cluster, node: string): Record<string, string
 }
 
 /** The image of the `kubectl debug node/...` container a node session runs in, when there is one. */
-function debugImageIsBusybox(cluster: Cluster, context: SessionContext): boolean {
+function debugImageIsBusybox(cluster: ToolHost, context: SessionContext): boolean {
   if (context.kind !== 'node' || !context.debugPod) return false;
   const pod = cluster.store.list('pods').find((p) => p.metadata.name === context.debugPod);
   const image = resolveImage(pod?.spec?.containers?.[0]?.image ?? '');

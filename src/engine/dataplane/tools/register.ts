@@ -4,9 +4,10 @@
  * `sh: curl: not found`. Node programs are there in every node shell; the learner's machine has curl,
  * nc and ping (reaching node addresses, NodePorts, LoadBalancer VIPs and port-forwards).
  */
-import type { Cluster } from '../../cluster/cluster.ts';
+import type { ToolHost } from './tool-context.ts';
 import type { CommandHandler } from '../../shell/types.ts';
-import type { PodTarget } from '../../cluster/commands.ts';
+import type { Pod } from '../../api/objects.ts';
+import type { ImageProfile } from '../../node/images.ts';
 import { ciliumDbgCommand } from './cilium-dbg.ts';
 import { curlCommand } from './curl.ts';
 import { digCommand, getentCommand, hostCommand, nslookupCommand } from './dns-tools.ts';
@@ -76,13 +77,24 @@ export const HOST_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>
   ['ping', pingCommand],
 ]);
 
-export interface CommandTables {
-  readonly host: Map<string, (cluster: Cluster) => CommandHandler>;
-  readonly pod: Map<string, (target: PodTarget) => CommandHandler>;
-  readonly node: Map<string, (cluster: Cluster, node: string) => CommandHandler>;
+/** The container a pod tool runs in (the registry's PodTarget carries more; tools need this much). */
+export interface ToolPodTarget<H extends ToolHost> {
+  readonly cluster: H;
+  readonly pod: Pod;
+  readonly container: { readonly name: string };
+  readonly profile: ImageProfile;
 }
 
-export function registerDataplaneTools(t: CommandTables): void {
+/** The registry's tables, generic over the host so the composition root can hand in its own maps. */
+export interface CommandTables<H extends ToolHost, T extends ToolPodTarget<H>> {
+  readonly host: Map<string, (cluster: H) => CommandHandler>;
+  readonly pod: Map<string, (target: T) => CommandHandler>;
+  readonly node: Map<string, (cluster: H, node: string) => CommandHandler>;
+}
+
+export function registerDataplaneTools<H extends ToolHost, T extends ToolPodTarget<H>>(
+  t: CommandTables<H, T>,
+): void {
   for (const [name, f] of POD_TOOLS)
     t.pod.set(name, (target) =>
       f(podToolContext(target.cluster, target.pod, target.container.name, target.profile)),

@@ -4,13 +4,23 @@
  * programs) and a way to let simulated time pass while it waits.
  */
 import type { Pod } from '../../api/objects.ts';
-import type { Cluster } from '../../cluster/cluster.ts';
+import type { DataplaneHost } from '../network/view.ts';
 import type { ImageProfile } from '../../node/images.ts';
 import { imageVersion, resolveImage } from '../../node/images.ts';
 import type { Source } from '../network/types.ts';
+import type { Shell } from '../../shell/shell.ts';
+
+/**
+ * What a tool needs beyond the dataplane's view: letting simulated time pass while it waits (`ping`,
+ * `curl --max-time`), and the shell to run a command inside a node's root (`chroot /host`).
+ */
+export interface ToolHost extends DataplaneHost {
+  readonly shell: Pick<Shell, 'execIn'>;
+  tick(ms: number): void;
+}
 
 export interface ToolContext {
-  readonly cluster: Cluster;
+  readonly cluster: ToolHost;
   readonly source: Source;
   readonly pod?: Pod;
   readonly profile?: ImageProfile;
@@ -21,7 +31,7 @@ export interface ToolContext {
 }
 
 export function podToolContext(
-  cluster: Cluster,
+  cluster: ToolHost,
   pod: Pod,
   container: string,
   profile: ImageProfile,
@@ -42,11 +52,11 @@ export function podToolContext(
   };
 }
 
-export function nodeToolContext(cluster: Cluster, node: string): ToolContext {
+export function nodeToolContext(cluster: ToolHost, node: string): ToolContext {
   return { cluster, source: { kind: 'node', node }, node };
 }
 
-export function hostToolContext(cluster: Cluster): ToolContext {
+export function hostToolContext(cluster: ToolHost): ToolContext {
   return { cluster, source: { kind: 'external' } };
 }
 
@@ -56,13 +66,13 @@ export function isBusybox(ctx: ToolContext): boolean {
 }
 
 /** Time waited by tools running as a container's process, which the kubelet starts inside a sync. */
-const detached = new WeakMap<Cluster, { ms: number }>();
+const detached = new WeakMap<ToolHost, { ms: number }>();
 
 /**
  * Runs `fn` with its tools' waits added up instead of passed on the clock: a container's main process
  * starts inside the kubelet's sync, where the clock cannot move; the container ends that much later.
  */
-export function runDetached<T>(cluster: Cluster, fn: () => T): { value: T; elapsedMs: number } {
+export function runDetached<T>(cluster: ToolHost, fn: () => T): { value: T; elapsedMs: number } {
   const outer = detached.get(cluster);
   const mine = { ms: 0 };
   detached.set(cluster, mine);

@@ -377,7 +377,7 @@ describe("CoreDNS's log plugin shows every query the resolvers send", () => {
 });
 
 describe("calico's installed conflist", () => {
-  it("is calico.yaml's template (inside/02-cni.mdx) with install-cni's fill-ins: calico + calico-ipam, portmap, bandwidth", () => {
+  it("is calico.yaml's template (one-node/cni.mdx) with install-cni's fill-ins: calico + calico-ipam, portmap, bandwidth", () => {
     const calico = scenario('calico', 'iptables', 41);
     calico.execSync('kubectl debug node/kind-worker -it --image=nicolaka/netshoot', { interactive: true });
     const r = calico.execSync('cat /etc/cni/net.d/10-calico.conflist', { interactive: true });

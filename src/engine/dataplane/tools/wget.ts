@@ -8,7 +8,7 @@
  */
 import type { CommandHandler } from '../../shell/types.ts';
 import { connect } from '../network/connect.ts';
-import { parseUrl } from './curl-args.ts';
+import { parseUrl } from '../network/curl-args.ts';
 import { SYN_GIVE_UP_MS } from './curl.ts';
 import { wait, type ToolContext } from './tool-context.ts';
 

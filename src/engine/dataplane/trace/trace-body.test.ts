@@ -5,7 +5,7 @@
  * fails with (26) when it cannot read it), so the MTU hop decides from the real packet sizes.
  */
 import { describe, expect, it } from 'vitest';
-import { parseCurlArgs, curlBody } from '../tools/curl-args.ts';
+import { parseCurlArgs, curlBody } from '../network/curl-args.ts';
 import { scenario, setFlannelPodMtu } from '../network/test-helpers.ts';
 import type { Hop } from '../network/types.ts';
 import { traceConnection } from './trace-connection.ts';

@@ -4,7 +4,7 @@
  * `deploy/NAME` (its first running pod), a prefix of a pod name, `node/NAME`, or `outside` (the learner's
  * machine). Bad input gets a usage error, never an exception.
  */
-import type { Cluster } from '../../cluster/cluster.ts';
+import type { DataplaneHost } from '../network/view.ts';
 import type { CommandHandler } from '../../shell/types.ts';
 import type { Source } from '../network/types.ts';
 import { isRunning } from '../network/view.ts';
@@ -42,7 +42,7 @@ function usage(msg: string): { stdout: string; stderr: string; exitCode: number 
   return { stdout: '', stderr: `trace: ${msg}\nSee 'trace --help' for usage.\n`, exitCode: 2 };
 }
 
-function resolveSourceArg(cluster: Cluster, text: string, namespace: string): Source | string {
+function resolveSourceArg(cluster: DataplaneHost, text: string, namespace: string): Source | string {
   if (text === 'outside' || text === 'external' || text === 'host') return { kind: 'external' };
   const slash = text.indexOf('/');
   const kind = slash < 0 ? '' : text.slice(0, slash).toLowerCase();
@@ -74,7 +74,7 @@ function resolveSourceArg(cluster: Cluster, text: string, namespace: string): So
   return `pods "${name}" not found`;
 }
 
-export function traceCommand(cluster: Cluster): CommandHandler {
+export function traceCommand(cluster: DataplaneHost): CommandHandler {
   return (argv, io) => {
     const args = argv.slice(1);
     if (args.length === 0) return usage('missing SOURCE and COMMAND');

@@ -4,13 +4,13 @@
  * once, so the trace is the connection the command would have made. `TraceResult` is the structured
  * form the lab UI draws and the grader names hops from; `formatTrace` prints it.
  */
-import type { Cluster } from '../../cluster/cluster.ts';
+import type { DataplaneHost } from '../network/view.ts';
 import { parseIPv4 } from '../../util/ip.ts';
 import { connect, resolveName } from '../network/connect.ts';
 import { resolveSource } from '../network/origin.ts';
 import type { ConnectRequest, ConnectResult, Hop, Outcome, Source } from '../network/types.ts';
 import { buildView } from '../network/view.ts';
-import { curlBody, parseCurlArgs, parseUrl } from '../tools/curl-args.ts';
+import { curlBody, parseCurlArgs, parseUrl } from '../network/curl-args.ts';
 
 export type TraceProgram = 'curl' | 'wget' | 'nc' | 'ping' | 'nslookup' | 'dig' | 'host' | 'getent';
 export const TRACE_PROGRAMS: readonly TraceProgram[] = [
@@ -196,7 +196,7 @@ function summarize(program: string, r: ConnectResult): string {
   }
 }
 
-export function traceConnection(cluster: Cluster, req: TraceRequest): TraceResult | TraceError {
+export function traceConnection(cluster: DataplaneHost, req: TraceRequest): TraceResult | TraceError {
   const program = req.argv[0] as TraceProgram;
   if (!TRACE_PROGRAMS.includes(program))
     return { error: `cannot trace "${req.argv[0] ?? ''}": trace follows ${TRACE_PROGRAMS.join(', ')}` };

@@ -6,7 +6,7 @@
 import { RESOURCES, apiVersionOf } from '../../api/resources.ts';
 import type { KubectlContext } from '../context.ts';
 import { cmdError } from '../errors.ts';
-import { tabwrite } from '../printers/tabwriter.ts';
+import { tabwrite } from '../../util/tabwriter.ts';
 
 const VERBS = '[create delete deletecollection get list patch update watch]';
 

@@ -21,7 +21,8 @@ import { LAST_APPLIED, withLastApplied } from '../apply-merge.ts';
 import { goJson, goStruct } from '../../apiserver/field-errors.ts';
 import { setOwn } from '../../apiserver/json-values.ts';
 import { isPlainObject } from '../../util/json.ts';
-import { base64, configMapHash, secretHash } from './object-hash.ts';
+import { configMapHash, secretHash } from './object-hash.ts';
+import { base64Encode, utf8Encode } from '../../util/encoding.ts';
 
 export function requireFlags(ctx: KubectlContext, names: readonly string[]): void {
   const missing = names.filter((n) => !ctx.flags.changed(n));
@@ -340,7 +341,7 @@ export function runCreateSecretGeneric(ctx: KubectlContext): number {
       throw cmdError(`${goQuote(key)} is not valid key name for a Secret ${keyErrs.join(';')}`);
     if (Object.prototype.hasOwnProperty.call(data, key))
       throw cmdError(`cannot add key ${key}, another key by that name already exists`);
-    setOwn(data, key, base64(value));
+    setOwn(data, key, base64Encode(utf8Encode(value)));
   });
   const type = ctx.flags.string('type');
   // corev1.Secret field order: kind, apiVersion, metadata, immutable, data, stringData, type.

@@ -10,6 +10,7 @@
  * namespaces, else in the pod); a command runs there and its output is what the attach shows.
  * Debugging a pod through an ephemeral container is not simulated.
  */
+import { lookPathError } from '../../node/exec-lookup.ts';
 import type { Manifest, Node, Pod } from '../../api/objects.ts';
 import { notFound } from '../../api/errors.ts';
 import type { KubectlContext } from '../context.ts';
@@ -160,7 +161,7 @@ export function runDebug(ctx: KubectlContext): number {
   const handler = ctx.hooks.resolveCommand?.(command[0]!, session);
   const r = handler
     ? handler(command, { stdin: ctx.io.stdin, env: ctx.io.env, context: session, interactive: false })
-    : { stdout: '', stderr: `exec: "${command[0]!}": executable file not found in $PATH\n`, exitCode: 127 };
+    : { stdout: '', stderr: `${lookPathError(command[0]!)}\n`, exitCode: 127 };
   ctx.relay(r);
   return 0;
 }

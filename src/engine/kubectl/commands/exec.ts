@@ -6,6 +6,7 @@
  */
 import { badRequest } from '../../api/errors.ts';
 import type { Pod } from '../../api/objects.ts';
+import { lookPathError } from '../../node/exec-lookup.ts';
 import { fnv32a } from '../../util/rng.ts';
 import type { CommandResult, SessionContext } from '../../shell/types.ts';
 import type { KubectlContext } from '../context.ts';
@@ -35,10 +36,10 @@ function execId(seed: string): string {
   return out.slice(0, 64);
 }
 
-/** containerd's answer for a command the image does not have. */
+/** containerd's answer for a command the image does not have (runc's LookPath error inside). */
 export function notFoundInPath(pod: Pod, command: string): KubectlError {
   return new KubectlError(
-    `error: Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "${execId(`${pod.metadata.uid}/${command}`)}": OCI runtime exec failed: exec failed: unable to start container process: exec: "${command}": executable file not found in $PATH: unknown`,
+    `error: Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "${execId(`${pod.metadata.uid}/${command}`)}": OCI runtime exec failed: exec failed: unable to start container process: ${lookPathError(command)}: unknown`,
   );
 }
 
@@ -110,12 +111,15 @@ export function runExec(ctx: KubectlContext): number {
   else if (!quiet && tty && !ctx.io.interactive)
     ctx.err('Unable to use a TTY - input is not a terminal or the right kind of file\n');
   if (tty && stdin && ctx.io.interactive && isInteractiveShell(command)) {
-    ctx.enter = {
+    const session: SessionContext = {
       kind: 'pod',
       namespace: pod.metadata.namespace ?? 'default',
       pod: pod.metadata.name,
       container,
     };
+    // The shell must exist in the image: a distroless container has none, whatever the terminal.
+    if (!ctx.hooks.resolveCommand?.(command[0]!, session)) throw notFoundInPath(pod, command[0]!);
+    ctx.enter = session;
     return 0;
   }
   const r = runInContainer(ctx, pod, container, command, stdin ? ctx.io.stdin : '');

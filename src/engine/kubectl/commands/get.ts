@@ -13,7 +13,7 @@ import { readManifests } from '../manifests.ts';
 import { asList, parseOutputFormat, printCustomColumns, printGeneric } from '../printers/output.ts';
 import { tableFor } from '../printers/registry.ts';
 import { tableLines } from '../printers/table.ts';
-import { tabwrite } from '../printers/tabwriter.ts';
+import { tabwrite } from '../../util/tabwriter.ts';
 import {
   fetchRefs,
   kindPrefix,

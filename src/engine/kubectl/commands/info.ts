@@ -5,14 +5,14 @@
  * `cordon`/`uncordon`.
  */
 import type { Node, Pod } from '../../api/objects.ts';
-import { KUBERNETES_VERSION, K3S_VERSION } from '../../cluster/config.ts';
+import { KUBERNETES_VERSION, K3S_VERSION } from '../../api/cluster-config.ts';
 import { deepClone, isPlainObject } from '../../util/json.ts';
 import { fnv32a } from '../../util/rng.ts';
 import { matches } from '../../api/labels.ts';
 import type { KubectlContext } from '../context.ts';
 import { cmdError, KubectlError, usageError } from '../errors.ts';
 import { parseOutputFormat, printGeneric } from '../printers/output.ts';
-import { tabwrite } from '../printers/tabwriter.ts';
+import { tabwrite } from '../../util/tabwriter.ts';
 import { fetchRefs, parseLabelSelector, parseResourceArgs } from '../resource-args.ts';
 import { reportErrors } from './create.ts';
 import { dryRunMode, dryRunSuffix, updateObject } from './write.ts';

@@ -5,7 +5,7 @@
  * 0, 1, 3, a, e mapped to g, h, k, m, t so the suffix never spells a word.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { utf8 } from '../../dataplane/proxy/hash.ts';
+import { utf8Encode } from '../../util/encoding.ts';
 
 /** Go's json.Marshal of a value made of strings, null and string-keyed maps (sorted keys). */
 function goJson(v: unknown): string {
@@ -23,7 +23,7 @@ function goJson(v: unknown): string {
 const SWAP: Readonly<Record<string, string>> = { '0': 'g', '1': 'h', '3': 'k', a: 'm', e: 't' };
 
 function encodeHash(text: string): string {
-  const hex = [...sha256(utf8(text))].map((b) => b.toString(16).padStart(2, '0')).join('');
+  const hex = [...sha256(utf8Encode(text))].map((b) => b.toString(16).padStart(2, '0')).join('');
   return [...hex.slice(0, 10)].map((c) => SWAP[c] ?? c).join('');
 }
 
@@ -35,19 +35,4 @@ export function configMapHash(name: string, data: Record<string, string> | null)
 /** `hash.SecretHash`; `data` holds the base64 of each value, as []byte marshals. */
 export function secretHash(name: string, type: string, data: Record<string, string> | null): string {
   return encodeHash(goJson({ kind: 'Secret', type, name, data }));
-}
-
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/** Standard base64 (with padding) of a string's UTF-8 bytes, as a Secret's data is sent. */
-export function base64(text: string): string {
-  const bytes = utf8(text);
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    out += B64[(n >> 18) & 63]! + B64[(n >> 12) & 63]!;
-    out += i + 1 < bytes.length ? B64[(n >> 6) & 63]! : '=';
-    out += i + 2 < bytes.length ? B64[n & 63]! : '=';
-  }
-  return out;
 }

@@ -12,7 +12,7 @@ import { cmdError } from '../errors.ts';
 import { fetchRefs, kindPrefix, parseResourceArgs, type Fetched } from '../resource-args.ts';
 import { describePodTemplate } from '../describe/pod.ts';
 import { PrefixWriter } from '../describe/writer.ts';
-import { tabwrite, DESCRIBE_OPTIONS } from '../printers/tabwriter.ts';
+import { tabwrite, DESCRIBE_OPTIONS } from '../../util/tabwriter.ts';
 import { reportErrors } from './create.ts';
 import { dryRunMode, dryRunSuffix, updateObject } from './write.ts';
 

@@ -216,7 +216,10 @@ describe('kubectl exec / logs / run / port-forward', () => {
     stderr: '',
     exitCode: argv.includes('fail') ? 7 : 0,
   });
-  const hooks = { resolveCommand: (name: string) => (name === 'echo' ? echoTool : undefined) };
+  // A fake image with a shell and echo, as nginx's Debian userland has.
+  const hooks = {
+    resolveCommand: (name: string) => (name === 'echo' || name === 'sh' ? echoTool : undefined),
+  };
 
   it('runs the command in the container through the resolver', () => {
     const k = makeKubectl({ hooks });

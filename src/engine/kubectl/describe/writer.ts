@@ -6,7 +6,7 @@
 import type { AnyObject, Event } from '../../api/objects.ts';
 import { parseTimestamp } from '../../util/clock.ts';
 import { age } from '../printers/duration.ts';
-import { DESCRIBE_OPTIONS, tabwrite } from '../printers/tabwriter.ts';
+import { DESCRIBE_OPTIONS, tabwrite } from '../../util/tabwriter.ts';
 
 const MAX_ANNOTATION_LEN = 140;
 const SKIP_ANNOTATIONS = new Set(['kubectl.kubernetes.io/last-applied-configuration']);

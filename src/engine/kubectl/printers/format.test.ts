@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { humanDuration } from './duration.ts';
-import { tabwrite, DESCRIBE_OPTIONS } from './tabwriter.ts';
+import { tabwrite, DESCRIBE_OPTIONS } from '../../util/tabwriter.ts';
 import { executeJsonPath, parseJsonPath } from './jsonpath.ts';
 
 describe('duration.HumanDuration', () => {

@@ -16,8 +16,7 @@
  */
 import { isPlainObject } from '../../util/json.ts';
 import { base64ErrorIndex } from '../../apiserver/json-literals.ts';
-import { decodeBase64 } from '../../dataplane/edge/certificate.ts';
-import { utf8Decode, utf8Encode } from '../../shell/utilities/text.ts';
+import { base64Decode, utf8Decode, utf8Encode } from '../../util/encoding.ts';
 
 /** A parse error: the text after `template: output:` (`1: unclosed action`). */
 export class GoTemplateParseError extends Error {
@@ -719,9 +718,7 @@ function formatVerb(verb: string, a: Value, prec: number | undefined): string {
       let s: string;
       if (a instanceof GoNum && a.type !== 'float64') s = a.v.toString(16);
       else if (typeof a === 'string')
-        s = utf8Encode(a)
-          .map((b) => b.toString(16).padStart(2, '0'))
-          .join('');
+        s = Array.from(utf8Encode(a), (b) => b.toString(16).padStart(2, '0')).join('');
       else return bad();
       return verb === 'X' ? s.toUpperCase() : s;
     }
@@ -1072,7 +1069,7 @@ function callFunction(s: State, dot: Value, cmd: Command, final: Value | undefin
       if (typeof text !== 'string') return fail(`wrong type for value; expected string; got ${goType(text)}`);
       const bad = base64ErrorIndex(text);
       if (bad !== undefined) return fail(`base64 decode failed: illegal base64 data at input byte ${bad}`);
-      return utf8Decode(decodeBase64(text) ?? []);
+      return utf8Decode(base64Decode(text) ?? []);
     }
     default:
       return fail(`can't call ${name}`);

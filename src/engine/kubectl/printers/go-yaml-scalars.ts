@@ -15,6 +15,7 @@
  */
 import { Document, isMap, isScalar, isSeq, Scalar } from 'yaml';
 import { cmdError } from '../errors.ts';
+import { utf8Length } from '../../util/encoding.ts';
 
 type Style = 'PLAIN' | 'QUOTE_SINGLE' | 'QUOTE_DOUBLE' | 'BLOCK_LITERAL';
 
@@ -428,9 +429,6 @@ function layout(node: unknown, indent: number, column: number, texts: WeakMap<Sc
     }
   }
 }
-
-const utf8Length = (s: string): number =>
-  codePoints(s).reduce((n, c) => n + (c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4), 0);
 
 /** go-yaml v2's output for a JSON-like value (kubectl's `-o yaml`). */
 export function goYamlStringify(value: unknown): string {

@@ -26,7 +26,7 @@ import {
   parseJsonPath,
   relaxedJsonPath,
 } from './jsonpath.ts';
-import { tabwrite } from './tabwriter.ts';
+import { tabwrite } from '../../util/tabwriter.ts';
 import { goYamlStringify } from './go-yaml-scalars.ts';
 import { setOwn } from '../../apiserver/json-values.ts';
 

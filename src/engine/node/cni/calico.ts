@@ -16,7 +16,7 @@ import type { CniPlugin } from './types.ts';
 /**
  * calico.yaml's `cni_network_config` template (projectcalico/calico manifests/calico.yaml): calico with
  * calico-ipam, portmap, then bandwidth (traffic shaping from the kubernetes.io/*-bandwidth
- * annotations). Note 001 quotes it without bandwidth; inside/02-cni.mdx shows the real one. install-cni
+ * annotations). Note 001 quotes it without bandwidth; one-node/cni.mdx shows the real one. install-cni
  * fills the node name and the MTU per node (installedConflist in dataplane/tools/node-tools.ts).
  */
 export const CALICO_CONFLIST = `{

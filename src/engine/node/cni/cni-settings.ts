@@ -15,8 +15,8 @@
  * inside its own process (no agent pod): its settings are the cluster's current ones.
  */
 import type { Pod, ResourceKey, ResourceTypes } from '../../api/objects.ts';
-import type { CniName } from '../../cluster/config.ts';
-import type { NodeLocalState } from '../node-local-state.ts';
+import type { CniName } from '../../api/cluster-config.ts';
+import type { NodeLocalStore } from '../../controllers/runtime.ts';
 import { isPlainObject, type Json } from '../../util/json.ts';
 
 export interface ObjectGetter {
@@ -216,12 +216,12 @@ function asSettings(v: Json | undefined): CniSettings | undefined {
 }
 
 /** The settings the node's agent read when it last started, if it has started. */
-export function recordedCniSettings(state: NodeLocalState, node: string): CniSettings | undefined {
+export function recordedCniSettings(state: NodeLocalStore, node: string): CniSettings | undefined {
   return asSettings(state.get(node, AGENT_SETTINGS_KEY));
 }
 
 /** The MTU the pod's eth0 got at its CNI ADD, if the engine saw it. */
-export function recordedPodMtu(state: NodeLocalState, node: string, podUid: string): number | undefined {
+export function recordedPodMtu(state: NodeLocalStore, node: string, podUid: string): number | undefined {
   const all = state.get(node, POD_MTU_KEY);
   const v = isPlainObject(all) ? all[podUid] : undefined;
   return typeof v === 'number' ? v : undefined;
@@ -230,7 +230,7 @@ export function recordedPodMtu(state: NodeLocalState, node: string, podUid: stri
 /** The settings in force on a node: its agent's recorded ones, else the API's current ones. */
 export function nodeCniSettings(
   api: ObjectGetter,
-  state: NodeLocalState,
+  state: NodeLocalStore,
   cni: CniName,
   node: string,
 ): CniSettings {
@@ -248,7 +248,7 @@ export function nodeCniSettings(
 export function recordSandboxCreated(
   ctx: {
     readonly api: ObjectGetter;
-    readonly nodeState: NodeLocalState;
+    readonly nodeState: NodeLocalStore;
     readonly cni: CniName;
     readonly nodeMtu: number;
   },

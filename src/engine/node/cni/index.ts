@@ -3,7 +3,7 @@
  * of the engine (shell `ip addr`, the dataplane) read: which interface, address, gateway and MTU a pod
  * sandbox got. Everything here derives from the pod and node objects; nothing is kept.
  */
-import type { ClusterConfig, CniName } from '../../cluster/config.ts';
+import type { ClusterConfig, CniName } from '../../api/cluster-config.ts';
 import type { Node, Pod } from '../../api/objects.ts';
 import { fnv32a } from '../../util/rng.ts';
 import { calico } from './calico.ts';

@@ -6,6 +6,7 @@
 import type { CommandHandler, CommandIO, SessionFiles } from '../types.ts';
 import { baseName, fileErrorText } from '../vfs.ts';
 import { linesOf, parseOptions, readInputs, result, withUsage } from './common.ts';
+import { utf8Length } from '../../util/encoding.ts';
 
 const NO_FILES = (io: CommandIO): SessionFiles | undefined => io.files;
 
@@ -76,15 +77,6 @@ function longListing(files: SessionFiles, dir: string, names: readonly string[],
       `${r.isDir ? 'drwxr-xr-x' : '-rw-r--r--'} ${r.isDir ? 2 : 1} ${owner} ${owner} ${String(r.size).padStart(sizeWidth)} Jan  1 00:00 ${r.name}`,
   );
   return `total ${total}\n${lines.map((l) => `${l}\n`).join('')}`;
-}
-
-export function utf8Length(s: string): number {
-  let n = 0;
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
-  }
-  return n;
 }
 
 export const ls: CommandHandler = (argv, io) =>

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import goldens from './testdata/sed-goldens.json' with { type: 'json' };
 import { Shell } from '../shell.ts';
-import { LabFiles } from '../../cluster/files.ts';
+import { LabFiles } from '../lab-files.ts';
 
 function makeShell(): Shell {
   return new Shell({ resolve: () => undefined, files: new LabFiles(goldens.files), tick: () => {} });

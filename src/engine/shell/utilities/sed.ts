@@ -13,6 +13,7 @@ import { LimitError, MAX_PIPE_BYTES } from '../limits.ts';
 import type { CommandHandler, CommandIO, CommandResult } from '../types.ts';
 import { fileErrorText } from '../vfs.ts';
 import { parseOptions, readInputs, result, UsageError } from './common.ts';
+import { utf8Encode } from '../../util/encoding.ts';
 import {
   compileSed,
   SedError,
@@ -564,9 +565,8 @@ function listText(ps: string, width: number): string {
       const code = ch.codePointAt(0)!;
       if (code >= 0x20 && code < 0x7f) unit = ch;
       else
-        unit = utf8Bytes(ch)
-          .map((b) => `\\${b.toString(8).padStart(3, '0')}`)
-          .join('');
+        // A lone surrogate has no UTF-8 form; GNU would see the bytes of U+FFFD, as utf8Encode writes.
+        unit = Array.from(utf8Encode(ch), (b) => `\\${b.toString(8).padStart(3, '0')}`).join('');
     }
     if (width > 1 && col + unit.length > width - 1) {
       out += '\\\n';
@@ -576,18 +576,6 @@ function listText(ps: string, width: number): string {
     col += unit.length;
   }
   return `${out}$\n`;
-}
-
-function utf8Bytes(ch: string): number[] {
-  try {
-    return encodeURIComponent(ch)
-      .split('%')
-      .slice(1)
-      .map((h) => parseInt(h, 16));
-  } catch {
-    // A lone surrogate has no UTF-8 form; GNU would see the bytes of U+FFFD.
-    return [0xef, 0xbf, 0xbd];
-  }
 }
 
 /** GNU sed's matching loop: an empty match right after the previous match is skipped. */

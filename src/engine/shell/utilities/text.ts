@@ -5,7 +5,7 @@
  */
 import type { CommandHandler } from '../types.ts';
 import { joinLines, linesOf, parseOptions, readInputs, result, UsageError, withUsage } from './common.ts';
-import { utf8Length } from './files.ts';
+import { base64Decode, base64Encode, utf8Decode, utf8Encode, utf8Length } from '../../util/encoding.ts';
 
 function count(name: string, v: string, what: string): number {
   if (!/^[-+]?\d+$/.test(v)) throw new InvalidCount(`${name}: invalid number of ${what}: ‘${v}’\n`);
@@ -359,43 +359,6 @@ export const seq: CommandHandler = (argv) => {
   return result(joinLines(out));
 };
 
-export function utf8Encode(s: string): number[] {
-  const bytes: number[] = [];
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (c < 0x80) bytes.push(c);
-    else if (c < 0x800) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 63));
-    else if (c < 0x10000) bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-    else bytes.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-  }
-  return bytes;
-}
-
-export function utf8Decode(bytes: readonly number[]): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; ) {
-    const b = bytes[i]!;
-    if (b < 0x80) {
-      out += String.fromCharCode(b);
-      i++;
-      continue;
-    }
-    const need = b >= 0xf0 && b < 0xf8 ? 3 : b >= 0xe0 && b < 0xf0 ? 2 : b >= 0xc0 && b < 0xe0 ? 1 : -1;
-    let c = b & (0x3f >> Math.max(need, 0));
-    let ok = need > 0 && i + need < bytes.length;
-    for (let k = 1; ok && k <= need; k++) {
-      const nb = bytes[i + k]!;
-      if ((nb & 0xc0) !== 0x80) ok = false;
-      c = (c << 6) | (nb & 63);
-    }
-    out += ok ? String.fromCodePoint(c) : '\uFFFD';
-    i += ok ? need + 1 : 1;
-  }
-  return out;
-}
-
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
 export const base64: CommandHandler = (argv, io) =>
   withUsage('base64', '', 1, () => {
     const { opts, operands } = parseOptions(argv.slice(1), {
@@ -408,37 +371,17 @@ export const base64: CommandHandler = (argv, io) =>
     const text = inputs[0]?.text ?? '';
     if (opts.has('d')) {
       const clean = opts.has('i') ? text.replace(/[^A-Za-z0-9+/=]/g, '') : text.replace(/\n/g, '');
-      const bytes: number[] = [];
-      let acc = 0;
-      let bits = 0;
-      for (let i = 0; i < clean.length; i++) {
-        const c = clean[i]!;
-        if (c === '=') {
-          if (/^=*$/.test(clean.slice(i))) break;
-          return result(utf8Decode(bytes), 'base64: invalid input\n');
-        }
-        const v = B64.indexOf(c);
-        if (v < 0) return result(utf8Decode(bytes), 'base64: invalid input\n');
-        acc = (acc << 6) | v;
-        bits += 6;
-        if (bits >= 8) {
-          bits -= 8;
-          bytes.push((acc >> bits) & 0xff);
-        }
-      }
+      // GNU decodes up to the first character outside the alphabet, then fails; `=` may only end the input.
+      const end = clean.search(/[^A-Za-z0-9+/]/);
+      const bytes = base64Decode(end < 0 ? clean : clean.slice(0, end)) ?? [];
+      if (end >= 0 && !/^=*$/.test(clean.slice(end)))
+        return result(utf8Decode(bytes), 'base64: invalid input\n');
       return result(utf8Decode(bytes));
     }
     const wrap = Number(opts.get('w')?.[0] ?? 76);
     if (!Number.isInteger(wrap) || wrap < 0)
       throw new UsageError(`invalid wrap size: ‘${opts.get('w')?.[0]}’`);
-    const bytes = utf8Encode(text);
-    let enc = '';
-    for (let i = 0; i < bytes.length; i += 3) {
-      const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-      enc += B64[(n >> 18) & 63]! + B64[(n >> 12) & 63]!;
-      enc += i + 1 < bytes.length ? B64[(n >> 6) & 63]! : '=';
-      enc += i + 2 < bytes.length ? B64[n & 63]! : '=';
-    }
+    const enc = base64Encode(utf8Encode(text));
     if (wrap === 0) return result(enc);
     const lines = enc.match(new RegExp(`.{1,${wrap}}`, 'g')) ?? [];
     return result(enc === '' ? '' : `${lines.join('\n')}\n`);

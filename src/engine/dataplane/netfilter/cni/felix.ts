@@ -28,7 +28,7 @@ import type { NetworkPolicyPeer } from 'kubernetes-types/networking/v1';
 import type { NetworkPolicy, Pod } from '../../../api/objects.ts';
 import { matchesLabelSelector } from '../../../api/labels.ts';
 import { cniPlugin } from '../../../node/cni/index.ts';
-import { utf8 } from '../../proxy/hash.ts';
+import { base64UrlEncode, utf8Encode } from '../../../util/encoding.ts';
 import type { IptablesRule, IptablesTableName, Match, Target } from '../rule.ts';
 import type { CniChainSet } from './chain-set.ts';
 
@@ -153,34 +153,23 @@ export function felixRule(
   return { felix, rule: { ...rule, matches } };
 }
 
-function base64url(bytes: Uint8Array): string {
-  const A = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const n = ((bytes[i] ?? 0) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    const chars = i + 2 < bytes.length ? 4 : i + 1 < bytes.length ? 3 : 2;
-    for (let j = 0; j < chars; j++) out += A[(n >>> (18 - 6 * j)) & 63];
-  }
-  return out;
-}
-
 /** felix `Chain.RuleHashes`: each rule's 16-character hash, chained through the rules before it. */
 export function felixRuleHashes(chain: string, rules: readonly FelixRule[]): string[] {
-  let hash = sha224(utf8(chain));
+  let hash = sha224(utf8Encode(chain));
   return rules.map((r) => {
-    const input = utf8(`-A ${chain} HASH ${r.felix}`);
+    const input = utf8Encode(`-A ${chain} HASH ${r.felix}`);
     const buf = new Uint8Array(hash.length + input.length);
     buf.set(hash);
     buf.set(input, hash.length);
     hash = sha224(buf);
-    return base64url(hash).slice(0, 16);
+    return base64UrlEncode(hash).slice(0, 16);
   });
 }
 
 /** felix hashutils `GetLengthLimitedID`: prefix + suffix, or prefix + `_` + sha256 when too long. */
 export function lengthLimitedId(prefix: string, suffix: string, maxLength = 28): string {
   if (prefix.length + suffix.length > maxLength || suffix.startsWith('_'))
-    return `${prefix}_${base64url(sha256(utf8(suffix))).slice(0, maxLength - prefix.length - 1)}`;
+    return `${prefix}_${base64UrlEncode(sha256(utf8Encode(suffix))).slice(0, maxLength - prefix.length - 1)}`;
   return prefix + suffix;
 }
 
@@ -215,7 +204,7 @@ function peerSelector(namespace: string, peer: NetworkPolicyPeer): string {
 }
 
 function ipSetName(selector: string): string {
-  return `cali40s:${base64url(sha224(utf8(selector))).slice(0, 23)}`;
+  return `cali40s:${base64UrlEncode(sha224(utf8Encode(selector))).slice(0, 23)}`;
 }
 
 const PROTO_NUMBERS: Record<string, number> = { TCP: 6, UDP: 17, SCTP: 132 };

@@ -5,7 +5,7 @@
  * Cilium keeps its datapath in eBPF and writes only a few CILIUM_* chains, which are not modelled.
  */
 import type { Pod } from '../../../api/objects.ts';
-import type { Cluster } from '../../../cluster/cluster.ts';
+import type { DataplaneHost } from '../../network/view.ts';
 import { cniDataplane } from '../../network/cni-dataplane.ts';
 import type { CniChainSet } from './chain-set.ts';
 import { felixChains } from './felix.ts';
@@ -15,7 +15,7 @@ import { kubeRouterChains } from './kube-router.ts';
 export { mergeCniChains, type CniChainSet } from './chain-set.ts';
 
 /** The node's pods with a network namespace of their own (what a CNI agent manages). */
-export function cniManagedPods(cluster: Cluster, node: string): Pod[] {
+export function cniManagedPods(cluster: DataplaneHost, node: string): Pod[] {
   return cluster.store
     .list('pods')
     .filter(
@@ -28,7 +28,7 @@ export function cniManagedPods(cluster: Cluster, node: string): Pod[] {
     );
 }
 
-export function cniChainsFor(cluster: Cluster, node: string): CniChainSet[] {
+export function cniChainsFor(cluster: DataplaneHost, node: string): CniChainSet[] {
   const config = cluster.config;
   if (config.disableDefaultCNI) return [];
   const pods = cniManagedPods(cluster, node);

@@ -15,14 +15,14 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { NetworkPolicy, Pod } from '../../../api/objects.ts';
 import { matchesLabelSelector } from '../../../api/labels.ts';
-import { base32Encode, utf8 } from '../../proxy/hash.ts';
+import { base32Encode, utf8Encode } from '../../../util/encoding.ts';
 import { comment, type IptablesRule, type Match } from '../rule.ts';
 import type { CniChainSet } from './chain-set.ts';
 
 const SYNC_PERIOD_MS = 5 * 60_000;
 
 function hash16(text: string): string {
-  return base32Encode(sha256(utf8(text))).slice(0, 16);
+  return base32Encode(sha256(utf8Encode(text))).slice(0, 16);
 }
 
 export function podFirewallChainName(namespace: string, pod: string, version: string): string {

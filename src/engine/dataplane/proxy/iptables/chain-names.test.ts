@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { base32Encode, sha256Base32 } from '../hash.ts';
+import { sha256Base32 } from '../hash.ts';
+import { base32Encode } from '../../../util/encoding.ts';
 import {
   isServiceChainName,
   portProtoHash,

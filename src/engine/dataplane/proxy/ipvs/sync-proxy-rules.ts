@@ -5,8 +5,9 @@
  * Service, kubernetes#97081), the ipsets, the addresses bound to the `kube-ipvs0` dummy interface and
  * the iptables rules around them. IPVS mode is deprecated since v1.35 (KEP-5495).
  *
- * Simplified: NodePort virtual servers are created on the node's primary address and 127.0.0.1 (the
- * proxier uses every local address outside kube-ipvs0); graceful termination (weight 0 while
+ * NodePort virtual servers listen on every local address of the node but loopback and kube-ipvs0's
+ * (the proxier skips `IsLoopback()` addresses: a localhost NodePort is an iptables-mode feature, so
+ * `curl 127.0.0.1:<nodePort>` is refused here). Simplified: graceful termination (weight 0 while
  * connections drain) is not modelled.
  */
 import type { IptablesRestore } from '../../netfilter/iptables-restore.ts';
@@ -43,7 +44,7 @@ export function renderIpvs(input: ProxyInput, opts: IpvsOptions = {}): IpvsRules
   const add = (set: string, entry: string) => sets.get(set)?.add(entry);
   const vss: VirtualServer[] = [];
   const bound = new Set<string>();
-  const nodeAddresses = [input.node.ip, '127.0.0.1'];
+  const nodeAddresses = [input.node.ip, ...(input.node.localAddresses ?? [])];
 
   for (const sp of input.servicePorts) {
     const proto = sp.protocol.toLowerCase();
