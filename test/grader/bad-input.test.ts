@@ -52,7 +52,9 @@ describe('zips of reports', { timeout: 120_000 }, () => {
       }),
     );
     const r = await grade('subs.zip', '--csv', 'out.csv');
-    expect(r.err).toBe('packetpath grade: subs.zip:old.json: lab version 0 does not match 1\n');
+    expect(r.err).toBe(
+      `packetpath grade: subs.zip:old.json: lab version 0 does not match ${loadLabFromDir(LAB).lab.version}\n`,
+    );
     expect(r.out).toMatch(/^subs\.zip:ana\/report\.json +Ana +20% /m);
     expect(r.code).toBe(1);
   });
