@@ -1,7 +1,7 @@
 // Hostile and broken input to `packetpath grade`: zips as an LMS exports them and zips made to hurt
 // (a bomb, names that climb out, junk), reports of another lab version; and the instructor page's
 // grader (formats/grade-texts.ts) against the CLI's on the same reports.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
