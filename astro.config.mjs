@@ -108,6 +108,7 @@ export const sidebar = [
     .filter((group) => group.items.length > 0),
   { slug: 'glossary' },
   { slug: 'about-labs' },
+  { slug: 'own-kubectl' },
   {
     label: 'Para instrutores',
     translations: { en: 'For instructors' },

@@ -67,3 +67,16 @@ export {
   type TraceResult,
   type TraceRequest,
 } from './dataplane/trace/index.ts';
+// For hosts that serve the Kubernetes API over HTTP (`packetpath serve`): discovery, errors as
+// metav1.Status, server-side Table columns from kubectl's own printers, selectors and patches.
+export { RESOURCES, apiVersionOf, resourceForKind } from './api/resources.ts';
+export { StatusError, type StatusReason, type StatusCause } from './api/errors.ts';
+export type { WatchEvent } from './api/store.ts';
+export type { DeleteOptions, WriteOptions } from './apiserver/apiserver.ts';
+export { tableFor } from './kubectl/printers/registry.ts';
+export type { TableDef, Column as TableColumn } from './kubectl/printers/table.ts';
+export { serverFieldSelector, matchesFields } from './kubectl/field-selector.ts';
+export { mergePatch, strategicMergePatch, jsonPatch, PatchError } from './kubectl/patch.ts';
+export { readContainerLog, execInContainer } from './cluster/commands.ts';
+export { notFoundInPath as execNotFoundError } from './kubectl/commands/exec.ts';
+export { sameObject } from './kubectl/commands/patch.ts';

@@ -142,6 +142,38 @@ function binDir(profile: ImageProfile, name: string): string {
     : `/usr/bin/${name}`;
 }
 
+type LogRead =
+  | { readonly ok: true; readonly lines: readonly LogLine[] }
+  | { readonly ok: false; readonly error: string };
+const LOG_READERS = new WeakMap<Cluster, (pod: Pod, container: string, previous: boolean) => LogRead>();
+
+/**
+ * What the kubelet serves for a container's log, as `kubectl logs` reads it here: the lines with their
+ * times, or the API server's error text. For hosts that serve the pods/log subresource over HTTP.
+ */
+export function readContainerLog(cluster: Cluster, pod: Pod, container: string, previous: boolean): LogRead {
+  const read = LOG_READERS.get(cluster);
+  if (!read) return { ok: false, error: 'the cluster has no kubelet log reader' };
+  return read(pod, container, previous);
+}
+
+const EXEC_RUNNERS = new WeakMap<Cluster, (name: string, context: SessionContext) => CommandHandler | undefined>();
+
+/**
+ * Runs a command in a pod's container as `kubectl exec` does here (the image's tools, the shell's
+ * builtins behind a shell), or undefined when the image has no such command. For hosts that serve
+ * the pods/exec subresource over HTTP.
+ */
+export function execInContainer(
+  cluster: Cluster,
+  context: Extract<SessionContext, { kind: 'pod' }>,
+  argv: readonly string[],
+  stdin: string,
+): ReturnType<CommandHandler> | undefined {
+  const handler = EXEC_RUNNERS.get(cluster)?.(argv[0] ?? '', context);
+  return handler?.(argv, { stdin, env: {}, context, interactive: false });
+}
+
 export function createCommandResolver(cluster: Cluster): CommandResolver {
   const podTarget = (ctx: Extract<SessionContext, { kind: 'pod' }>): PodTarget | undefined => {
     const pod = cluster.store.get('pods', ctx.namespace, ctx.pod);
@@ -192,18 +224,30 @@ export function createCommandResolver(cluster: Cluster): CommandResolver {
     return [...r.lines, ...system, ...dns].sort((a, b) => a.time - b.time);
   };
 
+  LOG_READERS.set(cluster, (pod, container, previous) => {
+    const r = containerLogs(pod, container, {
+      previous,
+      now: cluster.clock.now(),
+      tools: { state: cluster.nodeState, run: runTool },
+    });
+    return r.ok ? { ok: true, lines: logLines(pod, container, previous) ?? [] } : r;
+  });
+
+  const resolveCommand = (name: string, context: SessionContext): CommandHandler | undefined => {
+    // `kubectl exec POD -- CMD` runs CMD through the shell so it gets the container's files and env.
+    // The shell's builtins stand for the coreutils binaries every image with a userland has; an
+    // image without a shell (distroless, scratch) has neither.
+    const coreutil =
+      ['echo', 'printf', 'test', '[', 'true', 'false', 'pwd'].includes(name) &&
+      (context.kind !== 'pod' || podTarget(context)?.profile.shell !== undefined);
+    if (!resolver(name, context) && !coreutil) return undefined;
+    return (argv, io) =>
+      cluster.shell.execIn(context, argv, io.stdin) ?? { stdout: '', stderr: '', exitCode: 127 };
+  };
+  EXEC_RUNNERS.set(cluster, resolveCommand);
+
   const kubectl = createKubectl(cluster, {
-    resolveCommand: (name, context) => {
-      // `kubectl exec POD -- CMD` runs CMD through the shell so it gets the container's files and env.
-      // The shell's builtins stand for the coreutils binaries every image with a userland has; an
-      // image without a shell (distroless, scratch) has neither.
-      const coreutil =
-        ['echo', 'printf', 'test', '[', 'true', 'false', 'pwd'].includes(name) &&
-        (context.kind !== 'pod' || podTarget(context)?.profile.shell !== undefined);
-      if (!resolver(name, context) && !coreutil) return undefined;
-      return (argv, io) =>
-        cluster.shell.execIn(context, argv, io.stdin) ?? { stdout: '', stderr: '', exitCode: 127 };
-    },
+    resolveCommand,
     containerLogs: (pod, container, opts) =>
       logLines(pod as Pod, container, opts.previous)
         ?.map((l) => `${l.text}\n`)

@@ -95,7 +95,33 @@ export function gvrString(info: ResourceInfo): string {
 }
 
 /**
- * Checks the selector against the kind's selectable fields; throws the BadRequest kubectl prints.
+ * The API server's check of a field selector against the kind's selectable fields: the requirements,
+ * or a BadRequest with the registry's own message (`field label not supported: spec.foo`).
+ */
+export function serverFieldSelector(info: ResourceInfo, text: string): FieldRequirement[] {
+  let reqs: FieldRequirement[];
+  try {
+    reqs = parseFieldSelector(text);
+  } catch (e) {
+    throw new StatusError('BadRequest', e instanceof Error ? e.message : String(e));
+  }
+  const allowed = SELECTABLE[info.kind];
+  for (const r of reqs) {
+    if (allowed) {
+      if (!allowed.includes(r.field)) throw new StatusError('BadRequest', `field label not supported: ${r.field}`);
+    } else if (r.field !== 'metadata.name' && r.field !== 'metadata.namespace') {
+      throw new StatusError(
+        'BadRequest',
+        `"${r.field}" is not a known field selector: only "metadata.name", "metadata.namespace"`,
+      );
+    }
+  }
+  return reqs;
+}
+
+/**
+ * Checks the selector against the kind's selectable fields; throws the BadRequest kubectl prints
+ * (the server's message under the resource builder's `Unable to find …`).
  * `labelSelector` is the `-l` text as given (it appears in the message).
  */
 export function checkFieldSelector(
@@ -103,27 +129,14 @@ export function checkFieldSelector(
   text: string,
   labelSelector: string,
 ): FieldRequirement[] {
-  const fail = (why: string): never => {
+  try {
+    return serverFieldSelector(info, text);
+  } catch (e) {
     throw new StatusError(
       'BadRequest',
-      `Unable to find "${gvrString(info)}" that match label selector "${labelSelector}", field selector "${text}": ${why}`,
+      `Unable to find "${gvrString(info)}" that match label selector "${labelSelector}", field selector "${text}": ${(e as Error).message}`,
     );
-  };
-  let reqs: FieldRequirement[] = [];
-  try {
-    reqs = parseFieldSelector(text);
-  } catch (e) {
-    fail(e instanceof Error ? e.message : String(e));
   }
-  const allowed = SELECTABLE[info.kind];
-  for (const r of reqs) {
-    if (allowed) {
-      if (!allowed.includes(r.field)) fail(`field label not supported: ${r.field}`);
-    } else if (r.field !== 'metadata.name' && r.field !== 'metadata.namespace') {
-      fail(`"${r.field}" is not a known field selector: only "metadata.name", "metadata.namespace"`);
-    }
-  }
-  return reqs;
 }
 
 type Fields = Record<string, unknown>;

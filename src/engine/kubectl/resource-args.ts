@@ -114,6 +114,8 @@ export interface FetchOptions {
   readonly fieldSelector?: string;
   /** `-l` as typed: the server's selector errors quote it. */
   readonly labelSelectorText?: string;
+  /** `kubectl delete` reports the object as NotFound even when its namespace is missing. */
+  readonly keepNotFound?: boolean;
 }
 
 export interface Fetched {
@@ -137,6 +139,10 @@ export function fetchRefs(
     if (ref.name !== undefined) {
       const obj = api.get(ref.info.key, ns, ref.name) as AnyObject | undefined;
       if (obj) found.push({ info: ref.info, object: obj });
+      // kubectl v1.35 looks the namespace up after a NotFound and reports a missing namespace instead
+      // (found by running the real kubectl against packetpath serve: test/serve/differential.test.ts).
+      else if (ns !== undefined && !opts.keepNotFound && !api.get('namespaces', undefined, ns))
+        errors.push(notFound('namespaces', ns));
       else errors.push(notFound(ref.info.key, ref.name));
       continue;
     }

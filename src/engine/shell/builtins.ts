@@ -349,8 +349,15 @@ export function createBuiltins(services: BuiltinServices): ReadonlyMap<string, B
     c.rt.frame.args = params.slice(n);
     return 0;
   });
-  table.set('wait', () => 0);
-  table.set('jobs', () => 0);
+  table.set('wait', (_argv, c) => c.interp.finishJobs());
+  table.set('jobs', (_argv, c) => {
+    const jobs = c.interp.jobList();
+    jobs.forEach((job, i) => {
+      const mark = i === jobs.length - 1 ? '+' : i === jobs.length - 2 ? '-' : ' ';
+      c.out(`[${i + 1}]${mark}  ${'Running'.padEnd(24)}${job.command} &\n`);
+    });
+    return 0;
+  });
 
   table.set('help', (argv, c) => {
     const topic = argv[1];

@@ -6,6 +6,7 @@
 import type { AndOr, Command, List, Pipeline, Redirect, SimpleCommand, Word } from './syntax.ts';
 import {
   outputOf,
+  type BackgroundJob,
   type CommandHandler,
   type CommandIO,
   type CommandResult,
@@ -87,6 +88,8 @@ export class Interpreter {
   readonly host: InterpreterHost;
   private commands = 0;
   private readonly running: { rt: Runtime; io: StdIo }[] = [];
+  private readonly jobs: { job: BackgroundJob; io: StdIo }[] = [];
+  private backgrounded = false;
 
   constructor(host: InterpreterHost) {
     this.host = host;
@@ -96,6 +99,7 @@ export class Interpreter {
   reset(): void {
     this.commands = 0;
     this.running.length = 0;
+    this.jobs.length = 0;
   }
 
   /** The command being run right now (for programs that need the shell: `sh`, `which`, `sleep`). */
@@ -111,6 +115,40 @@ export class Interpreter {
   }
 
   runAndOr(item: AndOr, rt: Runtime, io: StdIo): number {
+    if (item.background && !this.backgrounded) {
+      // `cmd &`: a program that supports it keeps running (see BackgroundJob); others run to the end.
+      this.backgrounded = true;
+      try {
+        this.runForeground(item, rt, io);
+      } finally {
+        this.backgrounded = false;
+      }
+      return 0;
+    }
+    return this.runForeground(item, rt, io);
+  }
+
+  /** Programs running in the background, in start order. */
+  jobCount(): number {
+    return this.jobs.length;
+  }
+
+  jobList(): readonly BackgroundJob[] {
+    return this.jobs.map((j) => j.job);
+  }
+
+  /** Waits for the jobs started since `from` (`wait`, or the end of the shell that started them). */
+  finishJobs(from = 0): number {
+    let status = 0;
+    for (const { job, io } of this.jobs.splice(from)) {
+      const r = job.finish();
+      for (const chunk of outputOf(r)) writeTo(chunk.stream === 'stdout' ? io.out : io.err, chunk.text);
+      status = r.exitCode;
+    }
+    return status;
+  }
+
+  private runForeground(item: AndOr, rt: Runtime, io: StdIo): number {
     let status = this.runPipeline(item.first, rt, io);
     rt.status = status;
     for (const { op, pipeline } of item.rest) {
@@ -310,6 +348,7 @@ export class Interpreter {
     if (result.clear && !rt.subshell && io.out.kind === 'buffer' && io.out.buffer === this.host.terminalOut)
       this.host.clear();
     for (const chunk of outputOf(result)) writeTo(chunk.stream === 'stdout' ? io.out : io.err, chunk.text);
+    if (result.job) this.jobs.push({ job: result.job, io });
     if (result.enter && !rt.subshell) this.host.enter(result.enter, rt.frame);
     return result.exitCode;
   }
@@ -339,6 +378,7 @@ export class Interpreter {
       tty: interactive && io.out.kind === 'buffer' && io.out.buffer === this.host.terminalOut,
       files: bindFiles(frame.fs, frame.cwd, frame.home),
       run: (args, stdin) => this.runCaptured(rt, stdin, (sub, subIo) => this.execArgv(args, sub, subIo)),
+      ...(this.backgrounded ? { background: true } : {}),
     };
     this.running.push({ rt, io });
     try {

@@ -74,7 +74,11 @@ export function createPrograms(s: ProgramServices): ReadonlyMap<string, CommandH
     const source = script ?? stdin;
     return s.interp.runCaptured(cur.rt, script === undefined ? '' : stdin, (sub, subIo) => {
       sub.frame = { ...subshellOf(sub.frame), flavour, args, ...(arg0 === undefined ? {} : { arg0 }) };
-      return s.interp.runSource(source, sub, subIo);
+      const jobs = s.interp.jobCount();
+      const status = s.interp.runSource(source, sub, subIo);
+      // Its background children hold the shell's output open: the caller sees their output when they end.
+      s.interp.finishJobs(jobs);
+      return status;
     });
   };
   for (const name of SHELL_PROGRAMS) table.set(name, shellProgram);

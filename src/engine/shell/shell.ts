@@ -167,6 +167,8 @@ export class Shell {
           if (logout) break;
         }
       }
+      // A job still running when the line ends is collected now: the session does not outlive the line.
+      this.interp.finishJobs();
     } catch (e) {
       if (e instanceof ShellSyntaxError) {
         err.write(syntaxErrorText(e, this.top()));

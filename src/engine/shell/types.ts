@@ -89,6 +89,8 @@ export interface CommandIO {
   readonly tty?: boolean;
   /** Runs an argv as the shell would run a command (for `xargs`, `env CMD`, `watch`); set by the shell. */
   readonly run?: (argv: readonly string[], stdin: string) => ExecResult;
+  /** The command was started with `&`: a program that can run alongside others returns a `job`. */
+  readonly background?: boolean;
 }
 
 /**
@@ -104,6 +106,17 @@ export interface SessionEnd {
 /** Runs when a session ends with the status of its last command. */
 export type SessionExitHook = (code: number) => string | SessionEnd | void;
 
+/**
+ * A program left running by `&` (tcpdump while traffic flows): the shell goes on with the line and
+ * collects what the program printed when `wait` runs or the shell that started it ends.
+ */
+export interface BackgroundJob {
+  /** The command line `jobs` shows. */
+  readonly command: string;
+  /** Ends the program now (its `-c` count reached, or stopped as Ctrl-C would): what it printed then. */
+  finish(): ExecResult;
+}
+
 export interface CommandResult extends ExecResult {
   /**
    * Opens a nested session (`kubectl exec -it … -- sh`, `kubectl debug node/… -it`); `exit` leaves it.
@@ -111,6 +124,8 @@ export interface CommandResult extends ExecResult {
    * stdout (`kubectl run --rm -it`: `pod "t" deleted from default namespace`).
    */
   readonly enter?: SessionContext & { readonly onExit?: SessionExitHook };
+  /** Set when the program keeps running in the background (it was started with `&` and supports it). */
+  readonly job?: BackgroundJob;
   /** Asks the shell to clear the screen (`clear`, Ctrl+L is the terminal's). */
   readonly clear?: boolean;
 }

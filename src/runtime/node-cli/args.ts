@@ -18,6 +18,7 @@ export interface ParsedArgs {
 export const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   shell: ['cluster', 'lab', 'seed', 'variant', 'locale', 'report', 'learner'],
   exec: ['state', 'cluster', 'seed'],
+  serve: ['cluster', 'lab', 'variant', 'seed', 'state', 'port', 'kubeconfig', 'clock'],
   help: [],
 };
 

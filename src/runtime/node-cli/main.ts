@@ -34,6 +34,7 @@ import { labForLearner, startLab } from '../../grader/index.ts';
 import { isLabCommand, LabShell } from './lab-shell.ts';
 import { isLocaleArg, type Locale } from './grade-deps.ts';
 import type { LoadedLab } from '../../grader/lab-schema.ts';
+import { withStateLock } from './serve/state-file.ts';
 
 export interface CliIO {
   readonly cwd: string;
@@ -50,6 +51,7 @@ Usage:
   packetpath shell [--cluster FILE] [--seed N]
   packetpath shell --lab ID [--variant ID | --seed N] [--locale en|pt-BR] [--report FILE] [--learner NAME]
   packetpath exec --state FILE [--cluster FILE] [--seed N] -- 'LINE'
+  packetpath serve --kubeconfig FILE [--cluster FILE | --lab ID] [--state FILE] [--port N]
   packetpath grade LAB REPORT... | DIR [--format F --out FILE] [--roster FILE] [--html FILE] [--locale L]
   packetpath lab validate [ID...] [--labs DIR]
   packetpath scorm LAB... --out FILE.zip [--locale en|pt-BR] [--title TEXT]
@@ -64,6 +66,9 @@ Commands:
             lab solution   the solution, after a confirmation, then an offer to run it
   exec    Run one shell line against the cluster kept in --state FILE (created on first use),
           print its output and exit with its exit code.
+  serve   Serve the cluster's Kubernetes API on https://127.0.0.1 so your own kubectl (or any
+          Kubernetes client) drives it; writes a kubeconfig for it. With --state, the cluster is
+          the one exec uses: both see every change.
   grade   Re-grade learners' reports by replaying them (instructors): a table on stdout, and files for
           a gradebook (packetpath grade --help lists the formats).
   lab     Check lab folders: schema, start state fails, solution passes (packetpath lab --help).
@@ -79,7 +84,11 @@ Flags:
   --locale L       with --lab, the language of the steps, checks and report (en or pt-BR; default en)
   --report FILE    with --lab, write the grade report the browser downloads when the session ends
   --learner NAME   with --report, the name your instructor knows you by
-  --state FILE     where exec keeps the cluster between invocations
+  --state FILE     where exec (and serve) keep the cluster between invocations
+  --kubeconfig FILE  (serve) where to write the kubeconfig for the server
+  --port N         (serve) the port on 127.0.0.1 (default: a free one)
+  --clock MODE     (serve) wall (default: simulated time follows real time) or frozen (time moves
+                   only while a watch waits, for comparing outputs)
 
 Files: relative paths (kubectl apply -f, cat, ls, >) are the current directory.
 `;
@@ -171,6 +180,13 @@ async function runExec(args: ParsedArgs, io: CliIO): Promise<number> {
     throw new UsageError("exec needs a line to run: packetpath exec --state FILE -- 'LINE'");
   parseSeed(args.flags.get('seed'));
   const path = resolvePath(io.cwd, stateFile);
+  const result = withStateLock(path, () => execLocked(args, io, path, stateFile));
+  print(io, result);
+  return result.exitCode;
+}
+
+/** exec's read-run-write of the state file, under its lock (packetpath serve may share the file). */
+function execLocked(args: ParsedArgs, io: CliIO, path: string, stateFile: string): ExecResult {
   let cluster: Cluster;
   if (existsSync(path)) {
     let text: string;
@@ -191,8 +207,44 @@ async function runExec(args: ParsedArgs, io: CliIO): Promise<number> {
   } catch (e) {
     throw new CliFailure(`cannot write state file ${stateFile}: ${reason(e)}`);
   }
-  print(io, result);
-  return result.exitCode;
+  return result;
+}
+
+async function runServe(args: ParsedArgs, io: CliIO): Promise<number> {
+  if (args.rest.length > 0) throw new UsageError(`serve takes no arguments (got "${args.rest[0]}")`);
+  const kubeconfig = args.flags.get('kubeconfig');
+  if (kubeconfig === undefined)
+    throw new UsageError('serve needs --kubeconfig FILE (where to write the kubeconfig)');
+  const portText = args.flags.get('port') ?? '0';
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535)
+    throw new UsageError(`invalid value "${portText}" for --port: must be a port number (0-65535)`);
+  const clock = args.flags.get('clock') ?? 'wall';
+  if (clock !== 'wall' && clock !== 'frozen')
+    throw new UsageError(`invalid value "${clock}" for --clock: must be wall or frozen`);
+  const stateFile = args.flags.get('state');
+  const statePath = stateFile === undefined ? undefined : resolvePath(io.cwd, stateFile);
+  let cluster: Cluster;
+  if (statePath !== undefined && existsSync(statePath)) {
+    try {
+      cluster = restoreCluster(readFileSync(statePath, 'utf8'), { files: new DiskLabFiles(io.cwd) });
+    } catch (e) {
+      throw new CliFailure(`cannot read state file ${stateFile}: ${reason(e)}`);
+    }
+  } else cluster = newCluster(args, io);
+  try {
+    // Loaded on demand: the PKI libraries cost start-up time the other commands should not pay.
+    const { serveCluster } = await import('./serve/command.ts');
+    return await serveCluster(cluster, {
+      port: Number(portText),
+      kubeconfig: resolvePath(io.cwd, kubeconfig),
+      stateFile: statePath,
+      clock,
+      files: new DiskLabFiles(io.cwd),
+      out: (t) => void io.stdout.write(t),
+    });
+  } catch (e) {
+    throw new CliFailure(`cannot serve: ${reason(e)}`);
+  }
 }
 
 /** A line's output on the real streams, in the order it was written (a terminal interleaves them). */
@@ -366,6 +418,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     }
     if (args.command === 'exec') return await runExec(args, io);
     if (args.command === 'shell') return await runShell(args, io);
+    if (args.command === 'serve') return await runServe(args, io);
     throw new UsageError(`missing command`);
   } catch (e) {
     if (e instanceof UsageError) {

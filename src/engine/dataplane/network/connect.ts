@@ -29,8 +29,9 @@ import { edgeProxyExchange, type EdgeProxyOutcome } from './edge-proxy.ts';
 import { podListener } from './listeners.ts';
 import { ephemeralPort, resolveSource, type ResolvedSource } from './origin.ts';
 import { transport, type TransportResult } from './transport.ts';
-import type { ConnectRequest, ConnectResult, DnsSummary, Hop } from './types.ts';
+import type { AppResponse, ConnectRequest, ConnectResult, DnsSummary, Hop } from './types.ts';
 import { buildView, type NetworkView } from './view.ts';
+import { recordTcpConnection, requestText } from '../capture/traffic.ts';
 
 /** Headers and framing a TCP segment carries besides payload (IPv4 20 + TCP 20). */
 const TCP_IP_HEADERS = 40;
@@ -232,7 +233,26 @@ export function connect(req: ConnectRequest, cluster: DataplaneHost, rng: Rng): 
   );
   hops.push(...t.hops);
   const tr = t.translation?.t;
+  const recordTcp = (
+    outcome: ConnectResult['outcome'],
+    exchanged: { readonly request?: string; readonly response?: AppResponse } = {},
+  ): void =>
+    recordTcpConnection(view, {
+      origin: src.origin,
+      t,
+      srcPort,
+      dialIP: destIP,
+      dialPort: req.port ?? 0,
+      outcome,
+      ...exchanged,
+      mss:
+        (src.origin.kind === 'pod' ? podMtuOf(cluster, src.origin.pod) : cluster.config.nodeMTU) -
+        TCP_IP_HEADERS,
+      offsetUs: (dns?.queries ?? 0) * 1000 + 500,
+    });
   if (t.status !== 'delivered') {
+    // Capture hook: the SYN that went unanswered or was refused.
+    if (req.protocol === 'TCP') recordTcp(t.status);
     return {
       outcome: t.status,
       hops,
@@ -276,6 +296,14 @@ export function connect(req: ConnectRequest, cluster: DataplaneHost, rng: Rng): 
   const srcMtu = src.origin.kind === 'pod' ? podMtuOf(cluster, src.origin.pod) : cluster.config.nodeMTU;
   const srcNode = src.origin.kind === 'external' ? undefined : src.origin.node.name;
   const withApp = application(view, req, t, result, srcPort, { mtu: srcMtu, node: srcNode }, rng);
+  // Capture hook: the connection's packets, for any tcpdump running.
+  if (req.protocol === 'TCP') {
+    const plain = req.payload?.http?.scheme !== 'https';
+    recordTcp(withApp.outcome, {
+      ...(req.payload?.http && plain ? { request: requestText(req.payload.http) } : {}),
+      ...(withApp.response && plain ? { response: withApp.response } : {}),
+    });
+  }
   if (req.protocol === 'TCP' && tr?.proxy && tr.proxyRoute && t.translation && !withApp.stalled)
     tr.proxy.connectionClosed(t.translation.node, tr.proxyRoute);
   return withApp;

@@ -11,6 +11,7 @@
  * A broken Corefile is rejected by `reload` and the replica keeps serving the last one that parsed;
  * a cluster whose Corefile never parsed answers SERVFAIL.
  */
+import { recordDnsExchange } from '../capture/traffic.ts';
 import type { DataplaneHost } from './view.ts';
 import type { Rng } from '../../util/rng.ts';
 import { parseTimestamp } from '../../util/clock.ts';
@@ -200,6 +201,16 @@ export function dnsClient(
         source: 'forward',
       };
     }
+    // Capture hook: the query and its answer as packets, for any tcpdump running.
+    recordDnsExchange(view, {
+      origin,
+      path,
+      srcPort: opts.srcPort,
+      server,
+      query: { id, name: fqdn(name), type },
+      response: r,
+      offsetUs: hops.length * 1000,
+    });
     // The answer travels back through the node's conntrack entry: no longer [UNREPLIED].
     const tr = path.translation;
     if (tr?.t.proxy && tr.t.proxyRoute) tr.t.proxy.connectionEstablished(tr.node, tr.t.proxyRoute);

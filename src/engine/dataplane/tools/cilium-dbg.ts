@@ -24,6 +24,7 @@ import type { EndpointSlice, Pod } from '../../api/objects.ts';
 import { cniManagedPods } from '../netfilter/cni/index.ts';
 import { matchesLabelSelector } from '../../api/labels.ts';
 import type { ToolHost } from './tool-context.ts';
+import type { DataplaneHost } from '../network/view.ts';
 import type { CommandHandler } from '../../shell/types.ts';
 import { tabwrite } from '../../util/tabwriter.ts';
 import { fnv32a } from '../../util/rng.ts';
@@ -152,7 +153,12 @@ function identityOf(labels: readonly string[]): number {
   return 256 + (fnv32a(labels.join(';')) % (65535 - 256));
 }
 
-function securityLabels(cluster: ToolHost, pod: Pod): string[] {
+/** The pod's security identity, which Cilium's VXLAN tunnel also carries as the VNI (capture/legs.ts). */
+export function podSecurityIdentity(cluster: DataplaneHost, pod: Pod): number {
+  return identityOf(securityLabels(cluster, pod));
+}
+
+function securityLabels(cluster: DataplaneHost, pod: Pod): string[] {
   const ns = pod.metadata.namespace ?? 'default';
   const nsLabels = cluster.store.get('namespaces', undefined, ns)?.metadata.labels ?? {};
   const out = Object.entries(pod.metadata.labels ?? {})

@@ -22,6 +22,7 @@ import {
 } from './netfilter-tools.ts';
 import { bridgeCommand, chrootCommand, crictlCommand, sysctlCommand } from './node-tools.ts';
 import { pingCommand } from './ping.ts';
+import { tcpdumpCommand } from './tcpdump.ts';
 import { netstatCommand, ssCommand } from './ss.ts';
 import { wgetCommand } from './wget.ts';
 import { traceCommand } from '../trace/trace-command.ts';
@@ -37,6 +38,26 @@ const NETFILTER: [string, Factory][] = [
   ['nft', nftCommand],
   ['conntrack', conntrackCommand],
 ];
+
+/**
+ * Programs the image catalogue lists (so a real pod has them) that the engine does not run: they say
+ * so instead of failing as if the image lacked them.
+ */
+const NOT_SIMULATED = [
+  'mtr',
+  'traceroute',
+  'iperf3',
+  'tshark',
+  'nmap',
+  'socat',
+  'drill',
+  'fortio',
+  'ethtool',
+];
+
+function notSimulated(name: string): Factory {
+  return () => () => ({ stdout: '', stderr: `packetpath: ${name} is not simulated\n`, exitCode: 1 });
+}
 
 export const POD_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>([
   ['curl', curlCommand],
@@ -54,7 +75,9 @@ export const POD_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>(
   ['sysctl', sysctlCommand],
   // Only Cilium's agent image has it (the registry checks the image's tools).
   ['cilium-dbg', ciliumDbgCommand],
+  ['tcpdump', tcpdumpCommand],
   ...NETFILTER,
+  ...NOT_SIMULATED.map((name): [string, Factory] => [name, notSimulated(name)]),
 ]);
 
 /** What a kind node (Debian 12) or a k3s VM (Ubuntu) has, plus crictl. */

@@ -9,7 +9,7 @@ import { resolveImage } from '../../node/images.ts';
 import type { KubectlContext } from '../context.ts';
 import { cmdError } from '../errors.ts';
 import { isInteractiveShell, requireRunningContainer } from './exec.ts';
-import { pickContainer, resolvePodTarget } from './pod-target.ts';
+import { pickContainer, mostActive, resolvePodTarget } from './pod-target.ts';
 import { ATTACH_BANNER, containerOutput } from './run.ts';
 
 /** The process a container runs: the pod's command/args over the image's ENTRYPOINT/CMD. */
@@ -34,7 +34,7 @@ export function runAttach(ctx: KubectlContext): number {
   if (f.duration('pod-running-timeout') <= 0)
     throw cmdError('--pod-running-timeout must be higher than zero');
   const target = args.length === 2 ? `${args[0]}/${args[1]}` : args[0]!;
-  const { pod } = resolvePodTarget(ctx, target);
+  const { pod } = resolvePodTarget(ctx, target, mostActive, 'attach');
   const phase = pod.status?.phase;
   if (phase === 'Succeeded' || phase === 'Failed')
     throw cmdError(`cannot attach a container in a completed pod; current phase is ${phase}`);

@@ -137,6 +137,7 @@ export function runDelete(ctx: KubectlContext): number {
     if (named && (selectorText !== '' || fieldSelector !== ''))
       throw cmdError('name cannot be provided when a selector is specified');
     const { found, errors: notFound } = fetchRefs(ctx.host.api, refs, {
+      keepNotFound: true,
       namespace: ctx.namespace,
       allNamespaces: f.bool('all-namespaces'),
       selector: parseLabelSelector(selectorText),

@@ -98,6 +98,9 @@ export function runDescribe(ctx: KubectlContext): number {
         found = matching;
         errors = [];
         prefixMatched = true;
+      } else if (info.namespaced && !ctx.host.api.get('namespaces', undefined, ctx.namespace)) {
+        // kubectl v1.35 reports the missing namespace rather than the object.
+        errors = [notFound('namespaces', ctx.namespace)];
       } else errors = [notFound(info.key, prefix)];
     }
   }

@@ -11,7 +11,7 @@ import { fnv32a } from '../../util/rng.ts';
 import type { CommandResult, SessionContext } from '../../shell/types.ts';
 import type { KubectlContext } from '../context.ts';
 import { cmdError, KubectlError, usageError } from '../errors.ts';
-import { pickContainer, resolvePodTarget } from './pod-target.ts';
+import { pickContainer, mostActive, resolvePodTarget } from './pod-target.ts';
 
 const SHELLS = new Set([
   'sh',
@@ -99,7 +99,7 @@ export function runExec(ctx: KubectlContext): number {
     );
   }
   if (command.length === 0) throw cmdError('you must specify at least one command for the container');
-  const { pod } = resolvePodTarget(ctx, before[0]!);
+  const { pod } = resolvePodTarget(ctx, before[0]!, mostActive, 'attach');
   const container = pickContainer(ctx, pod, f.string('container'));
   requireRunningContainer(pod, container);
   const tty = f.bool('tty');

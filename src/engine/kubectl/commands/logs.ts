@@ -84,6 +84,22 @@ function truncateBytes(text: string, limit: number): string {
   return text.slice(0, end);
 }
 
+/**
+ * kubectl v1.35's logs wraps a NotFound for its target (logs.go): `error: error from server
+ * (NotFound): pods "x" not found in namespace "default"`, naming the namespace when that is missing.
+ * Found by running the real kubectl against packetpath serve (test/cli/serve/differential.test.ts).
+ */
+function findTarget(ctx: KubectlContext, arg: string): ReturnType<typeof resolvePodTarget> {
+  try {
+    return resolvePodTarget(ctx, arg, byLogging, 'logs');
+  } catch (e) {
+    if (!(e instanceof StatusError) || e.reason !== 'NotFound') throw e;
+    const missingNamespace = !ctx.host.api.get('namespaces', undefined, ctx.namespace);
+    const what = missingNamespace ? `namespaces "${ctx.namespace}" not found` : e.message;
+    throw cmdError(`error from server (NotFound): ${what} in namespace "${ctx.namespace}"`);
+  }
+}
+
 /** One log stream kubectl requests (LogsForObject's map entries): a pod's container. */
 interface LogRequest {
   readonly pod: Pod;
@@ -170,7 +186,7 @@ function podRequests(ctx: KubectlContext, pod: Pod, named: string): LogRequest[]
  * `--all-pods` every pod the object selects.
  */
 function targetRequests(ctx: KubectlContext, arg: string, named: string): LogRequest[] {
-  const target = resolvePodTarget(ctx, arg, byLogging);
+  const target = findTarget(ctx, arg);
   if (ctx.flags.bool('all-pods')) return target.pods.flatMap((p) => podRequests(ctx, p, named));
   if (target.candidates > 1)
     ctx.err(`Found ${target.candidates} pods, using pod/${target.pod.metadata.name}\n`);

@@ -145,7 +145,7 @@ function patchOne(
 }
 
 /** Equal but for what every write changes (resourceVersion, managedFields). */
-function sameObject(a: AnyObject, b: AnyObject): boolean {
+export function sameObject(a: AnyObject, b: AnyObject): boolean {
   const strip = (o: AnyObject) => ({
     ...o,
     metadata: { ...o.metadata, resourceVersion: undefined, managedFields: undefined },

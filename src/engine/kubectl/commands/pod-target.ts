@@ -105,8 +105,18 @@ export interface PodTarget {
   readonly pods: readonly Pod[];
 }
 
-/** Resolves `POD` or `TYPE/NAME` to a pod in the context's namespace. */
-export function resolvePodTarget(ctx: KubectlContext, arg: string, less: Less = mostActive): PodTarget {
+/**
+ * Resolves `POD` or `TYPE/NAME` to a pod in the context's namespace. `purpose` names the
+ * polymorphichelpers function kubectl goes through, whose errors say so: AttachablePodForObject
+ * (exec, attach, port-forward: `cannot attach to *v1.Service: …`) or LogsForObject (`cannot get the
+ * logs from *v1.Service: …`).
+ */
+export function resolvePodTarget(
+  ctx: KubectlContext,
+  arg: string,
+  less: Less = mostActive,
+  purpose: 'attach' | 'logs' | undefined = undefined,
+): PodTarget {
   const ns = ctx.namespace;
   const api = ctx.host.api;
   const slash = arg.indexOf('/');
@@ -129,7 +139,9 @@ export function resolvePodTarget(ctx: KubectlContext, arg: string, less: Less = 
   if (info.key === 'services') {
     const sel = (obj as Service).spec?.selector;
     if (!sel || Object.keys(sel).length === 0)
-      throw cmdError(`invalid service '${name}': Service is defined without a selector`);
+      throw cmdError(
+        `${purpose === 'attach' ? 'cannot attach to *v1.Service: ' : purpose === 'logs' ? 'cannot get the logs from *v1.Service: ' : ''}invalid service '${name}': Service is defined without a selector`,
+      );
     matching = pods.filter((p) => matchesMapSelector(sel, p.metadata.labels));
   } else if (
     info.key === 'deployments.apps' ||

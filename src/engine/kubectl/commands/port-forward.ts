@@ -10,7 +10,7 @@ import type { Pod, Service } from '../../api/objects.ts';
 import type { KubectlContext } from '../context.ts';
 import { cmdError, usageError } from '../errors.ts';
 import type { KubectlHost } from '../host.ts';
-import { resolvePodTarget } from './pod-target.ts';
+import { mostActive, resolvePodTarget } from './pod-target.ts';
 
 export interface PortForward {
   /** `127.0.0.1`, `::1`, or what `--address` named. */
@@ -49,7 +49,7 @@ export function runPortForward(ctx: KubectlContext): number {
   if (args.length < 2)
     throw usageError(ctx.commandPath, 'TYPE/NAME and list of ports are required for port-forward');
   const target = args[0]!;
-  const { pod } = resolvePodTarget(ctx, target);
+  const { pod } = resolvePodTarget(ctx, target, mostActive, 'attach');
   const svc =
     target.includes('/') && /^(svc|service|services)\//i.test(target)
       ? (ctx.host.api.get('services', ctx.namespace, target.slice(target.indexOf('/') + 1)) as

@@ -392,6 +392,8 @@ export function describeNode(
   w.write(0, `  Architecture:\t${info?.architecture ?? ''}\n`);
   w.write(0, `  Container Runtime Version:\t${info?.containerRuntimeVersion ?? ''}\n`);
   w.write(0, `  Kubelet Version:\t${info?.kubeletVersion ?? ''}\n`);
+  // kubectl v1.35 prints the (deprecated, now always empty) kube-proxy version line unconditionally.
+  w.write(0, `  Kube-Proxy Version:\t${info?.kubeProxyVersion ?? ''}\n`);
   if (node.spec?.podCIDR) w.write(0, `PodCIDR:\t${node.spec.podCIDR}\n`);
   if ((node.spec?.podCIDRs ?? []).length > 0) w.write(0, `PodCIDRs:\t${node.spec!.podCIDRs!.join(',')}\n`);
   if (node.spec?.providerID) w.write(0, `ProviderID:\t${node.spec.providerID}\n`);
