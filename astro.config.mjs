@@ -109,6 +109,11 @@ export const sidebar = [
   { slug: 'glossary' },
   { slug: 'about-labs' },
   { slug: 'own-kubectl' },
+  {
+    label: 'Para instrutores',
+    translations: { en: 'For instructors' },
+    items: [{ slug: 'instructors' }, { slug: 'instructors/guide' }],
+  },
 ];
 
 /**

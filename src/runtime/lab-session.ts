@@ -117,13 +117,25 @@ export class LabSession {
    */
   private startState: string | undefined;
 
+  readonly loaded: LoadedLab;
+  private readonly onFile: FileListener;
+  private readonly now: () => string;
+  /** The seed that drew `loaded`'s variant (labs with variants): reported, and recorded in grade reports. */
+  readonly drawSeed: number;
+
+  // Fields assigned by hand, not parameter properties: Node's type stripping (the CLI runs this file
+  // unbuilt) does not support those.
   constructor(
-    readonly loaded: LoadedLab,
-    private readonly onFile: FileListener = () => {},
-    private readonly now: () => string = () => new Date().toISOString(),
-    /** The seed that drew `loaded`'s variant (labs with variants): reported, and recorded in grade reports. */
-    readonly drawSeed = 0,
-  ) {}
+    loaded: LoadedLab,
+    onFile: FileListener = () => {},
+    now: () => string = () => new Date().toISOString(),
+    drawSeed = 0,
+  ) {
+    this.loaded = loaded;
+    this.onFile = onFile;
+    this.now = now;
+    this.drawSeed = drawSeed;
+  }
 
   private get live(): Cluster {
     if (!this.cluster) throw new SessionError('no-lab', 'no lab loaded');

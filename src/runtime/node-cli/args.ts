@@ -16,7 +16,7 @@ export interface ParsedArgs {
 
 /** Which flags each command accepts; every flag takes a value. */
 export const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
-  shell: ['cluster', 'lab', 'seed', 'variant'],
+  shell: ['cluster', 'lab', 'seed', 'variant', 'locale', 'report', 'learner'],
   exec: ['state', 'cluster', 'seed'],
   serve: ['cluster', 'lab', 'variant', 'seed', 'state', 'port', 'kubeconfig', 'clock'],
   help: [],

@@ -189,6 +189,7 @@ function gradeRead(
           file: file.label,
           learner: report.learner,
           submittedAt: report.submittedAt,
+          ...(report.lab.variant !== undefined ? { variant: report.lab.variant } : {}),
           status: problems.length > 0 ? 'flagged' : 'ok',
           score: g.score,
           recordedPercent: report.score.percent,

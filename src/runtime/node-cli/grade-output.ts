@@ -1,23 +1,13 @@
 /**
  * How `packetpath grade` shows a cohort: an aligned table on stdout, and CSV/JSON files for a
- * gradebook. CSV cells that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`) are prefixed with
- * `'`, since learner names come from the reports.
+ * gradebook (CSV as formats/csv.ts writes it: RFC 4180, formula-safe). The LMS formats are formats/gradebook.ts.
  */
-import { formatMessage, type CheckResult, type Locale, type Score } from '../../grader/index.ts';
+import { formatMessage, type Locale } from '../../grader/index.ts';
+import type { CohortEntry } from '../../grader/formats/cohort.ts';
+import { csvText } from '../../grader/formats/csv.ts';
 
-export interface GradedRow {
-  readonly file: string;
-  readonly learner: string | undefined;
-  readonly submittedAt: string | undefined;
-  /** ok: graded, nothing odd; flagged: graded, but the report disagrees with its replay; invalid: not graded. */
-  readonly status: 'ok' | 'flagged' | 'invalid';
-  readonly score: Score | undefined;
+export interface GradedRow extends CohortEntry {
   readonly recordedPercent: number | undefined;
-  readonly results: readonly CheckResult[];
-  /** One line each: why the report is invalid, or what is flagged. */
-  readonly problems: readonly string[];
-  /** Informational, not a problem (e.g. the same journal as another report). */
-  readonly notes: readonly string[];
 }
 
 function pad(cells: string[][]): string {
@@ -55,12 +45,6 @@ export function cohortTable(rows: readonly GradedRow[]): string {
   return `${pad([header, ...body])}\n\n${summary}\n`;
 }
 
-function csvCell(value: string | number | undefined): string {
-  let text = value === undefined ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 export function cohortCsv(rows: readonly GradedRow[], checkIds: readonly string[]): string {
   const header = [
     'file',
@@ -87,11 +71,9 @@ export function cohortCsv(rows: readonly GradedRow[], checkIds: readonly string[
       r.recordedPercent,
       ...checkIds.map((id) => byId.get(id)),
       r.problems.join('; '),
-    ]
-      .map(csvCell)
-      .join(',');
+    ];
   });
-  return `${[header.join(','), ...lines].join('\r\n')}\r\n`;
+  return csvText([header, ...lines]);
 }
 
 export function cohortJson(

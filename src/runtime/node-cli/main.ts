@@ -9,8 +9,9 @@
  * Files are the real working directory (see disk-files.ts). Usage errors exit 2; unreadable state or
  * cluster files exit 1 with `packetpath: cannot read …`; nothing ends in a stack trace.
  */
-import { readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
-import { join, resolve as resolvePath } from 'node:path';
+import { readFileSync, existsSync } from 'node:fs';
+import { writeFileAtomic } from './atomic-write.ts';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
@@ -27,8 +28,11 @@ import { DiskLabFiles } from './disk-files.ts';
 import { parseArgs, parseSeed, UsageError, type ParsedArgs } from './args.ts';
 import { runGrade } from './grade.ts';
 import { runLab } from './lab.ts';
+import { runScorm } from './scorm.ts';
 import { loadLabFromDir } from '../../grader/node/load-lab.ts';
 import { labForLearner, startLab } from '../../grader/index.ts';
+import { isLabCommand, LabShell } from './lab-shell.ts';
+import { isLocaleArg, type Locale } from './grade-deps.ts';
 import type { LoadedLab } from '../../grader/lab-schema.ts';
 import { withStateLock } from './serve/state-file.ts';
 
@@ -44,18 +48,32 @@ export interface CliIO {
 export const USAGE = `Packet Path: a simulated Kubernetes cluster for learning cluster networking.
 
 Usage:
-  packetpath shell [--cluster FILE] [--lab ID [--variant ID]] [--seed N]
+  packetpath shell [--cluster FILE] [--seed N]
+  packetpath shell --lab ID [--variant ID | --seed N] [--locale en|pt-BR] [--report FILE] [--learner NAME]
   packetpath exec --state FILE [--cluster FILE] [--seed N] -- 'LINE'
   packetpath serve --kubeconfig FILE [--cluster FILE | --lab ID] [--state FILE] [--port N]
+  packetpath grade LAB REPORT... | DIR [--format F --out FILE] [--roster FILE] [--html FILE] [--locale L]
+  packetpath lab validate [ID...] [--labs DIR]
+  packetpath scorm LAB... --out FILE.zip [--locale en|pt-BR] [--title TEXT]
   packetpath help
 
 Commands:
-  shell   Open an interactive prompt on a new cluster (Tab completes, Ctrl+D leaves).
+  shell   Open an interactive prompt on a new cluster (Tab completes, Ctrl+D leaves). With --lab, the
+          lab's steps come first, and these lines drive the lab instead of the shell:
+            lab steps      the lab's steps
+            lab check      run the checks, explained as in the browser
+            lab hint       the next hint
+            lab solution   the solution, after a confirmation, then an offer to run it
   exec    Run one shell line against the cluster kept in --state FILE (created on first use),
           print its output and exit with its exit code.
   serve   Serve the cluster's Kubernetes API on https://127.0.0.1 so your own kubectl (or any
           Kubernetes client) drives it; writes a kubeconfig for it. With --state, the cluster is
           the one exec uses: both see every change.
+  grade   Re-grade learners' reports by replaying them (instructors): a table on stdout, and files for
+          a gradebook (packetpath grade --help lists the formats).
+  lab     Check lab folders: schema, start state fails, solution passes (packetpath lab --help).
+  scorm   Package labs as a SCORM 1.2 zip for an LMS: each lab grades in the learner's browser and
+          reports its score (cmi.core.score.raw, lesson_status) with no server.
 
 Flags:
   --cluster FILE   kind Cluster definition (YAML, with an optional packetpath: block)
@@ -63,6 +81,9 @@ Flags:
   --variant ID     with --lab, for a lab with variants (17-capstone): play this variant
   --seed N         seed for the cluster's random choices (default 1): same seed, same cluster;
                    with --lab, for a lab with variants: the seed that draws the variant
+  --locale L       with --lab, the language of the steps, checks and report (en or pt-BR; default en)
+  --report FILE    with --lab, write the grade report the browser downloads when the session ends
+  --learner NAME   with --report, the name your instructor knows you by
   --state FILE     where exec (and serve) keep the cluster between invocations
   --kubeconfig FILE  (serve) where to write the kubeconfig for the server
   --port N         (serve) the port on 127.0.0.1 (default: a free one)
@@ -106,22 +127,40 @@ function reason(e: unknown): string {
   return (err.message ?? String(e)).replace(/\s+/g, ' ').trim();
 }
 
+/** The lab a `--lab ID` session plays, with the seed that drew its variant (labs with variants). */
+interface LabPick {
+  readonly loaded: LoadedLab;
+  readonly drawSeed: number;
+  /** The variant came from `--variant`, not from a seed. */
+  readonly pickedByHand: boolean;
+}
+
+function pickLab(labId: string, args: ParsedArgs): LabPick {
+  const lab = findLab(labId);
+  if (!lab) throw new CliFailure(`no lab named ${labId}`);
+  const variant = args.flags.get('variant');
+  const seed = parseSeed(args.flags.get('seed'));
+  if (variant !== undefined && seed !== undefined)
+    throw new UsageError('give --variant or --seed, not both: the seed draws the variant');
+  try {
+    const loaded = labForLearner(lab, { ...(variant !== undefined ? { variant } : {}), seed: seed ?? 1 });
+    return { loaded, drawSeed: seed ?? 1, pickedByHand: variant !== undefined };
+  } catch (e) {
+    throw new CliFailure((e as Error).message);
+  }
+}
+
 /**
- * A new cluster for `shell`/`exec`. With `--lab ID` it is the lab's start state (its cluster, seed,
- * setup lines) and its start files live in memory, so trying a lab never writes into your folder;
+ * A new cluster for `exec`. With `--lab ID` it is the lab's start state (its cluster, seed, setup
+ * lines) and its start files live in memory, so trying a lab never writes into your folder;
  * otherwise the files are the working directory's.
  */
 function newCluster(args: ParsedArgs, io: CliIO): Cluster {
   const labId = args.flags.get('lab');
   if (labId !== undefined) {
-    const lab = findLab(labId);
-    if (!lab) throw new CliFailure(`no lab named ${labId}`);
-    const variant = args.flags.get('variant');
-    const seed = parseSeed(args.flags.get('seed'));
-    if (variant !== undefined && seed !== undefined)
-      throw new UsageError('give --variant or --seed, not both: the seed draws the variant');
+    const { loaded } = pickLab(labId, args);
     try {
-      return startLab(labForLearner(lab, { ...(variant !== undefined ? { variant } : {}), seed: seed ?? 1 }));
+      return startLab(loaded);
     } catch (e) {
       throw new CliFailure((e as Error).message);
     }
@@ -164,9 +203,7 @@ function execLocked(args: ParsedArgs, io: CliIO, path: string, stateFile: string
   } else cluster = newCluster(args, io);
   const result = cluster.execSync(args.rest.join(' '), { interactive: false });
   try {
-    const tmp = `${path}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(cluster.snapshot())}\n`);
-    renameSync(tmp, path);
+    writeFileAtomic(path, `${JSON.stringify(cluster.snapshot())}\n`);
   } catch (e) {
     throw new CliFailure(`cannot write state file ${stateFile}: ${reason(e)}`);
   }
@@ -215,10 +252,95 @@ function print(io: CliIO, r: ExecResult): void {
   for (const chunk of outputOf(r)) (chunk.stream === 'stdout' ? io.stdout : io.stderr).write(chunk.text);
 }
 
-function runShell(args: ParsedArgs, io: CliIO): Promise<number> {
+/** What the prompt drives: a plain cluster, or a lab session (see lab-shell.ts). */
+interface ShellTarget {
+  prompt(): string;
+  exec(line: string): ExecResult;
+  completions(line: string): [string[], string];
+  /** A line the target handles itself (`lab …`); returns what to print, or undefined for the shell. */
+  intercept(line: string): string | undefined;
+  /** A question the next line answers (`lab solution`'s confirmation), shown instead of the prompt. */
+  question(): string | undefined;
+  /** Called once when the prompt closes (writes `--report`); returns what to print. */
+  finish(): string;
+}
+
+function clusterTarget(cluster: Cluster): ShellTarget {
+  return {
+    prompt: () => cluster.shell.prompt(),
+    exec: (line) => cluster.execSync(line, { interactive: true }),
+    completions: (line) => {
+      const c = cluster.shell.completions(line, line.length);
+      return [[...c.candidates], line.slice(c.start, c.end)];
+    },
+    intercept: () => undefined,
+    question: () => undefined,
+    finish: () => '',
+  };
+}
+
+async function labTarget(labId: string, args: ParsedArgs, io: CliIO): Promise<ShellTarget> {
+  const pick = pickLab(labId, args);
+  const locale = parseLocale(args.flags.get('locale'));
+  const reportFile = args.flags.get('report');
+  const learner = args.flags.get('learner');
+  // A folder that is not there is said now, not after the learner's whole session.
+  if (reportFile !== undefined && !existsSync(dirname(resolvePath(io.cwd, reportFile))))
+    throw new CliFailure(`cannot write report ${reportFile}: no such file or directory`);
+  const lab = new LabShell(pick.loaded, { locale, drawSeed: pick.drawSeed });
+  let prompt: string;
+  try {
+    prompt = (await lab.start()).prompt;
+  } catch (e) {
+    throw new CliFailure((e as Error).message);
+  }
+  // The steps come first, as the lab's page shows them above the terminal; piped input gets only the
+  // output of its lines (`lab steps` prints them on demand).
+  if (io.isTTY) io.stdout.write(`${lab.steps()}\n`);
+  return {
+    prompt: () => prompt,
+    exec: (line) => {
+      const r = lab.session.exec(line);
+      prompt = r.prompt;
+      return r;
+    },
+    completions: (line) => {
+      const c = lab.session.complete(line, line.length);
+      return [[...c.candidates], line.slice(c.from, c.to)];
+    },
+    intercept: (line) => {
+      if (lab.waitingForAnswer) return lab.answer(line);
+      return isLabCommand(line) ? lab.command(line) : undefined;
+    },
+    question: () => lab.question,
+    finish: () => {
+      if (reportFile === undefined) return '';
+      const path = resolvePath(io.cwd, reportFile);
+      try {
+        writeFileAtomic(path, lab.report(learner, new Date().toISOString(), pick.pickedByHand));
+      } catch (e) {
+        throw new CliFailure(`cannot write report ${reportFile}: ${reason(e)}`);
+      }
+      return lab.reportWritten(reportFile);
+    },
+  };
+}
+
+function parseLocale(value: string | undefined): Locale {
+  if (value === undefined) return 'en';
+  if (!isLocaleArg(value)) throw new UsageError(`invalid value "${value}" for --locale: must be en or pt-BR`);
+  return value;
+}
+
+async function runShell(args: ParsedArgs, io: CliIO): Promise<number> {
   if (args.rest.length > 0) throw new UsageError(`shell takes no arguments (got "${args.rest[0]}")`);
-  const cluster = newCluster(args, io);
-  return new Promise((resolve) => {
+  const labId = args.flags.get('lab');
+  if (labId === undefined) {
+    for (const flag of ['report', 'learner', 'locale'])
+      if (args.flags.has(flag)) throw new UsageError(`--${flag} needs --lab ID`);
+  }
+  const target = labId !== undefined ? await labTarget(labId, args, io) : clusterTarget(newCluster(args, io));
+  const status = await new Promise<number>((resolve) => {
     let pending = '';
     let status = 0;
     const rl = createInterface({
@@ -226,22 +348,29 @@ function runShell(args: ParsedArgs, io: CliIO): Promise<number> {
       output: io.isTTY ? io.stdout : undefined,
       terminal: io.isTTY,
       historySize: 1000,
-      prompt: cluster.shell.prompt(),
-      completer: (line: string): [string[], string] => {
-        const c = cluster.shell.completions(line, line.length);
-        return [[...c.candidates], line.slice(c.start, c.end)];
-      },
+      prompt: target.prompt(),
+      completer: (line: string): [string[], string] => target.completions(line),
     });
     const prompt = () => {
-      rl.setPrompt(pending === '' ? cluster.shell.prompt() : cluster.shell.continuationPrompt());
+      const question = target.question();
+      // Piped, a question is output like any other (a transcript shows what was asked).
+      if (question !== undefined && !io.isTTY) io.stdout.write(`${question.trimEnd()}\n`);
+      rl.setPrompt(question ?? (pending === '' ? target.prompt() : CONTINUATION_PROMPT));
       if (io.isTTY) rl.prompt();
     };
     rl.on('line', (line) => {
+      if (pending === '') {
+        const own = target.intercept(line);
+        if (own !== undefined) {
+          io.stdout.write(own);
+          return prompt();
+        }
+      }
       pending = pending === '' ? line : `${pending}\n${line}`;
       if (needsMoreInput(pending)) return prompt();
       const text = pending;
       pending = '';
-      const r = cluster.execSync(text, { interactive: true });
+      const r = target.exec(text);
       if (r.clear && io.isTTY) io.stdout.write('\x1b[H\x1b[2J\x1b[3J');
       print(io, r);
       status = r.exitCode;
@@ -250,7 +379,7 @@ function runShell(args: ParsedArgs, io: CliIO): Promise<number> {
     });
     rl.on('close', () => {
       if (pending !== '') {
-        const r = cluster.execSync(pending, { interactive: true });
+        const r = target.exec(pending);
         print(io, r);
         status = r.exitCode;
       }
@@ -259,7 +388,13 @@ function runShell(args: ParsedArgs, io: CliIO): Promise<number> {
     });
     prompt();
   });
+  const done = target.finish();
+  if (done !== '') io.stderr.write(done);
+  return status;
 }
+
+/** The prompt bash shows while a line is incomplete (PS2), as the engine's shell does. */
+const CONTINUATION_PROMPT = '> ';
 
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
   // `grade` and `lab` (issue 6, src/runtime/node-cli/grade.ts, lab.ts) parse their own flags.
@@ -270,6 +405,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   };
   if (argv[0] === 'grade') return runGrade(argv.slice(1), subIO);
   if (argv[0] === 'lab') return runLab(argv.slice(1), subIO);
+  if (argv[0] === 'scorm') return runScorm(argv.slice(1), subIO);
   try {
     const args = parseArgs(argv);
     if (args.help || args.command === 'help' || (args.command === undefined && argv.length === 0)) {
