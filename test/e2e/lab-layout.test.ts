@@ -122,7 +122,7 @@ describe('on a phone', () => {
       expect(await terminalText(page)).toContain('kube-system');
       const { scrollWidth, innerWidth } = await page.evaluate(() => ({
         scrollWidth: document.documentElement.scrollWidth,
-        innerWidth,
+        innerWidth: window.innerWidth,
       }));
       expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
       // The terminal keeps a table's width and scrolls sideways inside its pane instead of wrapping.
