@@ -27,7 +27,12 @@ describe('a lab with variants in the lab host', { timeout: 120_000 }, async () =
     expect(r.lab.variant?.title.en).toMatch(/api-from-web/);
     // api-from-web admits port 80 in this variant's policies.yaml.
     expect(r.files['policies.yaml']).toMatch(/app: web \}\n\s+ports:\n\s+- protocol: TCP\n\s+port: 80\n/);
-    expect(failing(await h.request('check', {}))).toEqual(['order-accepted', 'web-reaches-api']);
+    // The hidden whole-set check sees the same fault: api admits web on 80, not on 8080.
+    expect(failing(await h.request('check', {}))).toEqual([
+      'order-accepted',
+      'web-reaches-api',
+      'hidden-api-admits-only-web',
+    ]);
     const sel = await harness().request('load', {
       labId: '17-capstone',
       start: { kind: 'fresh' },

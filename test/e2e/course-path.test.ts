@@ -9,7 +9,12 @@ import { describe, expect, inject, it } from 'vitest';
 import { sidebar } from '../../astro.config.mjs';
 
 const distDir = inject('distDir');
-const chapters = sidebar.flatMap((entry) => ('items' in entry ? (entry.items as string[]) : []));
+/** The chapters: the items of the course parts (groups of slugs; the instructors' group lists objects). */
+const chapters = sidebar.flatMap((entry) =>
+  'items' in entry && entry.items.every((item: unknown) => typeof item === 'string')
+    ? (entry.items as string[])
+    : [],
+);
 
 const html = (path: string) => readFileSync(join(distDir, path, 'index.html'), 'utf8');
 /** The href of the page's pagination link with this rel ("next" or "prev"), if any. */

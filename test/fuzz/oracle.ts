@@ -63,7 +63,11 @@ export function expectToolLike(r: ExecResult, input: string): void {
     expect(r.stderr, `stderr leaks ${leak}`).not.toMatch(leak);
     expect(r.stdout, `stdout leaks ${leak}`).not.toMatch(leak);
   }
-  const line = r.stderr.split('\n').find((l) => l.trim() !== '');
+  const lines = r.stderr.split('\n').filter((l) => l.trim() !== '');
+  // GNU xargs -t echoes each command line to stderr before running it (Debian's xargs: `xargs -t nat
+  // </dev/null` prints `nat`, then `xargs: nat: No such file or directory`): the trace is not an error.
+  const traced = /\bxargs\b(\s+-\S+)*\s+-\w*t/.test(input) ? 1 : 0;
+  const line = lines[traced];
   // A Go utilerrors.Aggregate nested in kubectl's list of errors prints as `[first, second]`
   // (apply: the builder's mapping errors, then an object's own error).
   const first = line?.startsWith('[') ? line.slice(1) : line;

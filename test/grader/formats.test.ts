@@ -166,8 +166,8 @@ describe('gradebook formats', { timeout: 120_000 }, () => {
         'Student,ID,SIS User ID,SIS Login ID,Section,Lab 4 (5512)',
         '    Points Possible,,,,,100',
         'Ana Souza,1001,S-1,ana.souza,Turma A,100',
-        '"Bruno, ""Bê"" Lima",1002,S-2,bruno.lima,Turma B,28.57',
-        `"'=HYPERLINK(""http://x.example"",""click"")",1003,,,,14.29`,
+        '"Bruno, ""Bê"" Lima",1002,S-2,bruno.lima,Turma B,25',
+        `"'=HYPERLINK(""http://x.example"",""click"")",1003,,,,12.5`,
         '',
       ].join('\r\n'),
     );
@@ -200,8 +200,8 @@ describe('gradebook formats', { timeout: 120_000 }, () => {
     expect(rows[0]).toEqual(['email', 'username', 'idnumber', 'Lab 4', 'Lab 4 feedback']);
     expect(rows.slice(1).map((r) => r.slice(0, 4))).toEqual([
       ['ana@uni.example', 'asouza', 'S-1', '100'],
-      ['bruno@uni.example', 'blima', 'S-2', '28.57'],
-      ['eve@uni.example', 'eve', '', '14.29'],
+      ['bruno@uni.example', 'blima', 'S-2', '25'],
+      ['eve@uni.example', 'eve', '', '12.5'],
     ]);
     expect(rows[1]![4]).toBe('');
     // Bruno's feedback names the hidden check that caught the over-broad selector, and why.
@@ -213,7 +213,7 @@ describe('gradebook formats', { timeout: 120_000 }, () => {
     // (developers.google.com/classroom/guides/manage-grades); teachers paste from a sheet keyed by e-mail.
     await grade('--roster', 'roster.csv', '--format', 'classroom', '--out', 'classroom.csv');
     expect(read('classroom.csv')).toBe(
-      'Email Address,Grade\r\nana@uni.example,100\r\nbruno@uni.example,28.57\r\neve@uni.example,14.29\r\n',
+      'Email Address,Grade\r\nana@uni.example,100\r\nbruno@uni.example,25\r\neve@uni.example,12.5\r\n',
     );
   });
 
@@ -238,7 +238,7 @@ describe('gradebook formats', { timeout: 120_000 }, () => {
     const bruno = JSON.parse(read('gs/bruno@uni.example/results.json'));
     expect(Object.keys(bruno).sort()).toEqual(['max_score', 'output', 'score', 'tests']);
     expect(bruno.max_score).toBe(100);
-    expect(bruno.score).toBe(28.57);
+    expect(bruno.score).toBe(25);
     const lab = loadLabFromDir(join(LABS, '04-empty-endpoints')).lab;
     expect(bruno.tests).toHaveLength(lab.checks.length);
     for (const [i, t] of bruno.tests.entries()) {
@@ -295,7 +295,8 @@ describe('gradebook formats', { timeout: 120_000 }, () => {
     expect(html).toContain("default-src 'none'");
     expect(html).toContain('<h1>Relatório da turma: Um Service sem endpoints</h1>');
     expect(html).toContain('6 relatórios: 5 ok, 0 sinalizados, 1 inválidos.');
-    expect((html.match(/<rect class="bar"/g) ?? []).length).toBe(7);
+    // One bar per check of the lab.
+    expect((html.match(/<rect class="bar"/g) ?? []).length).toBe(8);
     expect(html).toContain('Verificações em que a turma mais falha');
     expect(html).toContain('report is for lab 00-sandbox, not 04-empty-endpoints');
     // The learner's own text is escaped, never markup.

@@ -21,7 +21,11 @@ const locales = [
 
 type Entry = (typeof sidebar)[number];
 type Group = Extract<Entry, { items: string[] }>;
-const groups = sidebar.filter((entry): entry is Group => 'items' in entry);
+/** The course parts: groups of chapter slugs (the instructors' group lists reference pages by object). */
+const groups = sidebar.filter(
+  (entry): entry is Group =>
+    'items' in entry && entry.items.every((item: unknown) => typeof item === 'string'),
+);
 const chapterOrder = groups.flatMap((group) => group.items);
 
 function frontmatter(mdx: string): Record<string, unknown> {
