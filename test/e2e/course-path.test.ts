@@ -11,7 +11,7 @@ import { sidebar } from '../../astro.config.mjs';
 const distDir = inject('distDir');
 /** The chapters: the items of the course parts (groups of slugs; the instructors' group lists objects). */
 const chapters = sidebar.flatMap((entry) =>
-  'items' in entry && entry.items.every((item: unknown) => typeof item === 'string')
+  'items' in entry && (entry.items ?? []).every((item: unknown) => typeof item === 'string')
     ? (entry.items as string[])
     : [],
 );

@@ -24,7 +24,7 @@ type Group = Extract<Entry, { items: string[] }>;
 /** The course parts: groups of chapter slugs (the instructors' group lists reference pages by object). */
 const groups = sidebar.filter(
   (entry): entry is Group =>
-    'items' in entry && entry.items.every((item: unknown) => typeof item === 'string'),
+    'items' in entry && (entry.items ?? []).every((item: unknown) => typeof item === 'string'),
 );
 const chapterOrder = groups.flatMap((group) => group.items);
 
