@@ -89,9 +89,10 @@ describe.each([
       expect(await page.locator('[data-results] tbody tr').first().locator('td').first().textContent()).toBe(
         'ana.json',
       );
-      expect(await page.locator('[data-results] svg rect.bar').count()).toBe(7);
+      // One bar per check of lab 04.
+      expect(await page.locator('[data-results] svg rect.bar').count()).toBe(8);
       // Carla's edited score: flagged in the learner table and listed again under the problems.
-    expect(await page.locator('[data-results] td.flagged').count()).toBe(2);
+      expect(await page.locator('[data-results] td.flagged').count()).toBe(2);
       const [download] = await Promise.all([
         page.waitForEvent('download'),
         page.click('[data-format="canvas"]'),
