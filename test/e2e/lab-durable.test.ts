@@ -34,12 +34,15 @@ async function historyBack(page: Page, n: number): Promise<string[]> {
   await focusTerminal(page);
   for (let i = 0; i < n; i++) {
     await page.keyboard.press('ArrowUp');
+    // Wait for a line other than the one recalled before: the previous one is still on screen
+    // until xterm paints the next, and a busy machine reads it first.
+    const recalled = (t: string) => (t.split('\n').at(-1) ?? '').replace(/^.*?\$ /, '');
     const text = await waitForTerminal(
       page,
-      (t) => /\$ \S/.test(t.split('\n').at(-1) ?? ''),
+      (t) => /\$ \S/.test(t.split('\n').at(-1) ?? '') && recalled(t) !== lines.at(-1),
       'a recalled line',
     );
-    lines.push((text.split('\n').at(-1) ?? '').replace(/^.*?\$ /, ''));
+    lines.push(recalled(text));
   }
   await page.keyboard.press('Control+U');
   return lines;
