@@ -210,14 +210,15 @@ export function revOf(raw: unknown): number {
   return typeof rev === 'number' && Number.isInteger(rev) && rev >= 0 ? rev : 0;
 }
 
-function promised<T>(request: IDBRequest<T>): Promise<T> {
+/** An IndexedDB request as a promise (the journal's store shares these). */
+export function promised<T>(request: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error ?? new Error('IndexedDB request failed'));
   });
 }
 
-function completed(tx: IDBTransaction): Promise<void> {
+export function completed(tx: IDBTransaction): Promise<void> {
   return new Promise((resolve, reject) => {
     tx.oncomplete = () => resolve();
     // A full quota aborts the transaction with QuotaExceededError (the request itself may succeed).

@@ -12,7 +12,7 @@
  */
 import { HostError, type JournalStep, type Result } from '../../runtime/protocol';
 import type { HostSession } from './host-session';
-import type { JournalCoverage } from './progress';
+import { completed, promised, type JournalCoverage } from './progress';
 
 const DB_NAME = 'packet-path-journal';
 const STORE = 'tails';
@@ -53,21 +53,6 @@ function isTail(v: unknown, labId: string): v is Tail {
   );
 }
 
-function done(request: IDBRequest): Promise<unknown>;
-function done(tx: IDBTransaction): Promise<void>;
-function done(target: IDBRequest | IDBTransaction): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    if ('objectStore' in target) {
-      target.oncomplete = () => resolve(undefined);
-      target.onabort = () => reject(target.error ?? new DOMException('transaction aborted', 'AbortError'));
-      target.onerror = () => reject(target.error ?? new Error('IndexedDB transaction failed'));
-    } else {
-      target.onsuccess = () => resolve(target.result);
-      target.onerror = () => reject(target.error ?? new Error('IndexedDB request failed'));
-    }
-  });
-}
-
 /** The journal's own database (apart from the progress one, so neither upgrade blocks the other). */
 export class JournalStore {
   private db: Promise<IDBDatabase> | undefined;
@@ -97,18 +82,18 @@ export class JournalStore {
   async put(tail: Tail): Promise<void> {
     const tx = (await this.open()).transaction(STORE, 'readwrite');
     tx.objectStore(STORE).put(tail);
-    await done(tx);
+    await completed(tx);
   }
 
   async delete(key: string): Promise<void> {
     const tx = (await this.open()).transaction(STORE, 'readwrite');
     tx.objectStore(STORE).delete(key);
-    await done(tx);
+    await completed(tx);
   }
 
   async forLab(labId: string): Promise<Tail[]> {
     const tx = (await this.open()).transaction(STORE, 'readonly');
-    const all = await done(tx.objectStore(STORE).index('labId').getAll(labId));
+    const all: unknown[] = await promised(tx.objectStore(STORE).index('labId').getAll(labId));
     return (Array.isArray(all) ? all : []).filter((t): t is Tail => isTail(t, labId));
   }
 }
