@@ -9,7 +9,11 @@ import { createHash } from 'node:crypto';
 /** A run this long, shared with a seed note, counts as copied prose. */
 export const RUN_WORDS = 10;
 
-/** Lower-case words, punctuation dropped (accents kept: "é" and "e" are different words). */
+/**
+ * Lower-case words, punctuation dropped (accents kept: "é" and "e" are different words).
+ * @param {string} text
+ * @returns {string[]}
+ */
 export function words(text) {
   return text
     .normalize('NFC')
@@ -36,13 +40,20 @@ export function proseOf(mdx) {
     .replace(/<[^>]+>/g, ' ');
 }
 
-/** A short digest of one run of words (48 bits: no chance collision over a few hundred thousand runs). */
+/**
+ * A short digest of one run of words (48 bits: no chance collision over a few hundred thousand runs).
+ * @param {string[]} run
+ */
 export function digest(run) {
   return createHash('sha256').update(run.join(' ')).digest('hex').slice(0, 12);
 }
 
-/** Every run of RUN_WORDS consecutive words, in order. */
+/**
+ * Every run of RUN_WORDS consecutive words, in order.
+ * @param {string[]} list
+ */
 export function runsOf(list) {
+  /** @type {string[][]} */
   const runs = [];
   for (let i = 0; i + RUN_WORDS <= list.length; i++) runs.push(list.slice(i, i + RUN_WORDS));
   return runs;
@@ -55,6 +66,7 @@ export function runsOf(list) {
  * @param {Set<string>} seen
  */
 export function sharedStretches(list, seen) {
+  /** @type {string[]} */
   const stretches = [];
   let i = 0;
   while (i + RUN_WORDS <= list.length) {
