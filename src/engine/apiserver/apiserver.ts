@@ -256,7 +256,7 @@ export class ApiServer {
       const ns = existing as ResourceTypes['namespaces'];
       if ((ns.spec?.finalizers?.length ?? 0) > 0) {
         if (ns.metadata.deletionTimestamp) return existing;
-        const marked = deepClone(ns) as unknown as AnyObject;
+        const marked = deepClone(ns);
         (marked.metadata as unknown as Record<string, unknown>).deletionTimestamp = this.ctx.clock.rfc3339();
         marked.status = { ...(marked.status as object | undefined), phase: 'Terminating' };
         return this.store.update('namespaces', marked);
@@ -270,7 +270,7 @@ export class ApiServer {
       const grace = opts.gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
       if (pod.spec?.nodeName && grace > 0) {
         if (pod.metadata.deletionTimestamp) return existing;
-        const marked = deepClone(pod) as unknown as AnyObject;
+        const marked = deepClone(pod);
         const meta = marked.metadata as unknown as Record<string, unknown>;
         meta.deletionTimestamp = this.ctx.clock.rfc3339(this.ctx.clock.now() + grace * 1000);
         meta.deletionGracePeriodSeconds = grace;

@@ -264,7 +264,7 @@ export class KubeProxy implements Controller {
       const node = this.ctx.api.get('nodes', undefined, nodeName);
       if (node && this.ctx.recorder) {
         this.ctx.recorder.event(
-          node as unknown as AnyObject,
+          node,
           IPVS_DEPRECATION_EVENT.type,
           IPVS_DEPRECATION_EVENT.reason,
           IPVS_DEPRECATION_EVENT.message,
