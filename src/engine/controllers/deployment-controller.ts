@@ -108,7 +108,7 @@ export class DeploymentController extends BaseController {
 
   private createReplicaSet(d: Deployment, owned: readonly ReplicaSet[]): ReplicaSet | undefined {
     try {
-      const rs = this.ctx.api.createFromTemplate(newReplicaSet(d, owned)) as unknown as ReplicaSet;
+      const rs = this.ctx.api.createFromTemplate(newReplicaSet(d, owned)) as ReplicaSet;
       const initial = rs.spec?.replicas ?? 0;
       if (initial > 0) this.scaled(d, rs, 0, initial);
       return rs;

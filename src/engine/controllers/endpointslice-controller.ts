@@ -228,7 +228,7 @@ export class EndpointSliceController extends BaseController {
     ) {
       return false;
     }
-    const next = deepClone(slice) as unknown as Record<string, unknown> & {
+    const next = deepClone(slice) as Record<string, unknown> & {
       metadata: EndpointSlice['metadata'];
     };
     next.metadata.labels = labels;

@@ -406,7 +406,7 @@ export class Kubelet implements Controller {
 
   private writeStatus(pod: Pod, status: PodStatus): boolean {
     if (jsonEqual(pod.status, status)) return false;
-    const written = this.ctx.api.updateStatus({ ...pod, status }) as unknown as Pod;
+    const written: Pod = this.ctx.api.updateStatus({ ...pod, status });
     this.noteWritten(pod, written);
     return true;
   }
