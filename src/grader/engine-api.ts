@@ -1,9 +1,9 @@
 /**
  * Everything the grader takes from the engine, in one place, and only from the engine's public surface
  * (`src/engine/index.ts`): the read-only cluster view, resource discovery, label selectors, JSONPath,
- * JSON equality. Keeping the grader off engine internals keeps that surface explicit (test/unit/engine-entry.test.ts).
- * Nothing here builds a cluster: that is `LabEngine`'s job, so the grader's unit tests can run on a
- * fake cluster (test-helpers.ts).
+ * JSON equality. Keeping the grader off engine internals keeps that surface explicit
+ * (test/unit/engine-entry.test.ts checks it). Nothing here builds a cluster: that is `LabEngine`'s job,
+ * so the grader's unit tests can run on a fake cluster (test-helpers.ts).
  */
 import type { AnyObject, ClusterSnapshot, ClusterView, ExecResult, ResourceKey } from '../engine/index.ts';
 
