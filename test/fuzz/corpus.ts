@@ -98,7 +98,10 @@ export function chapterCommands(): string[] {
 
 /** The Corefiles the engine ships, as a booted cluster's `coredns` ConfigMap holds them: kubeadm's and k3s's. */
 export function corefiles(): string[] {
-  return [undefined, 'packetpath:\n  distribution: k3s\n'].map((config) => {
+  return [
+    undefined,
+    'kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\npacketpath:\n  distribution: k3s\n',
+  ].map((config) => {
     const cm = createCluster(config).view().get('configmaps', 'kube-system', 'coredns');
     const corefile = cm?.data?.Corefile;
     if (corefile === undefined) throw new Error('the cluster installed no coredns Corefile');
