@@ -34,7 +34,6 @@ import type {
   ExecOutput,
   HostState,
   JournalStep,
-  LabInfo,
   Localized,
   LoadResult,
   LoadStart,
