@@ -21,6 +21,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../src/engine/index.ts';
 import { apply, scenario, service } from '../../src/engine/dataplane/network/test-helpers.ts';
+import { IPSETS } from '../../src/engine/dataplane/proxy/ipvs/ipsets.ts';
 import { kernelOracleUnavailable, Namespaces } from './kernel-oracle/netns.ts';
 import {
   buildTopology,
@@ -215,5 +216,42 @@ for (const mode of ['iptables', 'nftables'] as const) {
       expect(request(topo.pods.get('curl')!, ip, 80, '/', 1)).toEqual(['refused']);
       expect(sh(c, 'kubectl exec curl -- curl -s -m 2 nobody').exitCode).toBe(7);
     });
+  });
+}
+
+/**
+ * The ipsets a node's rules match, created as their owners create them: kube-proxy's IPVS sets with
+ * the types of pkg/proxy/ipvs/ipset.go, Felix's as hash:net (its all-hosts and IPAM-pool sets).
+ */
+function ipsetCommands(rules: string): string {
+  const names = new Set([...rules.matchAll(/--match-set (\S+)/g)].map((m) => m[1]!));
+  return [...names]
+    .map((name) => {
+      const type = IPSETS.find((d) => d.name === name)?.type ?? 'hash:net';
+      return `create ${name} ${type}${type === 'bitmap:port' ? ' range 0-65535' : ''}`;
+    })
+    .join('\n');
+}
+
+for (const [cni, mode] of [
+  ['calico', 'iptables'],
+  ['cilium', 'none'],
+  ['flannel', 'ipvs'],
+] as const) {
+  describe.skipIf(why !== undefined)(`${cni} with kube-proxy ${mode}: iptables-save on a real kernel`, () => {
+    const ns = new Namespaces();
+    afterAll(() => ns.destroy());
+
+    it("every node's rules load with iptables-restore and list back unchanged", () => {
+      const c = scenario(cni, mode, 43);
+      nodesOf(c).forEach((node, i) => {
+        const ours = onNode(c, node.name, ['iptables-save'])[0]!;
+        const nsName = ns.add(`r${i}`);
+        const sets = ipsetCommands(ours);
+        if (sets) ns.exec(nsName, 'ipset restore', sets + '\n');
+        ns.exec(nsName, 'iptables-restore', ours);
+        expect(withoutDates(ns.exec(nsName, 'iptables-save')), node.name).toBe(withoutDates(ours));
+      });
+    }, 120_000);
   });
 }
