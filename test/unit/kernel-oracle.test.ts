@@ -204,6 +204,29 @@ for (const mode of ['iptables', 'nftables'] as const) {
       });
     }
 
+    it("keeps, in the entry node's conntrack, the reply tuple to the source the backend saw", () => {
+      const node = nodes[1]!;
+      const port = Number(field(c, 'kubectl get svc only-b -o jsonpath={.spec.ports[0].nodePort}'));
+      const reply = (line: string) => {
+        const m = / src=\S+ dst=\S+ sport=\d+ dport=\d+ .*?src=(\S+) dst=(\S+) sport=(\d+) dport=(\d+)/.exec(
+          line,
+        );
+        return m ? `${m[2]}:${m[4]}` : `no entry in ${JSON.stringify(line)}`;
+      };
+      // Earlier tests left entries for this NodePort: start from an empty table.
+      ns.exec(topo.nodes.get(node.name)!, 'conntrack -F 2>/dev/null');
+      const kernelSaw = request(topo.host, node.ip, port, '/clientip', 1)[0]!;
+      const kernelEntry = ns.exec(
+        topo.nodes.get(node.name)!,
+        `conntrack -L -p tcp --dport ${port} 2>/dev/null`,
+      );
+      expect(reply(kernelEntry)).toBe(kernelSaw);
+      const engineSaw = sh(c, `curl -s -m 2 ${node.ip}:${port}/clientip`).stdout;
+      const engineEntry = onNode(c, node.name, [`conntrack -L -p tcp --dport ${port}`])[0]!;
+      // Earlier curls left entries too: one of them is this connection's.
+      expect(engineEntry.split('\n').filter(Boolean).map(reply)).toContain(engineSaw);
+    });
+
     it('drops a NodePort with externalTrafficPolicy Local on a node without an endpoint', () => {
       const port = Number(field(c, 'kubectl get svc only-b-local -o jsonpath={.spec.ports[0].nodePort}'));
       const worker = nodes[1]!;

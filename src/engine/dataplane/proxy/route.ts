@@ -12,6 +12,7 @@ import type { Packet, RouteResult } from '../netfilter/packet.ts';
 import { traceIptables } from '../netfilter/trace-packet.ts';
 import { traceIpvs } from './ipvs/trace-ipvs.ts';
 import { virtualServerKey } from './ipvs/ipvs-model.ts';
+import { masqueradePort } from '../netfilter/nat-port.ts';
 import type { NodeMode, NodeProxyState } from './kube-proxy.ts';
 
 export interface ProxyRoute extends RouteResult {
@@ -89,7 +90,12 @@ export function routePacket(
       protocol: proto,
       orig: tuple,
       ...(r.dnatTo ? { dnat: r.dnatTo } : {}),
-      ...(r.masquerade ? { snat: ctx.masqueradeAddress(r.dnatTo?.split(':')[0] ?? p.destIP) } : {}),
+      ...(r.masquerade
+        ? {
+            snat: ctx.masqueradeAddress(r.dnatTo?.split(':')[0] ?? p.destIP),
+            ...(p.srcPort !== undefined ? { snatPort: masqueradePort(p.srcPort) } : {}),
+          }
+        : {}),
       ...(r.virtualServer ? { tag: virtualServerKey(r.virtualServer) } : {}),
     },
     ctx.nowMs,
