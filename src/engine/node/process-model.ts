@@ -438,8 +438,11 @@ function commandSteps(argv: string[], state: BuildState, main: boolean): Step[] 
         ];
       return [{ op: 'tool', argv }];
     case 'cat':
-    case 'mkdir':
     case 'ls':
+    case 'chroot':
+      // They print what the container's files hold (a debug pod's /host too): the registry runs them.
+      return [{ op: 'tool', argv }];
+    case 'mkdir':
     case 'kill':
     case 'test':
     case '[':
@@ -450,7 +453,8 @@ function commandSteps(argv: string[], state: BuildState, main: boolean): Step[] 
     default: {
       const system = systemListeners(bin, args);
       if (system) return [...system.flatMap((l) => listen(state, l, [])), { op: 'block' }];
-      if (ctx.profile.tools.includes(bin)) return [{ op: 'status', code: 0 }];
+      // A program of the image (`iptables-save` in netshoot): the registry runs it when it has it.
+      if (ctx.profile.tools.includes(bin)) return [{ op: 'tool', argv }];
       if (main) return genericApp(state);
       return [
         { op: 'log', text: `sh: ${bin}: not found`, stream: 'err' },

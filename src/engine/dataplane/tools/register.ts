@@ -76,11 +76,17 @@ export const POD_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>(
   // Only Cilium's agent image has it (the registry checks the image's tools).
   ['cilium-dbg', ciliumDbgCommand],
   ['tcpdump', tcpdumpCommand],
+  // BusyBox's applet and coreutils' program: `chroot /host` in a `kubectl debug node/…` pod.
+  ['chroot', chrootCommand],
   ...NETFILTER,
   ...NOT_SIMULATED.map((name): [string, Factory] => [name, notSimulated(name)]),
 ]);
 
-/** What a kind node (Debian 12) or a k3s VM (Ubuntu) has, plus crictl. */
+/**
+ * What a kind node (Debian 12) or a k3s VM (Ubuntu) has, plus crictl: kind's base image installs
+ * conntrack, iptables, nftables and iproute2 but neither ipvsadm nor ipset (images/base/Dockerfile),
+ * so `ipvsadm` there is `bash: ipvsadm: command not found`; a netshoot debug pod has it.
+ */
 export const NODE_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>([
   ['curl', curlCommand],
   ['ping', pingCommand],
@@ -91,7 +97,7 @@ export const NODE_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>
   ['sysctl', sysctlCommand],
   ['crictl', crictlCommand],
   ['chroot', chrootCommand],
-  ...NETFILTER,
+  ...NETFILTER.filter(([name]) => name !== 'ipvsadm'),
 ]);
 
 export const HOST_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>([
