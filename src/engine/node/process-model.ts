@@ -440,8 +440,19 @@ function commandSteps(argv: string[], state: BuildState, main: boolean): Step[] 
     case 'cat':
     case 'ls':
     case 'chroot':
-      // They print what the container's files hold (a debug pod's /host too): the registry runs them.
-      return [{ op: 'tool', argv }];
+    case 'ip':
+    case 'ss':
+    case 'iptables-save':
+    case 'nft':
+    case 'conntrack':
+    case 'ipvsadm':
+      // They print what the container's files or its network namespace hold (a debug pod's /host,
+      // the node's rules from a hostNetwork netshoot): the registry runs them when the image has them.
+      if (bin === 'cat' || bin === 'ls' || ctx.profile.tools.includes(bin)) return [{ op: 'tool', argv }];
+      return [
+        { op: 'log', text: `sh: ${bin}: not found`, stream: 'err' },
+        { op: 'status', code: 127 },
+      ];
     case 'mkdir':
     case 'kill':
     case 'test':
@@ -453,8 +464,7 @@ function commandSteps(argv: string[], state: BuildState, main: boolean): Step[] 
     default: {
       const system = systemListeners(bin, args);
       if (system) return [...system.flatMap((l) => listen(state, l, [])), { op: 'block' }];
-      // A program of the image (`iptables-save` in netshoot): the registry runs it when it has it.
-      if (ctx.profile.tools.includes(bin)) return [{ op: 'tool', argv }];
+      if (ctx.profile.tools.includes(bin)) return [{ op: 'status', code: 0 }];
       if (main) return genericApp(state);
       return [
         { op: 'log', text: `sh: ${bin}: not found`, stream: 'err' },
