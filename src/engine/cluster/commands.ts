@@ -36,6 +36,7 @@ import { TOP_LEVEL_ORDER } from '../kubectl/commands/registry.ts';
 import type { Cluster } from './cluster.ts';
 import { dataplaneCommands } from '../dataplane/tools/register.ts';
 import { nodeRoot } from '../dataplane/tools/node-filesystem.ts';
+import { dockerCommand, hasDocker } from './docker-cli.ts';
 import { coreDnsContainerLog } from '../dataplane/network/dns-client.ts';
 import { klogLine, kubeProxyStartupLog } from '../dataplane/proxy/ipvs/deprecation.ts';
 import { coreDnsStartupBanner } from '../dataplane/dns/log-plugin.ts';
@@ -290,6 +291,7 @@ export function createClusterCommands(cluster: Cluster): ClusterCommands {
         case 'host':
           if (rawName !== name) return undefined;
           if (name === 'kubectl') return kubectl;
+          if (name === 'docker') return hasDocker(cluster) ? dockerCommand(cluster) : undefined;
           return hostCommands.get(name)?.(cluster);
         case 'pod': {
           const target = podTarget(context);
@@ -322,7 +324,8 @@ export function createClusterCommands(cluster: Cluster): ClusterCommands {
         });
       },
       names: (context: SessionContext): readonly string[] => {
-        if (context.kind === 'host') return ['kubectl', ...hostCommands.keys()];
+        if (context.kind === 'host')
+          return ['kubectl', ...(hasDocker(cluster) ? ['docker'] : []), ...hostCommands.keys()];
         if (context.kind === 'node') return [...nodeCommands.keys()];
         const target = podTarget(context);
         if (!target) return [];
