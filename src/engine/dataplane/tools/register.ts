@@ -8,6 +8,7 @@ import type { ToolHost } from './tool-context.ts';
 import type { CommandHandler } from '../../shell/types.ts';
 import type { Pod } from '../../api/objects.ts';
 import type { ImageProfile } from '../../node/images.ts';
+import { agnhostCommand } from './agnhost.ts';
 import { ciliumDbgCommand } from './cilium-dbg.ts';
 import { curlCommand } from './curl.ts';
 import { digCommand, getentCommand, hostCommand, nslookupCommand } from './dns-tools.ts';
@@ -62,6 +63,8 @@ function notSimulated(name: string): Factory {
 export const POD_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>([
   ['curl', curlCommand],
   ['wget', wgetCommand],
+  // Only agnhost's image has it (the registry checks the image's tools).
+  ['agnhost', agnhostCommand],
   ['nc', ncCommand],
   ['ping', pingCommand],
   ['nslookup', nslookupCommand],
