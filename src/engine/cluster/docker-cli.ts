@@ -22,7 +22,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { parseTimestamp } from '../util/clock.ts';
 import { humanDuration } from '../dataplane/tools/node-tools.ts';
-import { macOf } from '../dataplane/tools/interfaces.ts';
+import { macOf } from '../dataplane/network/interfaces.ts';
 import { executeGoTemplate, parseGoTemplate } from '../kubectl/printers/go-template.ts';
 
 const IMAGE = 'kindest/node:v1.35.0';
