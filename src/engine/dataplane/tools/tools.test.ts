@@ -347,6 +347,30 @@ describe('node tools', () => {
       /^conntrack v1\.4\.7 \(conntrack-tools\): \d+ flow entries have been shown\.\n$/,
     );
   });
+
+  it('conntrack -L filters on the original tuple (-s, -d, --dport) and the reply tuple (-r), as conntrack(8)', () => {
+    exec(cluster, 'client', `wget -qO /dev/null ${server}`);
+    const rows = (line: string) => node(line).stdout.split('\n').filter(Boolean);
+    const client = podIP(cluster, 'client');
+    const all = rows('conntrack -L');
+    const byClient = rows(`conntrack -L -s ${client}`);
+    expect(byClient.length).toBeGreaterThan(0);
+    expect(all.length).toBeGreaterThanOrEqual(byClient.length);
+    // An address that opened nothing (TEST-NET-1) matches no flow.
+    expect(rows('conntrack -L -s 192.0.2.1')).toEqual([]);
+    for (const l of byClient) expect(l.split(' src=')[1]?.split(' ')[0]).toBe(client);
+    const toService = rows(`conntrack -L -p tcp -d ${server} --dport 80`);
+    expect(toService.length).toBeGreaterThan(0);
+    for (const l of toService) expect(l).toContain(`dst=${server} `);
+    const backend = /dport=80 src=(\S+) /.exec(toService[0] ?? '')?.[1] ?? '';
+    const sport = /sport=(\d+)/.exec(toService[0] ?? '')?.[1];
+    const byReply = rows(`conntrack -L -r ${backend}`);
+    expect(byReply.some((l) => l.includes(` sport=${sport} dport=80 src=${backend} `))).toBe(true);
+    expect(rows('conntrack -L -p tcp --dport 53')).toEqual([]);
+    expect(node('conntrack -L -p tcp --dport 53').stderr).toBe(
+      'conntrack v1.4.7 (conntrack-tools): 0 flow entries have been shown.\n',
+    );
+  });
 });
 
 describe("CoreDNS's log plugin shows every query the resolvers send", () => {
