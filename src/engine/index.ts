@@ -23,7 +23,8 @@ export {
   type KubeProxyMode,
 } from './api/cluster-config.ts';
 export { LabFiles, normalisePath, MAX_FILE_BYTES, type FileChange } from './shell/lab-files.ts';
-export type { ExecResult, SessionContext } from './shell/types.ts';
+export type { ExecResult, SessionContext, Sighting } from './shell/types.ts';
+export type { SeenOutput } from './shell/sightings.ts';
 export { needsMoreInput, type ShellState, type Completion } from './shell/shell.ts';
 export type { AnyObject, ResourceKey } from './api/objects.ts';
 export { resolveResource, type ResourceInfo } from './api/resources.ts';

@@ -5,7 +5,7 @@
  * Nothing here builds a cluster: that is `LabEngine`'s job, so the grader's unit tests can run on a
  * fake cluster (test-helpers.ts).
  */
-import type { AnyObject, ClusterSnapshot, ExecResult, ResourceKey } from '../engine/index.ts';
+import type { AnyObject, ClusterSnapshot, ExecResult, ResourceKey, SeenOutput } from '../engine/index.ts';
 
 export {
   resolveResource,
@@ -24,7 +24,7 @@ export {
 } from '../engine/index.ts';
 import type { TrafficProbes } from './probes.ts';
 
-export type { AnyObject, ResourceKey, ExecResult, ClusterSnapshot };
+export type { AnyObject, ResourceKey, ExecResult, ClusterSnapshot, SeenOutput };
 export type { ConnectRequest, ConnectResult, Hop as DataplaneHop, MatrixCell } from '../engine/index.ts';
 
 /**
@@ -41,6 +41,8 @@ export interface GradableCluster {
     write(path: string, content: string): string | undefined;
     remove(path: string): boolean;
   };
+  /** What the learner's terminal showed: the objects each typed line displayed (observation checks). */
+  readonly sightings: { list(): readonly SeenOutput[] };
   execSync(line: string, opts?: { interactive?: boolean }): ExecResult;
   tick(ms: number): void;
   snapshot(): ClusterSnapshot;

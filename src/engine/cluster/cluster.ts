@@ -21,6 +21,7 @@ import { NodeLocalState, type NodeLocalSnapshot } from '../node/node-local-state
 import { bootstrapCluster } from './bootstrap.ts';
 import { EventRecorder } from '../controllers/event-recorder.ts';
 import { Shell, type ShellState } from '../shell/shell.ts';
+import { Sightings, type SeenOutput } from '../shell/sightings.ts';
 import { createClusterCommands, type ClusterCommands } from './commands.ts';
 import type { ExecResult } from '../shell/types.ts';
 import { MAX_SLEEP_SECONDS } from '../shell/limits.ts';
@@ -81,6 +82,8 @@ export interface ClusterSnapshot {
   readonly corefileHistory: readonly CorefileVersion[];
   /** kube-proxy and the kernel on every node: rules, counters, conntrack, IPVS connections, logs. */
   readonly kubeProxy?: KubeProxySnapshot;
+  /** The objects the learner's terminal showed, line by line (what observation checks read). */
+  readonly seen: readonly SeenOutput[];
 }
 
 export class Cluster {
@@ -94,6 +97,8 @@ export class Cluster {
   readonly hostForwards = new HostForwards();
   readonly dns = new DnsState();
   readonly corefileHistory = new CorefileHistory();
+  /** What the learner's terminal has shown: the objects each typed line displayed. */
+  readonly sightings = new Sightings();
   /** Tool waits inside a container's process run (empty between commands). */
   readonly detachedWaits = new DetachedWaits();
   readonly runtime: ContainerRuntime;
@@ -153,6 +158,7 @@ export class Cluster {
       resolve: this.commands.resolve,
       files: this.files,
       tick: (ms) => this.tick(ms),
+      onSight: (line, sightings) => this.sightings.record(line, sightings),
     });
   }
 
@@ -273,6 +279,7 @@ export class Cluster {
       dns: this.dns.snapshot(),
       corefileHistory: this.corefileHistory.snapshot(),
       kubeProxy: this.kubeProxy.snapshot(),
+      seen: this.sightings.snapshot(),
     };
   }
 
@@ -323,6 +330,7 @@ export function restoreCluster(
     cluster.dns.restore(snap.dns);
     cluster.corefileHistory.restore(snap.corefileHistory);
     if (snap.kubeProxy) cluster.kubeProxy.restore(snap.kubeProxy);
+    cluster.sightings.restore(snap.seen);
     cluster.shell.restore(snap.shell);
     cluster.start();
   } catch (e) {
