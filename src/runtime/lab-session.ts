@@ -188,6 +188,7 @@ export class LabSession {
     });
     return {
       lab: labInfo(this.loaded, this.drawSeed),
+      quizAnswers: { ...quizAnswers },
       files: cluster.files.toJSON(),
       prompt: cluster.shell.prompt(),
       history: historyOf(journal),

@@ -89,6 +89,8 @@ export type LoadStart =
 
 export interface LoadResult {
   readonly lab: LabInfo;
+  /** The answers given to the lab's questions so far (a restored state keeps them). */
+  readonly quizAnswers?: Readonly<Record<string, readonly string[]>>;
   readonly files: Readonly<Record<string, string>>;
   readonly prompt: string;
   readonly history: readonly string[];

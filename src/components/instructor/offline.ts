@@ -1,0 +1,34 @@
+/**
+ * Keeps the instructor page working offline: registers public/instructor-sw.js for this page's folder
+ * (a new version each build) and hands it every file the page and its grading worker loaded, since
+ * they loaded before the service worker controlled them. Resolves with whether all of them were kept.
+ */
+export async function keepOffline(build: string, workerFiles: readonly string[]): Promise<boolean> {
+  if (!('serviceWorker' in navigator)) return false;
+  const scope = new URL('./', location.href).pathname;
+  const registration = await navigator.serviceWorker.register(
+    `${import.meta.env.BASE_URL.replace(/\/?$/, '/')}instructor-sw.js?v=${encodeURIComponent(build)}`,
+    { scope },
+  );
+  const worker = registration.installing ?? registration.waiting ?? registration.active;
+  if (!worker) return false;
+  if (worker.state !== 'activated')
+    await new Promise<void>((resolve) =>
+      worker.addEventListener('statechange', () => worker.state === 'activated' && resolve()),
+    );
+  const urls = [
+    location.href,
+    ...performance.getEntriesByType('resource').map((e) => e.name),
+    ...workerFiles,
+  ];
+  const answer = new Promise<{ failed: number }>((resolve) => {
+    const onMessage = (e: MessageEvent<{ type?: string; failed?: number }>) => {
+      if (e.data?.type !== 'kept') return;
+      navigator.serviceWorker.removeEventListener('message', onMessage);
+      resolve({ failed: e.data.failed ?? 0 });
+    };
+    navigator.serviceWorker.addEventListener('message', onMessage);
+  });
+  worker.postMessage({ type: 'keep', urls });
+  return (await answer).failed === 0;
+}
