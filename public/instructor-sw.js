@@ -1,14 +1,17 @@
 /**
  * The instructor page's service worker: it keeps the page, its grading worker and every script and
  * lab those load, so an instructor can re-grade a cohort with no network (a classroom, a train).
- * Registered by the page (src/components/instructor/offline.ts) as `instructor-sw.js?v=<build>`, with
- * the page's folder as its scope; each build is a new version with its own cache, and activating it
- * deletes the caches of older builds.
+ * Registered by the page (src/components/instructor/offline.ts) as `instructor-sw.js?v=<build>`; each
+ * build is a new version with its own cache, and activating it deletes the caches of older builds.
+ * Its scope is the site's root, because a worker's script request is matched against the scope by the
+ * script's own URL (`/_astro/grade-worker-….js`), not the page's; but it answers page loads only for
+ * the instructor pages, and serves other requests only from what the page asked it to keep.
  *
  * The page was loaded before this worker controlled it, so it tells the worker what it and its
  * grading worker loaded (`{ type: 'keep', urls }`); the worker caches those and answers `kept`.
- * After that, pages are network-first (a new build shows when online) and everything else is
- * cache-first (build assets have content-hashed names).
+ * After that, the instructor pages are network-first (a new build shows when online) and the kept
+ * files are cache-first (build assets have content-hashed names); every other request goes to the
+ * network untouched.
  */
 const VERSION = new URL(self.location.href).searchParams.get('v') || 'dev';
 const PREFIX = 'packetpath-instructor-';
@@ -33,6 +36,11 @@ function ours(url) {
   return new URL(url, self.location.href).origin === self.location.origin;
 }
 
+/** The instructor pages, in either locale (`/instructors/`, `/en/instructors/`, under any base). */
+function instructorPage(url) {
+  return /\/instructors\/(index\.html)?$/.test(new URL(url).pathname);
+}
+
 self.addEventListener('message', (event) => {
   const data = event.data;
   if (!data || data.type !== 'keep' || !Array.isArray(data.urls)) return;
@@ -47,7 +55,8 @@ self.addEventListener('message', (event) => {
           if (response.ok) await cache.put(url, response);
           else failed++;
         } catch {
-          failed++;
+          // Offline (the page reloaded from this cache): a file kept before is still kept.
+          if (!(await cache.match(url, { ignoreVary: true }))) failed++;
         }
       }
       event.source?.postMessage({ type: 'kept', count: urls.length - failed, failed });
@@ -58,23 +67,27 @@ self.addEventListener('message', (event) => {
 self.addEventListener('fetch', (event) => {
   const { request } = event;
   if (request.method !== 'GET' || !ours(request.url)) return;
-  event.respondWith(
-    (async () => {
-      const cache = await caches.open(CACHE);
-      if (request.mode === 'navigate') {
+  if (request.mode === 'navigate') {
+    if (!instructorPage(request.url)) return;
+    event.respondWith(
+      (async () => {
+        const cache = await caches.open(CACHE);
         try {
           const response = await fetch(request);
-          if (response.ok) await cache.put(request, response.clone());
+          if (response.ok) await cache.put(request.url, response.clone());
           return response;
         } catch {
-          return (await cache.match(request, { ignoreSearch: true })) || Response.error();
+          return (await cache.match(request.url, { ignoreSearch: true })) || Response.error();
         }
-      }
-      const kept = await cache.match(request);
-      if (kept) return kept;
-      const response = await fetch(request);
-      if (response.ok) await cache.put(request, response.clone());
-      return response;
+      })(),
+    );
+    return;
+  }
+  event.respondWith(
+    (async () => {
+      // By URL alone: a worker's script request (destination `worker`) must find what the page kept.
+      const kept = await (await caches.open(CACHE)).match(request.url, { ignoreVary: true });
+      return kept || fetch(request);
     })(),
   );
 });

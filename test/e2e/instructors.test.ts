@@ -138,6 +138,8 @@ describe.each([
       await context.setOffline(true);
       await page.reload();
       await page.waitForSelector('packetpath-instructor[data-ready="true"]', { timeout: 60_000 });
+      // Still kept, and said so, with no network.
+      await page.waitForSelector('packetpath-instructor[data-offline="ready"]', { timeout: 30_000 });
       expect(await page.title()).toMatch(/\S/);
       // Dropped, as from a file manager, onto the drop zone.
       const bytes = readFileSync(reports[0]!, 'utf8');

@@ -1,14 +1,15 @@
 /**
- * Keeps the instructor page working offline: registers public/instructor-sw.js for this page's folder
- * (a new version each build) and hands it every file the page and its grading worker loaded, since
- * they loaded before the service worker controlled them. Resolves with whether all of them were kept.
+ * Keeps the instructor page working offline: registers public/instructor-sw.js (a new version each
+ * build; see there why its scope is the site's root) and hands it every file the page and its grading
+ * worker loaded, since they loaded before the service worker controlled them. Resolves with whether
+ * all of them were kept.
  */
 export async function keepOffline(build: string, workerFiles: readonly string[]): Promise<boolean> {
   if (!('serviceWorker' in navigator)) return false;
-  const scope = new URL('./', location.href).pathname;
+  const base = import.meta.env.BASE_URL.replace(/\/?$/, '/');
   const registration = await navigator.serviceWorker.register(
-    `${import.meta.env.BASE_URL.replace(/\/?$/, '/')}instructor-sw.js?v=${encodeURIComponent(build)}`,
-    { scope },
+    `${base}instructor-sw.js?v=${encodeURIComponent(build)}`,
+    { scope: base },
   );
   const worker = registration.installing ?? registration.waiting ?? registration.active;
   if (!worker) return false;
