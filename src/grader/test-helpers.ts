@@ -17,6 +17,7 @@ import type {
   ExecResult,
   GradableCluster,
   LabEngine,
+  ObjectView,
   ResourceKey,
   SeenOutput,
 } from './engine-api.ts';
@@ -50,6 +51,13 @@ export class FakeCluster implements GradableCluster {
     this.rng = rng;
     this.store = new ApiStore(clock, rng);
     this.files = new LabFiles(files);
+  }
+
+  view(): ObjectView {
+    return {
+      list: (resource, namespace) => this.store.list(resource, namespace),
+      get: (resource, namespace, name) => this.store.get(resource, namespace, name),
+    };
   }
 
   execSync(line: string): ExecResult {
