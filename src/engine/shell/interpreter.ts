@@ -11,6 +11,7 @@ import {
   type CommandIO,
   type CommandResult,
   type ExecResult,
+  type Sighting,
 } from './types.ts';
 import { expandWord, expandWordFields, ExpansionError, type ExpandContext } from './expand.ts';
 import { parseProgram, ShellSyntaxError } from './parser.ts';
@@ -79,6 +80,10 @@ export interface InterpreterHost {
   clear(): void;
   /** The terminal's stdout buffer (a command writing to it runs on a tty). */
   readonly terminalOut: OutputBuffer | undefined;
+  /** The terminal's stderr buffer. */
+  readonly terminalErr: OutputBuffer | undefined;
+  /** Objects a command displayed reached the terminal (see sightings.ts). */
+  saw(sightings: readonly Sighting[]): void;
 }
 
 const ASSIGN_WORD = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
@@ -90,6 +95,11 @@ export class Interpreter {
   private readonly running: { rt: Runtime; io: StdIo }[] = [];
   private readonly jobs: { job: BackgroundJob; io: StdIo }[] = [];
   private backgrounded = false;
+  /**
+   * What a pipe carries toward the terminal: sightings of a command that wrote into it, delivered
+   * when the command reading the pipe prints something itself (`kubectl get ep | grep api`).
+   */
+  private carried = new WeakMap<OutputBuffer, Sighting[]>();
 
   constructor(host: InterpreterHost) {
     this.host = host;
@@ -165,6 +175,7 @@ export class Interpreter {
       status = this.runCommand(p.commands[0]!, rt, io);
     } else {
       let stdin = io.stdin;
+      let inbound: Sighting[] | undefined;
       status = 0;
       p.commands.forEach((cmd, i) => {
         const last = i === p.commands.length - 1;
@@ -175,7 +186,10 @@ export class Interpreter {
           out: pipeTarget ?? io.out,
           err: p.pipeStderr[i] && pipeTarget ? pipeTarget : io.err,
         };
+        const before = bufferLength(elementIo.out);
         status = this.inSubshell(rt, (sub) => this.runCommand(cmd, sub, elementIo));
+        if (inbound && bufferLength(elementIo.out) > before) this.deliver(inbound, elementIo.out);
+        inbound = pipe && this.carried.get(pipe);
         stdin = new Stdin(pipe ? pipe.text() : '');
       });
     }
@@ -348,9 +362,22 @@ export class Interpreter {
     if (result.clear && !rt.subshell && io.out.kind === 'buffer' && io.out.buffer === this.host.terminalOut)
       this.host.clear();
     for (const chunk of outputOf(result)) writeTo(chunk.stream === 'stdout' ? io.out : io.err, chunk.text);
+    if (result.shows && result[result.shows.stream] !== '')
+      this.deliver(result.shows.sightings, result.shows.stream === 'stdout' ? io.out : io.err);
     if (result.job) this.jobs.push({ job: result.job, io });
     if (result.enter && !rt.subshell) this.host.enter(result.enter, rt.frame);
     return result.exitCode;
+  }
+
+  /**
+   * Sightings written to `target`: the terminal has shown them (lines typed at the prompt only; setup
+   * lines and checks see nothing); a pipe carries them on; a file or a `$( … )` capture keeps them.
+   */
+  private deliver(sightings: readonly Sighting[], target: Target): void {
+    if (!this.host.interactive || target.kind !== 'buffer' || sightings.length === 0) return;
+    const { buffer } = target;
+    if (buffer === this.host.terminalOut || buffer === this.host.terminalErr) this.host.saw(sightings);
+    else this.carried.set(buffer, [...(this.carried.get(buffer) ?? []), ...sightings]);
   }
 
   private callHandler(
@@ -645,4 +672,9 @@ function splitAlias(value: string): string[] {
     // An alias that does not parse is used as a single word.
   }
   return [value];
+}
+
+/** What a target holds so far: a file counts as never growing (what goes there is not seen). */
+function bufferLength(target: Target): number {
+  return target.kind === 'buffer' ? target.buffer.length : 0;
 }

@@ -12,6 +12,7 @@ import type {
   ExecResult,
   SessionContext,
   ShellFlavour,
+  Sighting,
 } from './types.ts';
 import {
   AbortLine,
@@ -48,6 +49,8 @@ export interface ShellOptions {
   readonly files: LabFiles;
   /** Advances the cluster's simulated clock (`sleep`). */
   readonly tick: (ms: number) => void;
+  /** Told what a typed line's output showed on the terminal (sightings.ts). */
+  readonly onSight?: (line: string, sightings: readonly Sighting[]) => void;
 }
 
 export const SHELL_STATE_VERSION = 1;
@@ -74,6 +77,8 @@ export class Shell {
   private interactive = false;
   private terminal: OutputPair | undefined;
   private clearRequested = false;
+  /** The line being run, as history records it. */
+  private line = '';
   private readonly interp: Interpreter;
   private readonly builtins: ReadonlyMap<string, Builtin>;
   private readonly programs: ReadonlyMap<string, CommandHandler>;
@@ -91,6 +96,10 @@ export class Shell {
       get terminalOut() {
         return self.terminal?.out;
       },
+      get terminalErr() {
+        return self.terminal?.err;
+      },
+      saw: (sightings) => opts.onSight?.(this.line, sightings),
       builtin: (name) => this.builtins.get(name),
       lookup: (name, frame) => this.lookup(name, frame),
       enter: (enter, from) => this.enter(enter, from),
@@ -131,6 +140,7 @@ export class Shell {
       };
     }
     this.record(line);
+    this.line = line.replace(/\n+$/, '');
     const terminal = new OutputPair(true);
     const { out, err } = terminal;
     this.terminal = terminal;

@@ -117,7 +117,28 @@ export interface BackgroundJob {
   finish(): ExecResult;
 }
 
+/**
+ * Objects a command's output displayed (`kubectl get`/`describe` print them): what the learner saw,
+ * once that output reaches the terminal. Kinds are the API's resource keys; the shell knows no cluster.
+ */
+export interface Sighting {
+  /** The resource key: `pods`, `endpointslices.discovery.k8s.io`. */
+  readonly resource: string;
+  /** The objects' namespace; `*` for a listing across all namespaces; absent for cluster-scoped kinds. */
+  readonly namespace?: string;
+  /** The objects shown, by name; empty when the listing found none (`No resources found`). */
+  readonly names: readonly string[];
+}
+
+/** What a command's output showed, and on which stream (a listing that found nothing says so on stderr). */
+export interface Shows {
+  readonly stream: OutputChunk['stream'];
+  readonly sightings: readonly Sighting[];
+}
+
 export interface CommandResult extends ExecResult {
+  /** What the output displayed, for the shell to record if it reaches the terminal (see Sighting). */
+  readonly shows?: Shows;
   /**
    * Opens a nested session (`kubectl exec -it … -- sh`, `kubectl debug node/… -it`); `exit` leaves it.
    * `onExit` runs when the session ends; text it returns is what the opening command prints then, on

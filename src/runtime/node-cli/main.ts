@@ -63,6 +63,7 @@ Commands:
           lab's steps come first, and these lines drive the lab instead of the shell:
             lab steps      the lab's steps
             lab check      run the checks, explained as in the browser
+            lab quiz       the lab's questions; lab quiz QUESTION CHOICE... answers one
             lab hint       the next hint
             lab solution   the solution, after a confirmation, then an offer to run it
   exec    Run one shell line against the cluster kept in --state FILE (created on first use),
