@@ -101,12 +101,24 @@ function setupScript(loaded: LoadedLab): string {
 
 function readme(loaded: LoadedLab, cni: keyof typeof CNI_INSTALL, locale: Locale): string {
   const { lab } = loaded;
-  return `# ${lab.title[locale]} (Packet Path lab ${lab.id})
+  const title = `# ${lab.title[locale]} (Packet Path lab ${lab.id})\n\n${lab.summary[locale]}\n\n`;
+  if (locale === 'pt-BR')
+    return `${title}1. \`kind create cluster --config kind.yaml\`
+2. Instale o CNI para o qual o laboratório foi escrito (${cni}). ${CNI_INSTALL[cni][locale]}
+3. \`./setup.sh\` aplica os manifestos iniciais (os arquivos desta pasta) e espera por eles.
+4. Faça o laboratório: os passos estão no curso.
+5. \`./verify.sh\` roda as verificações do laboratório com o kubectl e imprime TAP; sai com 0 quando todas
+   passam. \`packetpath grade --kubeconfig ~/.kube/config ${lab.id}\` corrige as mesmas verificações.
 
-${lab.summary[locale]}
+As verificações sobre a sua sessão no curso (perguntas, os comandos que você rodou) e as que só o simulador
+observa aparecem como puladas (SKIP), com o motivo. Os endereços vão diferir dos do curso: a rede Docker do
+kind e um CNI de verdade escolhem os próprios IPs de nós e pods.
 
-1. \`kind create cluster --config kind.yaml\`
-2. Install the CNI the lab was written for. ${CNI_INSTALL[cni]}
+Estes arquivos foram testados contra o \`packetpath serve\` (o cluster simulado atrás de uma API do
+Kubernetes) com o kubectl v1.35 real; não havia um cluster kind de verdade onde foram escritos.
+`;
+  return `${title}1. \`kind create cluster --config kind.yaml\`
+2. Install the CNI the lab was written for (${cni}). ${CNI_INSTALL[cni][locale]}
 3. \`./setup.sh\` applies the lab's start manifests (the files here) and waits for them.
 4. Do the lab: its steps are in the course.
 5. \`./verify.sh\` runs the lab's checks with kubectl and prints TAP; it exits 0 when they all pass.

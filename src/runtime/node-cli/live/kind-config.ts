@@ -7,17 +7,26 @@
 import { parse, stringify } from 'yaml';
 import { defaultClusterConfig, parseClusterConfig, type ClusterConfig } from '../../../engine/index.ts';
 import type { Lab } from '../../../grader/lab-schema.ts';
+import type { Locale } from '../../../grader/index.ts';
 
 export class ExportError extends Error {}
 
 /** How the CNI a lab simulates is installed on kind; README.md repeats it. */
-export const CNI_INSTALL: Readonly<Record<ClusterConfig['cni'], string>> = {
-  calico:
-    "Calico: install it as Calico's documentation says for a kind cluster (the Tigera operator), and wait until the calico-system pods are Ready.",
-  flannel:
-    'flannel: kubectl apply -f https://github.com/flannel-io/flannel/releases/latest/download/kube-flannel.yml, and wait until the kube-flannel pods are Ready.',
-  cilium:
-    'Cilium: cilium install (the cilium CLI); with kube-proxy off, add --set kubeProxyReplacement=true.',
+export const CNI_INSTALL: Readonly<Record<ClusterConfig['cni'], Readonly<Record<Locale, string>>>> = {
+  calico: {
+    en: "Install Calico as Calico's documentation says for a kind cluster (the Tigera operator), and wait until the calico-system pods are Ready.",
+    'pt-BR':
+      'Instale o Calico como a documentação do Calico indica para um cluster kind (o operador Tigera) e espere os pods de calico-system ficarem Ready.',
+  },
+  flannel: {
+    en: 'kubectl apply -f https://github.com/flannel-io/flannel/releases/latest/download/kube-flannel.yml, then wait until the kube-flannel pods are Ready.',
+    'pt-BR':
+      'kubectl apply -f https://github.com/flannel-io/flannel/releases/latest/download/kube-flannel.yml, e espere os pods de kube-flannel ficarem Ready.',
+  },
+  cilium: {
+    en: 'cilium install (the cilium CLI); with kube-proxy off, add --set kubeProxyReplacement=true.',
+    'pt-BR': 'cilium install (a CLI do cilium); sem kube-proxy, acrescente --set kubeProxyReplacement=true.',
+  },
 };
 
 export interface KindExport {
