@@ -86,9 +86,10 @@ export function portableLine(line: string): boolean {
 }
 
 function outputPlan(check: CheckOf<'output'>): Plan {
+  if (/\s-it?\b|\s--stdin\b|\s--tty\b/.test(check.command))
+    return { skip: 'needs an interactive terminal (a node shell through kubectl debug -it)' };
   const foreign = foreignWord(check.command);
   if (foreign !== undefined) return { skip: `runs \`${foreign}\`, which only the simulator's shell has` };
-  if (/\s-it?\b|\s--stdin\b|\s--tty\b/.test(check.command)) return { skip: 'needs an interactive terminal' };
   const args = [
     shellQuote(check.command),
     shellQuote(check.contains ?? ''),
