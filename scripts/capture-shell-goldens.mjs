@@ -50,7 +50,8 @@ for (const file of GOLDENS) {
     const got = capture(c.line, golden.files);
     if (got.stdout !== c.stdout || got.stderr !== c.stderr || got.exitCode !== c.exitCode) {
       differs++;
-      if (check) console.log(`${file}: ${c.line}\n  file: ${JSON.stringify(c)}\n  real: ${JSON.stringify(got)}`);
+      if (check)
+        console.log(`${file}: ${c.line}\n  file: ${JSON.stringify(c)}\n  real: ${JSON.stringify(got)}`);
     }
     return { ...c, ...got };
   });
