@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { createCluster } from '../../../src/engine/index.ts';
 import { startDifferential, type Differential } from './harness.ts';
 
-describe('kubectl logs -f against serve', { timeout: 120_000 }, () => {
+describe('kubectl logs -f and attach against serve', { timeout: 120_000 }, () => {
   let d: Differential;
   beforeAll(async () => {
     d = await startDifferential(createCluster(undefined, { seed: 1 }));
@@ -65,5 +65,25 @@ describe('kubectl logs -f against serve', { timeout: 120_000 }, () => {
     const r = await follow;
     expect(r.stdout).toBe('first\nlater\n');
     expect(r.exitCode).toBe(0);
+  });
+
+  it('attach shows what the container prints from then on, and ends when it exits', async () => {
+    await d.real(
+      `kubectl run talk --image=busybox --restart=Never -- sh -c 'echo before; sleep 5; echo during; sleep 5; echo end'`,
+    );
+    await d.real('kubectl wait --for=condition=Ready pod/talk --timeout=60s');
+    const r = await d.real('kubectl attach talk');
+    // "before" was printed before the attach: it is in the log, not on the attached stream.
+    expect(r.stdout).toBe('during\nend\n');
+    expect(r.exitCode).toBe(0);
+    expect((await d.real('kubectl logs talk')).stdout).toBe('before\nduring\nend\n');
+  });
+
+  it('attach -i is refused in words kubectl prints, since no simulated process reads stdin', async () => {
+    await d.real(`kubectl run quiet --image=busybox --restart=Never -- sleep 3600`);
+    await d.real('kubectl wait --for=condition=Ready pod/quiet --timeout=60s');
+    const r = await d.real('kubectl attach -i quiet < /dev/null');
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('attaching stdin is not supported by this server');
   });
 });

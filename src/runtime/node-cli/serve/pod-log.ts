@@ -78,24 +78,36 @@ export function podLog(ctx: ApiContext, req: ApiRequest, pod: AnyObject): Reply 
       .replace(/\uFFFD$/, '');
   if (req.query.get('follow') !== 'true' || previous || limit !== undefined)
     return { kind: 'text', status: 200, text, contentType: 'text/plain' };
+  return { kind: 'follow', follow: { text, next: followFrom(pod, container, read.lines.length, format) } };
+}
+
+/**
+ * What a container logs after its first `sent` lines, read again on each call: the stream a
+ * follow or an attach sends. It ends when the pod is gone or replaced, or the container stops running.
+ */
+export function followFrom(
+  pod: AnyObject,
+  container: string,
+  sent: number,
+  format: (lines: readonly LogLine[]) => string = (ls) => ls.map((l) => `${l.text}\n`).join(''),
+): LogFollow['next'] {
   const namespace = pod.metadata.namespace ?? 'default';
   const name = pod.metadata.name;
   const uid = pod.metadata.uid;
-  let sent = read.lines.length;
-  return {
-    kind: 'follow',
-    follow: {
-      text,
-      next(cluster) {
-        const now = cluster.api.get('pods', namespace, name) as AnyObject | undefined;
-        if (!now || now.metadata.uid !== uid) return { text: '', done: true };
-        const again = readContainerLog(cluster, now as never, container, false);
-        // A shorter log is a new container instance: the one followed has exited.
-        if (!again.ok || again.lines.length < sent) return { text: '', done: true };
-        const fresh = again.lines.slice(sent);
-        sent = again.lines.length;
-        return { text: format(fresh), done: !running(now, container) };
-      },
-    },
+  return (cluster) => {
+    const now = cluster.api.get('pods', namespace, name) as AnyObject | undefined;
+    if (!now || now.metadata.uid !== uid) return { text: '', done: true };
+    const again = readContainerLog(cluster, now as never, container, false);
+    // A shorter log is a new container instance: the one followed has exited.
+    if (!again.ok || again.lines.length < sent) return { text: '', done: true };
+    const fresh = again.lines.slice(sent);
+    sent = again.lines.length;
+    return { text: format(fresh), done: !running(now, container) };
   };
+}
+
+/** How many lines a container has logged so far (where an attach starts). */
+export function loggedLines(cluster: Cluster, pod: AnyObject, container: string): number {
+  const read = readContainerLog(cluster, pod as never, container, false);
+  return read.ok ? read.lines.length : 0;
 }

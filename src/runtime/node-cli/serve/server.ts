@@ -112,7 +112,7 @@ export function startServer(opts: ServeOptions): Promise<RunningServer> {
         `HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
       );
     }
-    handleExecUpgrade(host, req, socket);
+    handleExecUpgrade(host, req, socket, { hold, release });
   });
   server.requestTimeout = 60_000;
   server.headersTimeout = 30_000;
