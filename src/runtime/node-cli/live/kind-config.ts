@@ -5,7 +5,7 @@
  * turned off, because every lab's CNI (flannel, Calico, Cilium) is installed separately on kind.
  */
 import { parse, stringify } from 'yaml';
-import { defaultClusterConfig, parseClusterConfig, type ClusterConfig } from '../../../engine/index.ts';
+import { createCluster, parseClusterConfig, type ClusterConfig } from '../../../engine/index.ts';
 import type { Lab } from '../../../grader/lab-schema.ts';
 import type { Locale } from '../../../grader/index.ts';
 
@@ -35,7 +35,10 @@ export interface KindExport {
 }
 
 export function kindConfigFor(lab: Lab): KindExport {
-  const config = lab.cluster ? parseClusterConfig(lab.cluster) : defaultClusterConfig();
+  // The default cluster's definition is what a cluster created without one runs on.
+  const config = lab.cluster
+    ? parseClusterConfig(lab.cluster)
+    : createCluster(undefined, { seed: lab.seed }).config;
   if (config.distribution === 'k3s')
     throw new ExportError(
       `lab ${lab.id} simulates k3s (its bundled Traefik, ServiceLB and flannel): kind cannot run it. ` +
