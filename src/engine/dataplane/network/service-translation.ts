@@ -7,6 +7,7 @@
  * Simplified for Cilium: random backend choice, no session affinity, no conntrack table of its own;
  * a Service with no backends refuses the connection (the BPF socket LB answers ECONNREFUSED).
  */
+import { cniPlugin } from '../../node/cni/index.ts';
 import type { EndpointSlice } from '../../api/objects.ts';
 import type { Rng } from '../../util/rng.ts';
 import type { Packet, RuleHit } from '../netfilter/packet.ts';
@@ -95,7 +96,7 @@ function ciliumTranslate(view: NetworkView, node: NodeInfo, p: Packet, rng: Rng)
 /** Runs the first packet of a connection through the entry node's Service handling. */
 export function translate(view: NetworkView, node: NodeInfo, p: Packet, rng: Rng): Translation {
   if (view.config.kubeProxyMode === 'none') {
-    if (view.config.cni === 'cilium') return ciliumTranslate(view, node, p, rng);
+    if (cniPlugin(view.config.cni).replacesKubeProxy) return ciliumTranslate(view, node, p, rng);
     return {
       mode: 'none',
       verdict: 'ACCEPT',
