@@ -8,7 +8,7 @@ import type { Pod } from '../../api/objects.ts';
 import { cniDeviceAddresses } from '../../node/cni/device-addresses.ts';
 import { cniPlugin } from '../../node/cni/index.ts';
 import type { LinkKind } from '../../node/cni/types.ts';
-import { fnv32a } from '../../util/rng.ts';
+import { macOf } from '../../util/mac.ts';
 import { formatIPv4, parseCidr } from '../../util/ip.ts';
 import { cniDataplane, podMtuOf, type CniDataplane } from '../network/cni-dataplane.ts';
 import { kubeProxyOf } from '../network/kube-proxy-of.ts';
@@ -17,6 +17,7 @@ import { bgpRouteWithdrawn } from '../network/bgp-routes.ts';
 import { isRunning, type NetworkView, type NodeInfo } from '../network/view.ts';
 
 export type { LinkKind } from '../../node/cni/types.ts';
+export { macOf } from '../../util/mac.ts';
 
 export interface Iface {
   readonly index: number;
@@ -35,20 +36,6 @@ export interface Iface {
   readonly qlen?: number;
   /** The rtnetlink link kind `ip -d` prints (IFLA_INFO_KIND); absent for a physical device and lo. */
   readonly kind?: LinkKind;
-}
-
-export function macOf(seed: string): string {
-  const h = fnv32a(seed);
-  const g = fnv32a(`${seed}#2`);
-  const bytes = [
-    (h & 0xfe) | 0x02,
-    (h >>> 8) & 255,
-    (h >>> 16) & 255,
-    (h >>> 24) & 255,
-    g & 255,
-    (g >>> 8) & 255,
-  ];
-  return bytes.map((b) => b.toString(16).padStart(2, '0')).join(':');
 }
 
 function broadcast(cidr: string): string | undefined {

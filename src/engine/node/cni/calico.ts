@@ -150,6 +150,23 @@ export const calico: CniPlugin = {
   // The cali… veths have no address, so the node speaks to its pods from its own.
   nodeAddressTowardPods: (_podCIDR, nodeIP) => nodeIP,
   deadNeighbour: 'timeout',
+  /*
+   * calico-node's startup (node/pkg/lifecycle/startup: the autodetected address with its prefix) and
+   * the tunnel address allocator (node/pkg/allocateip: IPv4IPIPTunnelAddr or IPv4VXLANTunnelAddr).
+   */
+  nodeAnnotations: ({ nodeIP, nodeNetworkPrefix, podCIDR, dp }) => {
+    const tunnel = calico.deviceAddresses(dp, podCIDR)[0];
+    const key =
+      dp.encapsulation === 'ipip'
+        ? 'projectcalico.org/IPv4IPIPTunnelAddr'
+        : dp.encapsulation === 'vxlan'
+          ? 'projectcalico.org/IPv4VXLANTunnelAddr'
+          : undefined;
+    return {
+      'projectcalico.org/IPv4Address': `${nodeIP}/${nodeNetworkPrefix}`,
+      ...(key && tunnel ? { [key]: tunnel.address } : {}),
+    };
+  },
   // install-cni fills the node name and the MTU (veth_mtu, 0 = auto) into cni_network_config.
   installedConflist: ({ node, dp }) =>
     CALICO_CONFLIST.replace('__KUBERNETES_NODE_NAME__', node).replace(

@@ -6,6 +6,7 @@
  */
 import { formatIPv4, parseCidr } from '../../util/ip.ts';
 import { isPlainObject } from '../../util/json.ts';
+import { macOf } from '../../util/mac.ts';
 import { fnv32a } from '../../util/rng.ts';
 import { hostLocalRange } from '../ipam.ts';
 import { OVERHEAD, parseJson, positiveInt } from './settings-parse.ts';
@@ -133,6 +134,18 @@ export const flannel: CniPlugin = {
       : `${r.block} via ${r.nodeIP} dev eth0 `,
   nodeAddressTowardPods: (podCIDR, nodeIP) => gatewayOf(podCIDR) || nodeIP,
   deadNeighbour: 'unreachable',
+  /*
+   * flanneld's kube subnet manager (flannel v0.28 pkg/subnet/kube/kube.go AcquireLease, annotation
+   * names in annotations.go) with the lease attributes of the backend: vxlan's newSubnetAttrs
+   * (pkg/backend/vxlan/vxlan.go: {"VNI":1,"VtepMAC":<flannel.1's MAC>}), host-gw's none ("null").
+   */
+  nodeAnnotations: ({ node, nodeIP, dp }) => ({
+    'flannel.alpha.coreos.com/backend-data':
+      dp.encapsulation === 'vxlan' ? JSON.stringify({ VNI: 1, VtepMAC: macOf(`flannel.1/${node}`) }) : 'null',
+    'flannel.alpha.coreos.com/backend-type': dp.encapsulation === 'vxlan' ? 'vxlan' : 'host-gw',
+    'flannel.alpha.coreos.com/kube-subnet-manager': 'true',
+    'flannel.alpha.coreos.com/public-ip': nodeIP,
+  }),
   // install-cni copies cni-conf.json from kube-flannel-cfg as the node's agent read it.
   installedConflist: ({ settings }) => {
     const cm = settings.flannel?.['cni-conf.json'];

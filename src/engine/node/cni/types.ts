@@ -110,6 +110,16 @@ export interface InstallContext {
   readonly settings: CniSettings;
 }
 
+/** What a node agent knows about its own node. */
+export interface AgentNode {
+  readonly node: string;
+  readonly nodeIP: string;
+  /** Prefix length of the node's network (the node address as calico-node autodetects it). */
+  readonly nodeNetworkPrefix: number;
+  readonly podCIDR: string;
+  readonly dp: CniDataplane;
+}
+
 export interface CniPlugin {
   readonly name: CniName;
   /** The network name in the conflist (`cbr0`, `k8s-pod-network`, `cilium`, `kindnet`). */
@@ -181,6 +191,8 @@ export interface CniPlugin {
    * absent: `conflist` as it is.
    */
   installedConflist?(p: InstallContext): string;
+  /** The annotations the plugin's agent writes on its Node when it starts. */
+  nodeAnnotations?(p: AgentNode): Record<string, string>;
   /** Files the plugin's agent writes on the node besides the conflist (path → content). */
   extraNodeFiles?(p: InstallContext): Record<string, string>;
   /** The address the node uses towards its pods (a bridge's gateway, else the node's own). */
