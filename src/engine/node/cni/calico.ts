@@ -136,6 +136,7 @@ export const calico: CniPlugin = {
   hasTunl0: (dp) => dp.encapsulation === 'ipip',
   vni: 4096,
   tunnelSendsFragNeeded: () => true,
+  portmap: true,
   enforcesNetworkPolicy: true,
   replacesKubeProxy: false,
   podRoutes: () => ['default via 169.254.1.1 dev eth0 ', '169.254.1.1 dev eth0 scope link '],

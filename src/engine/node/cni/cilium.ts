@@ -113,6 +113,7 @@ export const cilium: CniPlugin = {
   vni: 'security-identity',
   // The eBPF datapath drops an oversize packet at the tunnel without answering (network/pmtud.ts).
   tunnelSendsFragNeeded: (dp) => dp.encapsulation === 'none',
+  portmap: false,
   enforcesNetworkPolicy: true,
   replacesKubeProxy: true,
   podRoutes: ({ gateway, podMtu }) => [

@@ -118,6 +118,7 @@ export const flannel: CniPlugin = {
   hasTunl0: () => false,
   vni: 1,
   tunnelSendsFragNeeded: () => true,
+  portmap: true,
   enforcesNetworkPolicy: false,
   replacesKubeProxy: false,
   podRoutes: ({ gateway, podSubnet, podCIDR, podIP }) => [

@@ -94,6 +94,7 @@ export const kindnet: CniPlugin = {
   hostVethAddress: (podCIDR) => gatewayOf(podCIDR),
   hasTunl0: () => false,
   tunnelSendsFragNeeded: () => true,
+  portmap: true,
   enforcesNetworkPolicy: true,
   replacesKubeProxy: false,
   podRoutes: ({ gateway, podCIDR, podIP }) => [

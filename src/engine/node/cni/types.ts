@@ -166,6 +166,8 @@ export interface CniPlugin {
   readonly vni?: number | 'security-identity';
   /** Whether the tunnel answers an oversize packet with ICMP fragmentation-needed (Cilium's eBPF does not). */
   tunnelSendsFragNeeded(dp: CniDataplane): boolean;
+  /** Whether the conflist chains `portmap` (hostPort as iptables DNAT); Cilium maps them in eBPF. */
+  readonly portmap: boolean;
   /** Whether the plugin itself enforces NetworkPolicy. */
   readonly enforcesNetworkPolicy: boolean;
   /** Whether, with kube-proxy disabled, the plugin translates Services itself (Cilium's eBPF). */

@@ -13,6 +13,8 @@ import type { CniChainSet } from './chain-set.ts';
 import { felixChains } from './felix.ts';
 import { flannelChains } from './flannel.ts';
 import { kindnetChains } from './kindnet.ts';
+import { portMappings, portmapChains, type SandboxPorts } from './portmap.ts';
+import { cniPlugin, sandboxId } from '../../../node/cni/index.ts';
 import { kubeRouterChains } from './kube-router.ts';
 
 export { mergeCniChains, type CniChainSet } from './chain-set.ts';
@@ -52,6 +54,20 @@ const CNI_CHAINS: Record<CniName, (input: ChainInput) => CniChainSet[]> = {
   kindnet: ({ cluster }) => [kindnetChains(cluster.config.podSubnet)],
 };
 
+/** The node's pod sandboxes as portmap saw them at CNI ADD (their hostPorts as port mappings). */
+export function hostPortSandboxes(cluster: DataplaneHost, node: string): SandboxPorts[] {
+  const plugin = cniPlugin(cluster.config.cni);
+  if (!plugin.portmap || cluster.config.disableDefaultCNI) return [];
+  return cniManagedPods(cluster, node)
+    .map((p) => ({
+      containerId: sandboxId(p.metadata.uid),
+      podIP: p.status?.podIP ?? '',
+      podPrefix: plugin.podPrefix,
+      mappings: portMappings(p),
+    }))
+    .filter((s) => s.mappings.length > 0);
+}
+
 export function cniChainsFor(cluster: DataplaneHost, node: string): CniChainSet[] {
   const config = cluster.config;
   if (config.disableDefaultCNI) return [];
@@ -61,7 +77,12 @@ export function cniChainsFor(cluster: DataplaneHost, node: string): CniChainSet[
     pods: cniManagedPods(cluster, node),
     policies: cluster.store.list('networkpolicies.networking.k8s.io'),
   };
-  const sets = CNI_CHAINS[config.cni](input);
+  // portmap inserts its POSTROUTING hook once, at CNI ADD; felix keeps re-inserting its own above it.
+  const plugin = cniPlugin(config.cni);
+  const sets = [
+    ...(plugin.portmap ? [portmapChains(plugin.network, hostPortSandboxes(cluster, node))] : []),
+    ...CNI_CHAINS[config.cni](input),
+  ];
   if (distributionOf(config).embeddedPolicyController(config))
     sets.push(
       kubeRouterChains({
