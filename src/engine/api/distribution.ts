@@ -29,6 +29,11 @@ export interface DistributionProfile {
   readonly hostGateway: string;
   /** Prefix length of the nodes' network (kind's docker network /16, the k3s VMs' /24). */
   readonly nodeNetworkPrefix: number;
+  /**
+   * What a node's eth0 is: one end of a veth into the docker bridge (a kind node is a container) or
+   * the VM's (virtio) NIC, which gets its address and default route by DHCP.
+   */
+  readonly nodeUplink: 'container-veth' | 'vm-nic';
   nodeName(clusterName: string, role: NodeRole, ordinal: number): string;
   nodeIP(index: number): string;
   /** Whether kube-proxy runs inside the distribution's own process (no DaemonSet). */
@@ -62,6 +67,7 @@ const KUBEADM: DistributionProfile = {
   cniConfDir: '/etc/cni/net.d',
   hostGateway: '172.18.0.1',
   nodeNetworkPrefix: 16,
+  nodeUplink: 'container-veth',
   nodeName: kindNodeName,
   // kind gives node containers addresses on its docker network 172.18.0.0/16 from .2 up.
   nodeIP: (i) => `172.18.0.${2 + i}`,
@@ -87,6 +93,7 @@ const K3S: DistributionProfile = {
   cniConfDir: '/var/lib/rancher/k3s/agent/etc/cni/net.d',
   hostGateway: '192.168.64.1',
   nodeNetworkPrefix: 24,
+  nodeUplink: 'vm-nic',
   // k3s nodes take their host names; ours are `k3s-server`, `k3s-agent1`, … on 192.168.64.0/24.
   nodeName: (_cluster, role, n) =>
     role === 'control-plane' ? `k3s-server${n === 1 ? '' : String(n)}` : `k3s-agent${n}`,

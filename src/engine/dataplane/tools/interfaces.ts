@@ -9,6 +9,7 @@ import { cniDeviceAddresses } from '../../node/cni/device-addresses.ts';
 import { cniPlugin } from '../../node/cni/index.ts';
 import type { LinkKind } from '../../node/cni/types.ts';
 import { macOf } from '../../util/mac.ts';
+import { distributionOf } from '../../api/distribution.ts';
 import { formatIPv4, parseCidr } from '../../util/ip.ts';
 import { cniDataplane, podMtuOf, type CniDataplane } from '../network/cni-dataplane.ts';
 import { kubeProxyOf } from '../network/kube-proxy-of.ts';
@@ -84,10 +85,11 @@ export interface NodeNetns {
 
 export function nodeInterfaces(view: NetworkView, node: NodeInfo): NodeNetns {
   const dp = cniDataplane(view.cluster, node.name);
-  const k3s = view.config.distribution === 'k3s';
+  const distribution = distributionOf(view.config);
+  const vm = distribution.nodeUplink === 'vm-nic';
   const ifaces: Iface[] = [LO];
   let index = 2;
-  const prefix = k3s ? 24 : 16;
+  const prefix = distribution.nodeNetworkPrefix;
   const addresses = cniDeviceAddresses(dp, node.podCIDR);
   /** The inet line of a CNI device, from the one place that knows which address each device gets. */
   const inetOf = (device: string): Pick<Iface, 'inet'> => {
@@ -115,10 +117,10 @@ export function nodeInterfaces(view: NetworkView, node: NodeInfo): NodeNetns {
   ifaces.push({
     index: index++,
     name: 'eth0',
-    ...(k3s ? {} : { peer: `if${100 + view.nodes.findIndex((n) => n.name === node.name) * 2 + 7}` }),
+    ...(vm ? {} : { peer: `if${100 + view.nodes.findIndex((n) => n.name === node.name) * 2 + 7}` }),
     flags: 'BROADCAST,MULTICAST,UP,LOWER_UP',
     mtu: dp.nodeMtu,
-    qdisc: k3s ? 'fq_codel' : 'noqueue',
+    qdisc: vm ? 'fq_codel' : 'noqueue',
     state: 'UP',
     linkType: 'ether',
     mac: macOf(`eth0/${node.name}`),
@@ -127,10 +129,10 @@ export function nodeInterfaces(view: NetworkView, node: NodeInfo): NodeNetns {
       ...(broadcast(`${node.ip}/${prefix}`) ? { brd: broadcast(`${node.ip}/${prefix}`)! } : {}),
       scope: 'global',
     },
-    ...(k3s ? {} : { linkNetns: '0' }),
+    ...(vm ? {} : { linkNetns: '0' }),
     qlen: 1000,
     // A kind node is a container: its eth0 is a veth; the k3s VM's is a (virtio) NIC, no kind.
-    ...(k3s ? {} : { kind: { type: 'veth' as const } }),
+    ...(vm ? {} : { kind: { type: 'veth' as const } }),
   });
   const dev = (name: string, extra: Partial<Iface>): Iface => ({
     index: index++,
@@ -258,13 +260,14 @@ export function podRoutes(view: NetworkView, pod: Pod): string[] {
 export function nodeRoutes(view: NetworkView, node: NodeInfo): string[] {
   const dp = cniDataplane(view.cluster, node.name);
   const plugin = cniPlugin(dp.cni);
-  const k3s = view.config.distribution === 'k3s';
-  const gateway = k3s ? '192.168.64.1' : '172.18.0.1';
+  const distribution = distributionOf(view.config);
+  const vm = distribution.nodeUplink === 'vm-nic';
+  const gateway = distribution.hostGateway;
   const lines: { key: number; text: string }[] = [];
   const key = (cidr: string) => parseCidr(cidr.includes('/') ? cidr : `${cidr}/32`)?.base ?? 0;
   const add = (cidr: string, text: string) =>
     lines.push({ key: key(cidr) + (cidr.includes('/') ? 0 : 0.5), text });
-  const netPrefix = k3s ? 24 : 16;
+  const netPrefix = distribution.nodeNetworkPrefix;
   const net = parseCidr(`${node.ip}/${netPrefix}`);
   for (const other of view.nodes) {
     if (!other.podCIDR) continue;
@@ -293,7 +296,7 @@ export function nodeRoutes(view: NetworkView, node: NodeInfo): string[] {
       `${formatIPv4(net.base)}/${netPrefix} dev eth0 proto kernel scope link src ${node.ip} `,
     );
   return [
-    `default via ${gateway} dev eth0 ${k3s ? 'proto dhcp src ' + node.ip + ' metric 100 ' : ''}`,
+    `default via ${gateway} dev eth0 ${vm ? 'proto dhcp src ' + node.ip + ' metric 100 ' : ''}`,
     ...lines.sort((a, b) => a.key - b.key).map((l) => l.text),
   ];
 }
