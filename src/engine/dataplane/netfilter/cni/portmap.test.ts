@@ -29,6 +29,23 @@ function natLines(network: string, sandbox: SandboxPorts): string {
   );
 }
 
+/** nginx on kind-worker with hostPort 8080 → 80. */
+const HOST_PORT_POD = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'web', namespace: 'default' },
+  spec: {
+    nodeName: 'kind-worker',
+    containers: [{ name: 'web', image: 'nginx', ports: [{ containerPort: 80, hostPort: 8080 }] }],
+  },
+};
+
+function clusterWith(cni: string) {
+  return createCluster(`kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\npacketpath:\n  cni: ${cni}\n`, {
+    seed: 5,
+  });
+}
+
 describe('portmap (hostPort)', () => {
   it('names the sandbox chain CNI-DN- + sha512(network + container id), 28 characters', () => {
     expect(dnatChainName('cbr0', ID)).toBe('CNI-DN-65299167c7285b471ffb1');
@@ -60,23 +77,11 @@ describe('portmap (hostPort)', () => {
 
   for (const cni of ['flannel', 'calico', 'kindnet'] as const)
     it(`${cni}: curl to the node IP on the hostPort reaches the pod`, () => {
-      const cluster = createCluster(
-        `kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\npacketpath:\n  cni: ${cni}\n`,
-        { seed: 5 },
-      );
-      const web = {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: { name: 'web', namespace: 'default' },
-        spec: {
-          nodeName: 'kind-worker',
-          containers: [{ name: 'web', image: 'nginx', ports: [{ containerPort: 80, hostPort: 8080 }] }],
-        },
-      };
+      const cluster = clusterWith(cni);
       expect(
         cluster.execSync('curl -s -m 2 -o /dev/null -w "%{http_code}" http://172.18.0.3:8080/').stdout,
       ).toBe('000');
-      apply(cluster, [web]);
+      apply(cluster, [HOST_PORT_POD]);
       const r = cluster.execSync('curl -s -m 2 -o /dev/null -w "%{http_code}" http://172.18.0.3:8080/');
       expect(r.stdout).toBe('200');
       // Another node's address does not map the port.
@@ -86,21 +91,8 @@ describe('portmap (hostPort)', () => {
     });
 
   it('cilium maps hostPorts in eBPF: no portmap chains', () => {
-    const cluster = createCluster(
-      'kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\npacketpath:\n  cni: cilium\n',
-      { seed: 5 },
-    );
-    apply(cluster, [
-      {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: { name: 'web', namespace: 'default' },
-        spec: {
-          nodeName: 'kind-worker',
-          containers: [{ name: 'web', image: 'nginx', ports: [{ containerPort: 80, hostPort: 8080 }] }],
-        },
-      },
-    ]);
+    const cluster = clusterWith('cilium');
+    apply(cluster, [HOST_PORT_POD]);
     cluster.execSync('kubectl debug node/kind-worker -it --profile=general --image=nicolaka/netshoot', {
       interactive: true,
     });
