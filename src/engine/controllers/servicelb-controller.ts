@@ -10,7 +10,7 @@
  */
 import type { ClusterConfig } from '../api/cluster-config.ts';
 import { distributionOf } from '../api/distribution.ts';
-import type { AnyObject, Manifest, Node, Pod, ResourceKey, Service } from '../api/objects.ts';
+import type { Manifest, Node, Pod, ResourceKey, Service } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
 import { objectKey } from '../api/store.ts';
 import { isStatusError } from '../api/errors.ts';
@@ -209,7 +209,7 @@ export class ServiceLBController extends BaseController {
         this.ctx.api.updateStatus({
           ...svc,
           status: { ...svc.status, loadBalancer: {} },
-        } as unknown as AnyObject);
+        });
         wrote = true;
       }
       return wrote;
@@ -243,7 +243,7 @@ export class ServiceLBController extends BaseController {
         ...current,
         metadata: { ...current.metadata, labels: meta.labels, annotations: meta.annotations },
         spec: desired.spec,
-      } as unknown as AnyObject);
+      });
       this.event(svc, 'Normal', 'AppliedDaemonSet', `Applied LoadBalancer DaemonSet ${NS}/${dsName}`);
       wrote = true;
     }
@@ -305,7 +305,7 @@ export class ServiceLBController extends BaseController {
     this.ctx.api.updateStatus({
       ...svc,
       status: { ...svc.status, loadBalancer: ingress.length > 0 ? { ingress } : {} },
-    } as unknown as AnyObject);
+    });
     if (ingress.length === 0)
       this.event(svc, 'Warning', 'UnAvailableLoadBalancer', 'There are no available nodes for LoadBalancer');
     else
@@ -325,6 +325,6 @@ export class ServiceLBController extends BaseController {
     message: string,
     component = 'servicelb',
   ): void {
-    this.ctx.recorder.event(svc as unknown as AnyObject, type, reason, message, { component });
+    this.ctx.recorder.event(svc, type, reason, message, { component });
   }
 }

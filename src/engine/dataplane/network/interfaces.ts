@@ -11,11 +11,11 @@ import type { LinkKind } from '../../node/cni/types.ts';
 import { macOf } from '../../util/mac.ts';
 import { distributionOf } from '../../api/distribution.ts';
 import { formatIPv4, parseCidr } from '../../util/ip.ts';
-import { cniDataplane, podMtuOf, type CniDataplane } from '../network/cni-dataplane.ts';
-import { kubeProxyOf } from '../network/kube-proxy-of.ts';
-import { hostInterfaceOf } from '../network/routes.ts';
-import { bgpRouteWithdrawn } from '../network/bgp-routes.ts';
-import { isRunning, type NetworkView, type NodeInfo } from '../network/view.ts';
+import { cniDataplane, podMtuOf, type CniDataplane } from './cni-dataplane.ts';
+import { kubeProxyOf } from './kube-proxy-of.ts';
+import { hostInterfaceOf } from './routes.ts';
+import { bgpRouteWithdrawn } from './bgp-routes.ts';
+import { isRunning, type NetworkView, type NodeInfo } from './view.ts';
 
 export type { LinkKind } from '../../node/cni/types.ts';
 export { macOf } from '../../util/mac.ts';
