@@ -59,8 +59,8 @@ const nodeConfig = z.object({
 
 const clusterConfig = z.object({
   name,
-  distribution: z.enum(['kubeadm', 'k3s']),
-  cni: z.enum(['flannel', 'calico', 'cilium']),
+  distribution: z.enum(['kubeadm', 'kind', 'k3s']),
+  cni: z.enum(['flannel', 'calico', 'cilium', 'kindnet']),
   kubeProxyMode: z.enum(['iptables', 'ipvs', 'nftables', 'none']),
   podSubnet: z.string(),
   serviceSubnet: z.string(),

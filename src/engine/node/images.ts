@@ -384,6 +384,8 @@ function systemImages(): ImageProfile[] {
       ['local-path-provisioner'],
       22_341_120,
     ),
+    // kindnetd on registry.k8s.io/build-image/distroless-iptables: no shell (images/kindnetd/Dockerfile).
+    sys('docker.io/kindest/kindnetd', 'v20260820-69b56db7', ['/bin/kindnetd'], 38_291_534),
     sys('quay.io/metallb/controller', 'v0.15.2', ['/controller'], 28_451_903),
     sys('quay.io/metallb/speaker', 'v0.15.2', ['/speaker'], 51_338_280),
   ];

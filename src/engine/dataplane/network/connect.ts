@@ -382,8 +382,7 @@ function application(
 function icmpSource(view: NetworkView, dp: CniDataplane, node: string): string | undefined {
   const info = view.nodeByName(node);
   if (!info) return undefined;
-  if (dp.cni === 'flannel') return cniPlugin('flannel').gateway(info.podCIDR) || info.ip;
-  return info.ip;
+  return cniPlugin(dp.cni).nodeAddressTowardPods(info.podCIDR, info.ip);
 }
 
 function portForward(

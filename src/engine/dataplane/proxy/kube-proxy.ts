@@ -13,6 +13,7 @@
  * or whose new process exited on a bad configuration, keeps its last rules (stale). With
  * `kubeProxyMode: none` (Cilium's kube-proxy replacement) nothing is rendered.
  */
+import { distributionOf } from '../../api/distribution.ts';
 import { isPlainObject, jsonEqual, type Json } from '../../util/json.ts';
 import type {
   ConfigMap,
@@ -442,7 +443,7 @@ export class KubeProxy implements Controller {
   private syncAll(): void {
     if (this.ctx.config.kubeProxyMode === 'none') return;
     const desired = this.desiredSettings();
-    const inProcess = this.ctx.config.distribution === 'k3s';
+    const inProcess = distributionOf(this.ctx.config).kubeProxyInProcess;
     const daemonSet = this.ctx.api.get('daemonsets.apps', 'kube-system', 'kube-proxy');
     const pods = this.ctx.api
       .list('pods', 'kube-system')

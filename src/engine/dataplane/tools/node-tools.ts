@@ -8,7 +8,7 @@ import type { Pod } from '../../api/objects.ts';
 import type { ToolHost } from './tool-context.ts';
 import type { CommandHandler, CommandResult, SessionContext } from '../../shell/types.ts';
 import { cniConfDir, cniPlugin, sandboxId } from '../../node/cni/index.ts';
-import { flannelSubnetEnv } from '../../node/cni/flannel.ts';
+import type { InstallContext } from '../../node/cni/types.ts';
 import { nodeCniSettings } from '../../node/cni/cni-settings.ts';
 import { parseTimestamp } from '../../util/clock.ts';
 import { cniDataplane } from '../network/cni-dataplane.ts';
@@ -344,15 +344,17 @@ export function bridgeCommand(ctx: ToolContext): CommandHandler {
     }
     if (object === 'fdb' && (sub === undefined || sub === 'show')) {
       let out = '';
-      if (dp.cni === 'flannel') {
+      // flanneld programs one permanent entry per remote VTEP; the bridge lists its ports' own MACs.
+      if (dp.tunnelDevice === 'flannel.1')
         for (const other of view.nodes)
-          if (other.name !== node.name && dp.encapsulation === 'vxlan')
+          if (other.name !== node.name)
             out += `${macOf(`flannel.1/${other.name}`)} dev flannel.1 dst ${other.ip} self permanent\n`;
-        const cni0 = ifaces.find((i) => i.name === 'cni0');
-        if (cni0)
-          out += `${cni0.mac} dev cni0 vlan 1 master cni0 permanent\n${cni0.mac} dev cni0 master cni0 permanent\n`;
-        for (const i of ifaces.filter((x) => x.master === 'cni0'))
-          out += `${i.mac} dev ${i.name} vlan 1 master cni0 permanent\n${i.mac} dev ${i.name} master cni0 permanent\n`;
+      const bridge = cniPlugin(dp.cni).bridge;
+      const br = bridge ? ifaces.find((i) => i.name === bridge) : undefined;
+      if (br) {
+        out += `${br.mac} dev ${br.name} vlan 1 master ${br.name} permanent\n${br.mac} dev ${br.name} master ${br.name} permanent\n`;
+        for (const i of ifaces.filter((x) => x.master === br.name))
+          out += `${i.mac} dev ${i.name} vlan 1 master ${br.name} permanent\n${i.mac} dev ${i.name} master ${br.name} permanent\n`;
       }
       return { stdout: out, stderr: '', exitCode: 0 };
     }
@@ -395,46 +397,35 @@ export function sysctlCommand(ctx: ToolContext): CommandHandler {
   };
 }
 
+/** What the CNI's installer knew when it wrote `node`'s files (the settings its agent read). */
+function installContext(cluster: ToolHost, node: string): InstallContext {
+  const config = cluster.config;
+  return {
+    node,
+    podCIDR: buildView(cluster).nodeByName(node)?.podCIDR ?? '',
+    podSubnet: config.podSubnet,
+    confDir: cniConfDir(config),
+    dp: cniDataplane(cluster, node),
+    settings: nodeCniSettings(cluster.store, cluster.nodeState, config.cni, node),
+  };
+}
+
 /** The installed conflist as the CNI's installer writes it on each node. */
 export function installedConflist(cluster: ToolHost, node: string): string {
   const plugin = cniPlugin(cluster.config.cni);
-  let text = plugin.conflist;
-  // install-cni wrote the file when the node's agent pod started, from the settings it read then.
-  if (cluster.config.cni === 'calico') {
-    const dp = cniDataplane(cluster, node);
-    text = text
-      .replace('__KUBERNETES_NODE_NAME__', node)
-      .replace('"mtu": 0', `"mtu": ${dp.podMtuConfigured ? dp.podMtu : 0}`);
-  }
-  if (cluster.config.cni === 'flannel') {
-    const settings = nodeCniSettings(cluster.store, cluster.nodeState, 'flannel', node);
-    const cm = settings.flannel?.['cni-conf.json'];
-    if (cm) text = cm.endsWith('\n') ? cm : `${cm}\n`;
-  }
-  return text;
+  return plugin.installedConflist?.(installContext(cluster, node)) ?? plugin.conflist;
 }
 
 /** Files a node shell sees besides resolv.conf/hosts: the CNI configuration and /proc/sys basics. */
 export function nodeFiles(cluster: ToolHost, node: string): Record<string, string> {
   if (cluster.config.disableDefaultCNI) return { '/proc/sys/net/ipv4/ip_forward': '1\n' };
-  const dir = cniConfDir(cluster.config);
   const plugin = cniPlugin(cluster.config.cni);
-  const files: Record<string, string> = {
-    [`${dir}/${plugin.confFile}`]: installedConflist(cluster, node),
+  const ctx = installContext(cluster, node);
+  return {
+    [`${ctx.confDir}/${plugin.confFile}`]: installedConflist(cluster, node),
     '/proc/sys/net/ipv4/ip_forward': '1\n',
+    ...plugin.extraNodeFiles?.(ctx),
   };
-  if (cluster.config.cni === 'calico')
-    files[`${dir}/calico-kubeconfig`] =
-      `# Kubeconfig file for Calico CNI plugin. Installed by calico/node.\napiVersion: v1\nkind: Config\nclusters:\n- name: local\n  cluster:\n    server: https://10.96.0.1:443\n    certificate-authority-data: "LS0tLS1CRUdJTi..."\nusers:\n- name: calico\n  user:\n    token: eyJhbGciOiJSUzI1NiIsImtpZCI6...\ncontexts:\n- name: calico-context\n  context:\n    cluster: local\n    user: calico\ncurrent-context: calico-context\n`;
-  if (cluster.config.cni === 'flannel')
-    files['/run/flannel/subnet.env'] = (() => {
-      const view = buildView(cluster);
-      const n = view.nodeByName(node);
-      const dp = cniDataplane(cluster, node);
-      // Both kube-flannel.yml (`--ip-masq`) and k3s's embedded flannel masquerade.
-      return flannelSubnetEnv(cluster.config.podSubnet, n?.podCIDR ?? '', dp.nodeMtu - dp.overhead, true);
-    })();
-  return files;
 }
 
 /**
