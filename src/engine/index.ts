@@ -23,6 +23,7 @@ export {
   type KubeProxyMode,
 } from './api/cluster-config.ts';
 export { LabFiles, normalisePath, MAX_FILE_BYTES, type FileChange } from './shell/lab-files.ts';
+export { fileBytes, fileContent } from './util/encoding.ts';
 export type { ExecResult, SessionContext } from './shell/types.ts';
 export { needsMoreInput, type ShellState, type Completion } from './shell/shell.ts';
 export type { AnyObject, ResourceKey } from './api/objects.ts';

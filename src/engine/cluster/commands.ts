@@ -46,6 +46,8 @@ import { defaultCorefileText, validateCorefile } from '../dataplane/dns/corefile
 import { corednsFileMap, corefileFiles } from '../dataplane/dns/coredns-files.ts';
 import { parseTimestamp } from '../util/clock.ts';
 import type { LogLine } from '../node/container-runtime.ts';
+import { containerLayer } from '../node/container-layer.ts';
+import { tarCommand } from '../shell/utilities/tar.ts';
 
 /** A running container a pod command acts in. */
 export interface PodTarget {
@@ -362,7 +364,26 @@ function podEnvironment(target: PodTarget): SessionEnvironment {
       };
     },
     commandPath: (name) => (hasTool(profile, name) ? binDir(profile, name) : undefined),
+    layer: layerOf(cluster, pod, container.name),
   };
+}
+
+/** The container's writable layer on its node (see node/container-layer.ts). */
+function layerOf(cluster: Cluster, pod: Pod, container: string) {
+  const status = [
+    ...(pod.status?.containerStatuses ?? []),
+    ...(pod.status?.ephemeralContainerStatuses ?? []),
+  ].find((s) => s.name === container);
+  return containerLayer(
+    cluster.nodeState,
+    {
+      node: pod.spec?.nodeName ?? '',
+      podUid: pod.metadata.uid ?? '',
+      container,
+      instance: status?.restartCount ?? 0,
+    },
+    () => new Set(cluster.store.list('pods').map((p) => p.metadata.uid ?? '')),
+  );
 }
 
 function nodeEnvironment(
@@ -381,7 +402,13 @@ function nodeEnvironment(
       )
     : undefined;
   const busyboxDebug = debugImage?.kind === 'ok' && isBusybox(debugImage.profile);
+  // The debug pod's container writes to its own layer, as any container does (its root is the image's).
+  const debugPod = context.debugPod
+    ? cluster.store.list('pods').find((p) => p.metadata.name === context.debugPod)
+    : undefined;
+  const debugContainer = debugPod?.spec?.containers?.[0]?.name;
   return {
+    ...(debugPod && debugContainer ? { layer: layerOf(cluster, debugPod, debugContainer) } : {}),
     flavour: context.shell
       ? /bash/.test(context.shell)
         ? 'bash'
@@ -449,6 +476,8 @@ function podTools(target: PodTarget, name: string): CommandHandler | undefined {
       });
     case 'whoami':
       return () => ({ stdout: 'root\n', stderr: '', exitCode: 0 });
+    case 'tar':
+      return tarCommand(isBusybox(profile) ? 'busybox' : 'gnu', () => target.cluster.clock.now());
     case 'ps':
       return (argv) => {
         const main = containerArgv(container, profile).join(' ') || container.name;

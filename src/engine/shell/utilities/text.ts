@@ -5,7 +5,7 @@
  */
 import type { CommandHandler } from '../types.ts';
 import { joinLines, linesOf, parseOptions, readInputs, result, UsageError, withUsage } from './common.ts';
-import { base64Decode, base64Encode, utf8Decode, utf8Encode, utf8Length } from '../../util/encoding.ts';
+import { base64Decode, base64Encode, fileSize, utf8Decode, utf8Encode } from '../../util/encoding.ts';
 
 function count(name: string, v: string, what: string): number {
   if (!/^[-+]?\d+$/.test(v)) throw new InvalidCount(`${name}: invalid number of ${what}: ‘${v}’\n`);
@@ -79,7 +79,7 @@ export const wc: CommandHandler = (argv, io) =>
         l: (input.text.match(/\n/g) ?? []).length,
         w: input.text.split(/\s+/).filter((w) => w !== '').length,
         m: [...input.text].length,
-        c: utf8Length(input.text),
+        c: fileSize(input.text),
         L: Math.max(0, ...input.text.split('\n').map((l) => l.length)),
       };
       return {
