@@ -115,6 +115,11 @@ export interface BackgroundJob {
   readonly command: string;
   /** Ends the program now (its `-c` count reached, or stopped as Ctrl-C would): what it printed then. */
   finish(): ExecResult;
+  /**
+   * What it printed since the last look, and whether it has ended by itself (a job that lasts across
+   * interactive prompt lines is looked at after each line).
+   */
+  poll?(): { readonly output: ExecResult; readonly done: boolean };
 }
 
 export interface CommandResult extends ExecResult {
