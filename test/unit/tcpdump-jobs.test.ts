@@ -5,9 +5,14 @@
  * the prompt report `Done`, a `-c` count ends it by itself, and leaving the session ends it silently.
  * bash's own texts (the `jobs` row, `no such job`) are taken from running Debian's bash here.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCluster, type Cluster } from '../../src/engine/cluster/cluster.ts';
+import { kindConfig } from '../../src/engine/dataplane/network/test-helpers.ts';
+import { fileBytes } from '../../src/engine/util/encoding.ts';
 
 function bash(script: string): { stdout: string; stderr: string } {
   const r = spawnSync('bash', ['-c', script], { encoding: 'utf8' });
@@ -77,5 +82,55 @@ describe('tcpdump in the background of an interactive session', () => {
     const after = line('echo back');
     expect(after).toMatchObject({ stdout: 'back\n', stderr: '' });
     expect(line('jobs').stdout).toBe('');
+  });
+});
+
+const haveTcpdump = spawnSync('tcpdump', ['--version'], { stdio: 'ignore' }).status === 0;
+
+describe.skipIf(!haveTcpdump)('a node capture from kubectl debug node/… with netshoot (flannel)', () => {
+  it("shows flannel's VXLAN on the node's eth0 with the pod's packet inside, as Debian tcpdump reads it", () => {
+    const c = createCluster(kindConfig('flannel', 'iptables'), { seed: 7 });
+    const host = (l: string) => c.execSync(l, { interactive: false });
+    host(
+      'kubectl create deployment web --image=nginx --port=80 --replicas=2; ' +
+        `kubectl run ns --image=nicolaka/netshoot --overrides='{"spec":{"nodeName":"kind-worker"}}' -- sleep infinity; ` +
+        'kubectl wait --for=condition=Ready pod/ns pod -l app=web --timeout=60s',
+    );
+    const remote = host(
+      'kubectl get po -l app=web -o jsonpath=\'{range .items[*]}{.spec.nodeName} {.status.podIP}{"\\n"}{end}\'',
+    )
+      .stdout.split('\n')
+      .find((l) => l.startsWith('kind-worker2 '))
+      ?.split(' ')[1];
+    expect(remote).toBeDefined();
+    const line = (l: string) => c.execSync(l, { interactive: true });
+    line('kubectl debug node/kind-worker -it --image=nicolaka/netshoot');
+    line('tcpdump -i eth0 -nn -c 3 -w /tmp/vxlan.pcap udp port 8472 &');
+    line('tcpdump -i eth0 -nn -c 3 udp port 8472 &');
+    // A second terminal: the pod on kind-worker talks to the web pod on kind-worker2.
+    c.shell.execIn({ kind: 'pod', namespace: 'default', pod: 'ns', container: 'ns' }, [
+      'curl',
+      '-s',
+      `${remote}`,
+    ]);
+    const shown = line('echo');
+    expect(shown.stdout).toMatch(
+      new RegExp(
+        `^\\d\\d:\\d\\d:\\d\\d\\.\\d{6} IP 172\\.18\\.0\\.\\d+\\.\\d+ > 172\\.18\\.0\\.\\d+\\.8472: OTV, flags \\[I\\] \\(0x08\\), overlay 0, instance 1\\nIP 10\\.244\\.1\\.\\d+\\.\\d+ > ${remote!.replaceAll('.', '\\.')}\\.80: Flags \\[S\\]`,
+        'm',
+      ),
+    );
+    const pcap = line('cat /tmp/vxlan.pcap').stdout;
+    const dir = mkdtempSync(join(tmpdir(), 'pp-vxlan-'));
+    try {
+      writeFileSync(join(dir, 'v.pcap'), fileBytes(pcap));
+      const real = execFileSync('tcpdump', ['-nn', '-r', join(dir, 'v.pcap')], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      expect(shown.stdout).toBe(`\n${real}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -189,6 +189,20 @@ export function createClusterCommands(cluster: Cluster): ClusterCommands {
     return { cluster, pod, container, profile: image.profile, context: ctx };
   };
 
+  const debugTarget = (ctx: Extract<SessionContext, { kind: 'node' }>): PodTarget | undefined => {
+    const pod = ctx.debugPod
+      ? cluster.store.list('pods').find((p) => p.metadata.name === ctx.debugPod)
+      : undefined;
+    const container = pod?.spec?.containers?.[0]?.name;
+    if (!pod || !container) return undefined;
+    return podTarget({
+      kind: 'pod',
+      namespace: pod.metadata.namespace ?? 'default',
+      pod: pod.metadata.name,
+      container,
+    });
+  };
+
   // A network tool as a container's process: the kubelet runs it as the container starts, and a
   // running script's later rounds run as its log is read; their waits add up without moving the clock.
   const runTool: ToolRunner = (pod, container, argv) => {
@@ -279,7 +293,11 @@ export function createClusterCommands(cluster: Cluster): ClusterCommands {
         case 'node': {
           const registered = nodeCommands.get(name);
           if (registered) return registered(cluster, context.node);
-          return cluster.shell.utility(name);
+          // A `kubectl debug node/…` pod runs its image's programs in the node's network namespace
+          // (hostNetwork): netshoot's tcpdump captures on the node's eth0, flannel.1, cni0, veths.
+          const debug = debugTarget(context);
+          const fromImage = debug && podCommands.has(name) ? podCommand(name, debug) : undefined;
+          return fromImage ?? cluster.shell.utility(name);
         }
       }
     },
