@@ -94,7 +94,7 @@ describe.skipIf(!haveTcpdump)('a node capture from kubectl debug node/… with n
     host(
       'kubectl create deployment web --image=nginx --port=80 --replicas=2; ' +
         `kubectl run ns --image=nicolaka/netshoot --overrides='{"spec":{"nodeName":"kind-worker"}}' -- sleep infinity; ` +
-        'kubectl wait --for=condition=Ready pod/ns pod -l app=web --timeout=60s',
+        'kubectl wait --for=condition=Ready pod/ns --timeout=60s; kubectl wait --for=condition=Ready pod -l app=web --timeout=60s',
     );
     const remote = host(
       'kubectl get po -l app=web -o jsonpath=\'{range .items[*]}{.spec.nodeName} {.status.podIP}{"\\n"}{end}\'',

@@ -142,9 +142,15 @@ export function fileContent(bytes: Uint8Array): string {
 
 /** Bytes as a byte string, one char per byte. */
 export function toBinaryString(b: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < b.length; i += 8192) s += String.fromCharCode(...b.subarray(i, i + 8192));
-  return s;
+  // Spreading a plain array is fast; spreading a typed array walks its iterator one byte at a time.
+  const parts: string[] = [];
+  for (let i = 0; i < b.length; i += 8192) {
+    const end = Math.min(b.length, i + 8192);
+    const codes = new Array<number>(end - i);
+    for (let j = i; j < end; j++) codes[j - i] = b[j]!;
+    parts.push(String.fromCharCode(...codes));
+  }
+  return parts.join('');
 }
 
 export function fromBinaryString(s: string): Uint8Array {

@@ -71,7 +71,7 @@ export function readPcap(b: Uint8Array): Pcap | { readonly error: PcapReadError 
     records.push({
       seconds: u32(at),
       micros: nano ? Math.floor(frac / 1000) : frac,
-      data: b.slice(at + 16, at + 16 + caplen),
+      data: b.subarray(at + 16, at + 16 + caplen),
       originalLength: u32(at + 12),
     });
     at += 16 + caplen;

@@ -316,7 +316,11 @@ function readFile(o: Options, io: CommandIO, ns: Namespace | undefined): Command
   const pcap = readPcap(fromBinaryString(r.content));
   if ('error' in pcap) return { stdout: '', stderr: 'tcpdump: unknown file format\n', exitCode: 1 };
   const filter = compileFilter(o.expression);
-  const kept = pcap.records.filter((rec) => filter(decodeFrame(pcap.linktype, rec.data))).slice(0, o.count);
+  // No expression keeps every packet: nothing to decode before printing.
+  const matching = o.expression.trim()
+    ? pcap.records.filter((rec) => filter(decodeFrame(pcap.linktype, rec.data)))
+    : pcap.records;
+  const kept = matching.slice(0, o.count);
   let stderr = `reading from file ${file}, link-type ${LINK_NAMES[pcap.linktype] ?? `${pcap.linktype}`}, snapshot length ${pcap.snaplen}\n`;
   if (pcap.linktype === LINKTYPE_LINUX_SLL2) stderr += 'Warning: interface names might be incorrect\n';
   if (o.write !== undefined) {

@@ -75,16 +75,17 @@ export const wc: CommandHandler = (argv, io) =>
     const kinds = want.length === 0 ? ['l', 'w', 'c'] : want;
     const { inputs, errors } = readInputs('wc', io, operands);
     const rows = inputs.map((input) => {
-      const counts: Record<string, number> = {
-        l: (input.text.match(/\n/g) ?? []).length,
-        w: input.text.split(/\s+/).filter((w) => w !== '').length,
-        m: [...input.text].length,
-        c: fileSize(input.text),
-        L: Math.max(0, ...input.text.split('\n').map((l) => l.length)),
+      // Only the counts asked for: `wc -l` on a long capture need not split it into words.
+      const count: Record<string, () => number> = {
+        l: () => (input.text.match(/\n/g) ?? []).length,
+        w: () => input.text.split(/\s+/).filter((w) => w !== '').length,
+        m: () => [...input.text].length,
+        c: () => fileSize(input.text),
+        L: () => input.text.split('\n').reduce((max, l) => Math.max(max, l.length), 0),
       };
       return {
         name: input.name === '-' ? (operands.length === 0 ? '' : '-') : input.name,
-        counts: kinds.map((k) => counts[k]!),
+        counts: kinds.map((k) => count[k]!()),
       };
     });
     if (Math.max(operands.length, 1) > 1)
