@@ -106,8 +106,19 @@ export function sessionFrame(
     // The container's own layer when the node keeps one (every exec shares it); else the session's.
     fs: withDevices(
       env.layer
-        ? layeredFilesystem(() => env.files(), env.layer, READ_ONLY_MOUNTS)
-        : new OverlayFilesystem(() => env.files(), overlay, dirs, READ_ONLY_MOUNTS),
+        ? layeredFilesystem(
+            () => env.files(),
+            env.layer,
+            READ_ONLY_MOUNTS,
+            () => env.dirs?.() ?? [],
+          )
+        : new OverlayFilesystem(
+            () => env.files(),
+            overlay,
+            dirs,
+            READ_ONLY_MOUNTS,
+            () => env.dirs?.() ?? [],
+          ),
     ),
     dirs,
     overlay,
