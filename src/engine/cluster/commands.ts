@@ -45,6 +45,8 @@ import { defaultCorefileText, validateCorefile } from '../dataplane/dns/corefile
 import { corednsFileMap, corefileFiles } from '../dataplane/dns/coredns-files.ts';
 import { parseTimestamp } from '../util/clock.ts';
 import type { LogLine } from '../node/container-runtime.ts';
+import { containerLayer } from '../node/container-layer.ts';
+import { tarCommand } from '../shell/utilities/tar.ts';
 
 /** A running container a pod command acts in. */
 export interface PodTarget {
@@ -390,7 +392,26 @@ function podEnvironment(target: PodTarget): SessionEnvironment {
     },
     dirs: () => mountedNodeFiles(target).dirs,
     commandPath: (name) => (hasTool(profile, name) ? binDir(profile, name) : undefined),
+    layer: layerOf(cluster, pod, container.name),
   };
+}
+
+/** The container's writable layer on its node (see node/container-layer.ts). */
+function layerOf(cluster: Cluster, pod: Pod, container: string) {
+  const status = [
+    ...(pod.status?.containerStatuses ?? []),
+    ...(pod.status?.ephemeralContainerStatuses ?? []),
+  ].find((s) => s.name === container);
+  return containerLayer(
+    cluster.nodeState,
+    {
+      node: pod.spec?.nodeName ?? '',
+      podUid: pod.metadata.uid ?? '',
+      container,
+      instance: status?.restartCount ?? 0,
+    },
+    () => new Set(cluster.store.list('pods').map((p) => p.metadata.uid ?? '')),
+  );
 }
 
 function nodeEnvironment(
@@ -495,6 +516,8 @@ function podTools(target: PodTarget, name: string): CommandHandler | undefined {
       });
     case 'whoami':
       return () => ({ stdout: 'root\n', stderr: '', exitCode: 0 });
+    case 'tar':
+      return tarCommand(isBusybox(profile) ? 'busybox' : 'gnu', () => target.cluster.clock.now());
     case 'ps':
       return (argv) => {
         const main = containerArgv(container, profile).join(' ') || container.name;

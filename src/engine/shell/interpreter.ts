@@ -6,7 +6,6 @@
 import type { AndOr, Command, List, Pipeline, Redirect, SimpleCommand, Word } from './syntax.ts';
 import {
   outputOf,
-  type BackgroundJob,
   type CommandHandler,
   type CommandIO,
   type CommandResult,
@@ -18,6 +17,7 @@ import { parseProgram, ShellSyntaxError } from './parser.ts';
 import { LimitError, MAX_COMMANDS, MAX_LOOP_ITERATIONS, MAX_PIPE_BYTES, MAX_SCRIPT_DEPTH } from './limits.ts';
 import { OutputBuffer, OutputPair, Stdin, writeTo, type StdIo, type Target } from './streams.ts';
 import { shellError, shellName, subshellOf, type Frame } from './session.ts';
+import { JobTable } from './jobs.ts';
 import { bindFiles, fileErrorText, isElfBinary } from './vfs.ts';
 import { syntaxErrorText } from './syntax-errors.ts';
 
@@ -93,7 +93,7 @@ export class Interpreter {
   readonly host: InterpreterHost;
   private commands = 0;
   private readonly running: { rt: Runtime; io: StdIo }[] = [];
-  private readonly jobs: { job: BackgroundJob; io: StdIo }[] = [];
+  readonly jobs = new JobTable();
   private backgrounded = false;
   /**
    * What a pipe carries toward the terminal: sightings of a command that wrote into it, delivered
@@ -109,7 +109,6 @@ export class Interpreter {
   reset(): void {
     this.commands = 0;
     this.running.length = 0;
-    this.jobs.length = 0;
   }
 
   /** The command being run right now (for programs that need the shell: `sh`, `which`, `sleep`). */
@@ -140,22 +139,12 @@ export class Interpreter {
 
   /** Programs running in the background, in start order. */
   jobCount(): number {
-    return this.jobs.length;
-  }
-
-  jobList(): readonly BackgroundJob[] {
-    return this.jobs.map((j) => j.job);
+    return this.jobs.size;
   }
 
   /** Waits for the jobs started since `from` (`wait`, or the end of the shell that started them). */
-  finishJobs(from = 0): number {
-    let status = 0;
-    for (const { job, io } of this.jobs.splice(from)) {
-      const r = job.finish();
-      for (const chunk of outputOf(r)) writeTo(chunk.stream === 'stdout' ? io.out : io.err, chunk.text);
-      status = r.exitCode;
-    }
-    return status;
+  finishJobs(from = 0, io?: StdIo): number {
+    return this.jobs.finishFrom(from, io);
   }
 
   private runForeground(item: AndOr, rt: Runtime, io: StdIo): number {
@@ -364,7 +353,12 @@ export class Interpreter {
     for (const chunk of outputOf(result)) writeTo(chunk.stream === 'stdout' ? io.out : io.err, chunk.text);
     if (result.shows && result[result.shows.stream] !== '')
       this.deliver(result.shows.sightings, result.shows.stream === 'stdout' ? io.out : io.err);
-    if (result.job) this.jobs.push({ job: result.job, io });
+    if (result.job) {
+      // At an interactive prompt (not inside a script or `sh -c`) the job outlives the line.
+      const lasting = this.host.interactive && !rt.subshell && rt.depth === 0;
+      const entry = this.jobs.add(result.job, io, argv.join(' '), rt.frame, lasting);
+      if (lasting) writeTo(io.err, `[${entry.number}] ${entry.pid}\n`);
+    }
     if (result.enter && !rt.subshell) this.host.enter(result.enter, rt.frame);
     return result.exitCode;
   }

@@ -177,8 +177,8 @@ export class Shell {
           if (logout) break;
         }
       }
-      // A job still running when the line ends is collected now: the session does not outlive the line.
-      this.interp.finishJobs();
+      // Jobs of scripts end with them; a job started at an interactive prompt lasts (see jobs.ts).
+      this.interp.jobs.settle(io, this.frames);
     } catch (e) {
       if (e instanceof ShellSyntaxError) {
         err.write(syntaxErrorText(e, this.top()));
@@ -284,6 +284,7 @@ export class Shell {
 
   /** Restores `state()` output; anything malformed falls back to a fresh host shell. */
   restore(state: ShellState | unknown): void {
+    this.interp.jobs.clear();
     this.frames = [hostFrame(this.files)];
     this.historyList = [];
     this.status = 0;

@@ -115,6 +115,11 @@ export interface BackgroundJob {
   readonly command: string;
   /** Ends the program now (its `-c` count reached, or stopped as Ctrl-C would): what it printed then. */
   finish(): ExecResult;
+  /**
+   * What it printed since the last look, and whether it has ended by itself (a job that lasts across
+   * interactive prompt lines is looked at after each line).
+   */
+  poll?(): { readonly output: ExecResult; readonly done: boolean };
 }
 
 /**
@@ -176,6 +181,23 @@ export interface SessionEnvironment {
   dirs?(): readonly string[];
   /** Absolute path of an executable, for `which`/`type` (undefined when the image lacks it). */
   commandPath?(name: string): string | undefined;
+  /**
+   * The container's writable layer, kept by the node: writes made by one exec are there for the next
+   * one and travel in the snapshot. Without it a session's writes last as long as the session.
+   */
+  readonly layer?: WritableLayer;
+}
+
+/** A container's writes over its image (`null` = removed) and the directories it made. */
+export interface LayerContents {
+  readonly files: Readonly<Record<string, string | null>>;
+  readonly dirs: readonly string[];
+}
+
+/** The copy-on-write layer containerd's snapshotter gives each container (read fresh, saved whole). */
+export interface WritableLayer {
+  read(): LayerContents;
+  write(contents: LayerContents): void;
 }
 
 /** Resolves a command name in a session context; undefined means "command not found". */

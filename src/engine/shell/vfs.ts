@@ -5,7 +5,7 @@
  * strings; `bindFiles` gives commands a view relative to the shell's working directory.
  */
 import type { LabFiles } from './lab-files.ts';
-import type { FileError, SessionFiles } from './types.ts';
+import type { FileError, SessionFiles, WritableLayer } from './types.ts';
 
 /** Absolute-path file operations; `bindFiles` turns one into the `SessionFiles` commands get. */
 export interface Filesystem {
@@ -360,4 +360,37 @@ export class OverlayFilesystem implements Filesystem {
     const parent = this.stat(parentOf(path));
     return parent === 'dir' ? undefined : parent === 'file' ? 'ENOTDIR' : 'ENOENT';
   }
+}
+
+/**
+ * An OverlayFilesystem whose writes live in a container's writable layer instead of one session:
+ * each operation reads the layer as it is now (another exec may have written since) and a change
+ * saves it back.
+ */
+export function layeredFilesystem(
+  base: () => Readonly<Record<string, string>>,
+  layer: WritableLayer,
+  readOnly: readonly string[],
+  baseDirs: () => readonly string[] = () => [],
+): Filesystem {
+  const open = () => {
+    const { files, dirs } = layer.read();
+    return { overlay: new Map(Object.entries(files)), dirs: new Set(dirs) };
+  };
+  const view = (s: ReturnType<typeof open>) =>
+    new OverlayFilesystem(base, s.overlay, s.dirs, readOnly, baseDirs);
+  const change = (op: (fs: OverlayFilesystem) => FileError | undefined): FileError | undefined => {
+    const s = open();
+    const error = op(view(s));
+    if (!error) layer.write({ files: Object.fromEntries(s.overlay), dirs: [...s.dirs] });
+    return error;
+  };
+  return {
+    stat: (p) => view(open()).stat(p),
+    read: (p) => view(open()).read(p),
+    list: (p) => view(open()).list(p),
+    write: (p, c, append) => change((fs) => fs.write(p, c, append)),
+    remove: (p) => change((fs) => fs.remove(p)),
+    mkdir: (p) => change((fs) => fs.mkdir(p)),
+  };
 }
