@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { StatusError } from '../api/errors.ts';
+import type { AnyObject, Pod, Service } from '../api/objects.ts';
 import { makeServer, thrown } from './test-helpers.ts';
 
 const cm = (name: string, namespace?: string, extra: Record<string, unknown> = {}) => ({
@@ -16,6 +17,33 @@ const pod = (name: string) => ({
 });
 
 describe('ApiServer', () => {
+  // The declarations are the type test (`npm run check` fails if a write loses its kind's type); the
+  // expectations check the typed fields really are the stored object's.
+  it("types a write by the manifest's kind", () => {
+    const { api } = makeServer();
+    const created: Pod = api.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { containers: [{ name: 'nginx', image: 'nginx' }] },
+    });
+    expect(created.spec?.containers[0]?.name).toBe('nginx');
+    expect(created.spec?.restartPolicy).toBe('Always');
+    const relabelled: Pod = api.update({ ...created, metadata: { ...created.metadata, labels: { a: 'b' } } });
+    expect(relabelled.metadata.labels).toEqual({ a: 'b' });
+    const svc: Service = api.create({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { ports: [{ port: 80 }] },
+    });
+    expect(svc.spec?.ports?.[0]?.protocol).toBe('TCP');
+    // A kind known only at run time (a manifest a learner typed) is any stored object.
+    const typed: Record<string, unknown> = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } };
+    const any: AnyObject = api.create(typed);
+    expect(any.kind).toBe('ConfigMap');
+  });
+
   // Golden: NamespaceLifecycle admission + apimachinery NewNotFound; kubectl prints
   // `Error from server (NotFound): namespaces "x" not found`.
   it('refuses objects in a missing namespace', () => {
