@@ -214,6 +214,7 @@ const nodeProxy = z.object({
       streamAt: z.number(),
       dnat: z.string().optional(),
       snat: z.string().optional(),
+      snatPort: z.number().int().optional(),
       tag: z.string().optional(),
     }),
   ),

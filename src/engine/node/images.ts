@@ -332,6 +332,7 @@ function systemImages(): ImageProfile[] {
     entry: string[],
     sizeBytes: number,
     shell?: 'sh' | 'bash',
+    extraTools: readonly string[] = [],
   ) =>
     profile({
       repository,
@@ -341,14 +342,22 @@ function systemImages(): ImageProfile[] {
       entrypoint: entry,
       cmd: [],
       libc: shell ? 'glibc' : 'static',
-      tools: shell ? [...DEBIAN_TOOLS, ...helpers] : [],
+      tools: shell ? [...DEBIAN_TOOLS, ...helpers, ...extraTools] : [],
       tags: ANY_TAG,
       ...(shell ? { shell } : {}),
     });
   return [
     sys('registry.k8s.io/coredns/coredns', 'v1.13.1', ['/coredns'], 22_384_805),
     sys('docker.io/rancher/mirrored-coredns-coredns', '1.13.1', ['/coredns'], 22_384_805),
-    sys('registry.k8s.io/kube-proxy', 'v1.35.0', ['/usr/local/bin/kube-proxy'], 31_006_440, 'sh'),
+    // Built on distroless-iptables (kubernetes/release images/build/distroless-iptables), which ships
+    // the netfilter tools kube-proxy drives, so `kubectl -n kube-system exec kube-proxy-… --
+    // iptables-save` works on a real cluster (the pod is hostNetwork: it sees the node's rules).
+    sys('registry.k8s.io/kube-proxy', 'v1.35.0', ['/usr/local/bin/kube-proxy'], 31_006_440, 'sh', [
+      'iptables',
+      'iptables-save',
+      'nft',
+      'conntrack',
+    ]),
     sys('registry.k8s.io/etcd', '3.6.6-0', ['etcd'], 23_653_098),
     sys('registry.k8s.io/kube-apiserver', 'v1.35.0', ['kube-apiserver'], 30_111_224),
     sys('registry.k8s.io/kube-controller-manager', 'v1.35.0', ['kube-controller-manager'], 26_603_510),

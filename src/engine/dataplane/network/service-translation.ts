@@ -15,7 +15,9 @@ import { buildEndpointsMap } from '../proxy/endpoints-map.ts';
 import type { KubeProxy } from '../proxy/kube-proxy.ts';
 import type { ProxyRoute } from '../proxy/route.ts';
 import { buildServicePortMap, keyOf, type ServicePortInfo } from '../proxy/service-port-map.ts';
+import { cniDataplane } from './cni-dataplane.ts';
 import { kubeProxyOf } from './kube-proxy-of.ts';
+import { masqueradeAddress } from './masquerade-address.ts';
 import type { PodRef } from './types.ts';
 import type { NetworkView, NodeInfo } from './view.ts';
 
@@ -106,7 +108,8 @@ export function translate(view: NetworkView, node: NodeInfo, p: Packet, rng: Rng
     };
   }
   const proxy = kubeProxyOf(view.cluster);
-  const route = proxy.route(node.name, p, rng);
+  const dp = cniDataplane(view.cluster, node.name);
+  const route = proxy.route(node.name, p, rng, (destIP) => masqueradeAddress(view, dp, node, destIP));
   const sp = servicePortFor(view, p.destIP, p.destPort, p.protocol);
   const ipvs = route.mode === 'ipvs' ? proxy.rulesetFor(node.name)?.ipvs : undefined;
   const ipvsLocal = ipvs !== undefined && ipvs.dummyAddresses.includes(p.destIP);

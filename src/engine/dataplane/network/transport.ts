@@ -23,6 +23,7 @@ import { cniDataplane, type CniDataplane } from './cni-dataplane.ts';
 import { nodeListener, podListener, type Listener } from './listeners.ts';
 import { announcingNodeInfo } from './load-balancer.ts';
 import { podEndpoint, policyCheck } from './policy-hops.ts';
+import { masqueradeAddress } from './masquerade-address.ts';
 import { routeHops, type Place } from './routes.ts';
 import { withdrawnRouteHop } from './bgp-routes.ts';
 import { servicePodRef, translate, type Translation } from './service-translation.ts';
@@ -217,7 +218,7 @@ export function transport(view: NetworkView, input: TransportInput, rng: Rng): T
   const leavingCluster = !dstPod && !dstNode;
   const snatNode = origin.kind === 'external' ? entry : origin.kind === 'pod' ? origin.node : origin.node;
   if (t.masquerade || (leavingCluster && origin.kind === 'pod')) {
-    const to = snatNode.ip;
+    const to = masqueradeAddress(view, cniDataplane(view.cluster, snatNode.name), snatNode, destIP);
     if (to !== clientIP) {
       hops.push({
         kind: 'snat',

@@ -330,14 +330,18 @@ export class KubeProxy implements Controller {
   }
 
   /** Routes a packet on `node` through the rules of the mode running there, with conntrack. */
-  route(node: string, packet: Packet, rng: Rng): ProxyRoute {
+  route(node: string, packet: Packet, rng: Rng, masqueradeAddress: (destIP: string) => string): ProxyRoute {
     const st = this.current(node);
-    const info = this.nodeInfo().find((n) => n.name === node);
     return routePacket(st, this.nodeMode(node), packet, {
       rng,
       nowMs: this.ctx.clock.now(),
-      nodeIP: info?.ip ?? '',
+      nodeIP: this.nodeIP(node),
+      masqueradeAddress,
     });
+  }
+
+  private nodeIP(node: string): string {
+    return this.nodeInfo().find((n) => n.name === node)?.ip ?? '';
   }
 
   /** The connection got its reply: conntrack ESTABLISHED, and an IPVS active connection. */
