@@ -82,7 +82,7 @@ describe('node state', () => {
   it('keeps the rule counters and conntrack entries', () => {
     const c = createCluster(undefined, { seed: 7 });
     const node = c.config.nodes[1]!.name;
-    ok(c, `kubectl debug node/${node} -it --image=busybox`);
+    ok(c, `kubectl debug node/${node} -it --image=nicolaka/netshoot`);
     ok(c, 'curl -sk -o /dev/null https://10.96.0.1/');
     const copy = restored(c);
     for (const line of ['iptables -t nat -L KUBE-SERVICES -v -n', 'conntrack -L'])

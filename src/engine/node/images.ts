@@ -90,6 +90,7 @@ const BUSYBOX_TOOLS = [
   'find',
   'xargs',
   'tee',
+  'chroot',
 ];
 const DEBIAN_TOOLS = [
   'sh',
@@ -128,6 +129,7 @@ const DEBIAN_TOOLS = [
   'find',
   'xargs',
   'tee',
+  'chroot',
 ];
 const NETSHOOT_TOOLS = [
   ...BUSYBOX_TOOLS,

@@ -17,7 +17,7 @@ import { parseProgram, ShellSyntaxError } from './parser.ts';
 import { LimitError, MAX_COMMANDS, MAX_LOOP_ITERATIONS, MAX_PIPE_BYTES, MAX_SCRIPT_DEPTH } from './limits.ts';
 import { OutputBuffer, OutputPair, Stdin, writeTo, type StdIo, type Target } from './streams.ts';
 import { shellError, shellName, subshellOf, type Frame } from './session.ts';
-import { bindFiles, fileErrorText } from './vfs.ts';
+import { bindFiles, fileErrorText, isElfBinary } from './vfs.ts';
 import { syntaxErrorText } from './syntax-errors.ts';
 
 /** `exit N`: unwinds to the nearest subshell boundary or to the session. */
@@ -406,7 +406,18 @@ export class Interpreter {
         writeTo(io.err, shellError(rt.frame, `${name}: Is a directory`));
         return 126;
       }
-      if (kind === 'file') return this.runScriptFile(resolveIn(rt.frame, name), name, argv.slice(1), rt, io);
+      if (kind === 'file') {
+        const read = rt.frame.fs.read(resolveIn(rt.frame, name));
+        // A program no handler stands for here: another root's binary (a node's, under a debug pod's
+        // /host), whose dynamic loader this root lacks, so execve fails with ENOENT.
+        if ('content' in read && isElfBinary(read.content)) {
+          const message =
+            rt.frame.flavour === 'bash' ? 'cannot execute: required file not found' : 'not found';
+          writeTo(io.err, shellError(rt.frame, `${name}: ${message}`));
+          return 127;
+        }
+        return this.runScriptFile(resolveIn(rt.frame, name), name, argv.slice(1), rt, io);
+      }
       writeTo(io.err, shellError(rt.frame, `${name}: ${fileErrorText('ENOENT')}`));
       return 127;
     }

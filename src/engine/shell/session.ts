@@ -103,7 +103,15 @@ export function sessionFrame(
     vars,
     cwd: env.cwd,
     aliases: new Map(),
-    fs: withDevices(new OverlayFilesystem(() => env.files(), overlay, dirs, READ_ONLY_MOUNTS)),
+    fs: withDevices(
+      new OverlayFilesystem(
+        () => env.files(),
+        overlay,
+        dirs,
+        READ_ONLY_MOUNTS,
+        () => env.dirs?.() ?? [],
+      ),
+    ),
     dirs,
     overlay,
     onExit,

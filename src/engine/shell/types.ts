@@ -40,7 +40,7 @@ export type SessionContext =
       readonly container: string;
       readonly shell?: string;
     }
-  | { readonly kind: 'node'; readonly node: string; readonly debugPod?: string; readonly shell?: string };
+  | { readonly kind: 'node'; readonly node: string; readonly shell?: string };
 
 /** errno-style failure of a file operation; `fileErrorText` in `shell/vfs.ts` words it as libc does. */
 export type FileError =
@@ -151,6 +151,8 @@ export interface SessionEnvironment {
   readonly env: Readonly<Record<string, string>>;
   /** Read-only base files by absolute path (`/etc/resolv.conf`, `/etc/hosts`, …). */
   files(): Readonly<Record<string, string>>;
+  /** Directories of the base that hold no file (a node's `/srv`, seen in a debug pod at `/host/srv`). */
+  dirs?(): readonly string[];
   /** Absolute path of an executable, for `which`/`type` (undefined when the image lacks it). */
   commandPath?(name: string): string | undefined;
 }

@@ -242,6 +242,16 @@ export class LabFilesystem implements Filesystem {
 
 const TMP = '/tmp';
 
+/**
+ * How a binary's content starts (the ELF magic), so `cat` shows what a real one begins with and the
+ * shell knows the file is a program, never a script to read.
+ */
+export const ELF_MAGIC = '\x7fELF\x02\x01\x01';
+
+export function isElfBinary(content: string): boolean {
+  return content.startsWith(ELF_MAGIC);
+}
+
 function isTmp(path: string): boolean {
   return path === TMP || within(path, TMP);
 }
@@ -259,17 +269,21 @@ export class OverlayFilesystem implements Filesystem {
   private readonly overlay: Map<string, string | null>;
   private readonly dirs: Set<string>;
   private readonly readOnly: readonly string[];
+  /** Empty directories of the base (a node's `/boot`, `/srv`): files alone cannot show them. */
+  private readonly baseDirs: () => readonly string[];
 
   constructor(
     base: () => Readonly<Record<string, string>>,
     overlay: Map<string, string | null>,
     dirs: Set<string>,
     readOnly: readonly string[] = [],
+    baseDirs: () => readonly string[] = () => [],
   ) {
     this.base = base;
     this.overlay = overlay;
     this.dirs = dirs;
     this.readOnly = readOnly;
+    this.baseDirs = baseDirs;
   }
 
   private fileContent(path: string): string | undefined {
@@ -290,6 +304,7 @@ export class OverlayFilesystem implements Filesystem {
   stat(path: string): 'file' | 'dir' | undefined {
     if (path === '/' || STANDARD_DIRS.includes(path) || this.dirs.has(path)) return 'dir';
     if (this.fileContent(path) !== undefined) return 'file';
+    if (this.baseDirs().includes(path)) return 'dir';
     return this.allFiles().some((f) => within(f, path)) ? 'dir' : undefined;
   }
 
@@ -334,11 +349,11 @@ export class OverlayFilesystem implements Filesystem {
     const kind = this.stat(path);
     if (kind === undefined) return 'ENOENT';
     if (kind === 'file') return 'ENOTDIR';
-    return childNames(path, [...this.allFiles(), ...STANDARD_DIRS, ...this.dirs]);
+    return childNames(path, [...this.allFiles(), ...STANDARD_DIRS, ...this.baseDirs(), ...this.dirs]);
   }
 
   private childDirs(path: string): string[] {
-    return [...STANDARD_DIRS, ...this.dirs].filter((d) => within(d, path));
+    return [...STANDARD_DIRS, ...this.baseDirs(), ...this.dirs].filter((d) => within(d, path));
   }
 
   private parentError(path: string): FileError | undefined {

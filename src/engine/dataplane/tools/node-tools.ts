@@ -7,7 +7,6 @@
 import type { Pod } from '../../api/objects.ts';
 import type { ToolHost } from './tool-context.ts';
 import type { CommandHandler, CommandResult, SessionContext } from '../../shell/types.ts';
-import { resolveImage } from '../../node/images.ts';
 import { cniConfDir, cniPlugin, sandboxId } from '../../node/cni/index.ts';
 import { flannelSubnetEnv } from '../../node/cni/flannel.ts';
 import { nodeCniSettings } from '../../node/cni/cni-settings.ts';
@@ -438,26 +437,36 @@ export function nodeFiles(cluster: ToolHost, node: string): Record<string, strin
   return files;
 }
 
-/** The image of the `kubectl debug node/...` container a node session runs in, when there is one. */
-function debugImageIsBusybox(cluster: ToolHost, context: SessionContext): boolean {
-  if (context.kind !== 'node' || !context.debugPod) return false;
-  const pod = cluster.store.list('pods').find((p) => p.metadata.name === context.debugPod);
-  const image = resolveImage(pod?.spec?.containers?.[0]?.image ?? '');
-  return image.kind === 'ok' && image.profile.tools.includes('ash');
+/**
+ * The node whose root a directory is, seen from where chroot runs: a container's hostPath mount of
+ * the node's `/` (the `/host` of `kubectl debug node/…`), or `/` itself on the node.
+ */
+function nodeRootAt(ctx: ToolContext, context: SessionContext, dir: string): SessionContext | undefined {
+  if (context.kind === 'node') return dir === '/' ? context : undefined;
+  const pod = ctx.pod;
+  const node = pod?.spec?.nodeName;
+  if (context.kind !== 'pod' || !pod || !node) return undefined;
+  const rootVolumes = new Set(
+    (pod.spec?.volumes ?? []).filter((v) => v.hostPath?.path.replace(/\/+$/, '') === '').map((v) => v.name),
+  );
+  const container = pod.spec?.containers?.find((c) => c.name === context.container);
+  const mountsRoot = container?.volumeMounts?.some(
+    (m) => rootVolumes.has(m.name) && (m.mountPath.replace(/\/+$/, '') || '/') === dir,
+  );
+  return mountsRoot ? { kind: 'node', node } : undefined;
 }
 
 /**
- * `chroot NEWROOT [COMMAND [ARG]...]` in a `kubectl debug node/...` session, the step every guide
- * gives: the profiles that mount the node's root put it at /host, and `chroot /host` enters it, so
- * the shell sees the node's own files and programs. Without a command both chroots (coreutils and
- * BusyBox) run `${SHELL:-/bin/sh} -i`; a debug container sets no SHELL, and /bin/sh on a kind node
- * (Debian) or a k3s VM (Ubuntu) is dash. Errors are worded by the debug image's chroot.
+ * `chroot NEWROOT [COMMAND [ARG]...]`, the step every guide gives after `kubectl debug node/…`: the
+ * profiles that mount the node's root put it at /host, and `chroot /host` enters it, so the shell
+ * sees the node's own files and programs (iptables-save, nft, conntrack, crictl). Without a command
+ * both chroots (coreutils and BusyBox) run `${SHELL:-/bin/sh} -i`; a debug container sets no SHELL,
+ * and /bin/sh on a kind node (Debian) or a k3s VM (Ubuntu) is dash. Errors are worded by the chroot
+ * that runs: BusyBox's in busybox and netshoot (Alpine), coreutils' on the node and in Debian images.
  */
 export function chrootCommand(ctx: ToolContext): CommandHandler {
   return (argv, io) => {
-    const cluster = ctx.cluster;
-    const context = io.context;
-    const busybox = debugImageIsBusybox(cluster, context);
+    const busybox = ctx.profile?.tools.includes('ash') === true;
     const fail = (stderr: string, exitCode: number): CommandResult => ({ stdout: '', stderr, exitCode });
     const dir = argv[1];
     if (dir === undefined)
@@ -467,22 +476,7 @@ export function chrootCommand(ctx: ToolContext): CommandHandler {
             1,
           )
         : fail("chroot: missing operand\nTry 'chroot --help' for more information.\n", 125);
-    const normalized = dir.replace(/\/+$/, '') || '/';
-    const node = context.kind === 'node' ? context.node : ctx.node;
-    const mountsRoot =
-      context.kind === 'node' &&
-      context.debugPod !== undefined &&
-      cluster.store
-        .list('pods')
-        .find((p) => p.metadata.name === context.debugPod)
-        ?.spec?.containers?.some((c) => c.volumeMounts?.some((m) => m.mountPath === '/host')) === true;
-    // /host is the node's root; "/" stays where the shell already is (the node's namespaces).
-    const root: SessionContext | undefined =
-      node !== undefined && ((normalized === '/host' && mountsRoot) || normalized === '/')
-        ? normalized === '/'
-          ? context
-          : { kind: 'node', node }
-        : undefined;
+    const root = nodeRootAt(ctx, io.context, dir.replace(/\/+$/, '') || '/');
     if (!root)
       return busybox
         ? fail(`chroot: can't change root directory to '${dir}': No such file or directory\n`, 1)
@@ -495,7 +489,7 @@ export function chrootCommand(ctx: ToolContext): CommandHandler {
       const shell = command.length === 0 ? 'sh' : program!;
       return { stdout: '', stderr: '', exitCode: 0, enter: { ...root, shell } };
     }
-    const r = cluster.shell.execIn(root, command, io.stdin);
+    const r = ctx.cluster.shell.execIn(root, command, io.stdin);
     if (r) return r;
     return busybox
       ? fail(`chroot: can't execute '${command[0]!}': No such file or directory\n`, 127)

@@ -239,9 +239,12 @@ describe('in-pod network views', () => {
 });
 
 describe('node tools', () => {
+  // The node's own programs (crictl) and files (/etc/cni) are reached through `chroot /host`.
   const node = (line: string) => {
     cluster.execSync('kubectl debug node/kind-worker -it --image=nicolaka/netshoot', { interactive: true });
+    cluster.execSync('chroot /host', { interactive: true });
     const r = cluster.execSync(line, { interactive: true });
+    cluster.execSync('exit', { interactive: true });
     cluster.execSync('exit', { interactive: true });
     return r;
   };
@@ -265,6 +268,7 @@ describe('node tools', () => {
   it('crictl pods -q prints full sandbox IDs; --name is an unanchored regex (cri-tools matchesRegex)', () => {
     // One session for all lines: every `kubectl debug node/...` adds a node-debugger pod to the node.
     cluster.execSync('kubectl debug node/kind-worker -it --image=nicolaka/netshoot', { interactive: true });
+    cluster.execSync('chroot /host', { interactive: true });
     const node = (line: string) => cluster.execSync(line, { interactive: true });
     const ids = node('crictl pods -q').stdout.trim().split('\n');
     expect(ids.every((id) => /^[0-9a-f]{64}$/.test(id))).toBe(true);
@@ -288,6 +292,7 @@ describe('node tools', () => {
     expect(node('crictl pods --name nomatch').stdout).toMatch(
       /^POD ID +CREATED +STATE +NAME +NAMESPACE +ATTEMPT +RUNTIME\n$/,
     );
+    cluster.execSync('exit', { interactive: true });
     cluster.execSync('exit', { interactive: true });
   });
 
@@ -380,7 +385,7 @@ describe("calico's installed conflist", () => {
   it("is calico.yaml's template (one-node/cni.mdx) with install-cni's fill-ins: calico + calico-ipam, portmap, bandwidth", () => {
     const calico = scenario('calico', 'iptables', 41);
     calico.execSync('kubectl debug node/kind-worker -it --image=nicolaka/netshoot', { interactive: true });
-    const r = calico.execSync('cat /etc/cni/net.d/10-calico.conflist', { interactive: true });
+    const r = calico.execSync('cat /host/etc/cni/net.d/10-calico.conflist', { interactive: true });
     calico.execSync('exit', { interactive: true });
     // __KUBERNETES_NODE_NAME__ -> the node, __CNI_MTU__ -> calico.yaml's veth_mtu "0" (auto-detect),
     // __KUBECONFIG_FILEPATH__ -> /etc/cni/net.d/calico-kubeconfig.
