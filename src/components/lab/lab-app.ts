@@ -23,7 +23,7 @@ import {
 } from '../../runtime/protocol';
 import { readLearner, writeLearner, LEARNER_STORAGE_KEY } from './learner';
 import type { PpNetwork } from '../visual/network-element';
-import { LabUi, downloadJson, randomSeed, today } from './lab-ui';
+import { LabUi, download, downloadJson, randomSeed, today } from './lab-ui';
 import type { LabDebug } from './lab-debug';
 import { HostSession } from './host-session';
 import { LabFiles, type FileChange } from './lab-files';
@@ -34,6 +34,10 @@ import { LabProgressKeeper, type Restored } from './lab-progress';
 import { HostSwitch } from './host-switch';
 import { LabLayout } from './lab-layout';
 import { JournalStore, WriteAheadLog, execJournaled } from './write-ahead';
+import { LabViews, type LabView } from './lab-views';
+import { fileDownload } from './file-download';
+import { Debounce } from './debounce';
+import { shortcutFor } from './lab-shortcuts';
 
 export interface LabOptions {
   /** A worker transport already opened (the element starts the worker while this chunk loads). */
@@ -55,6 +59,9 @@ export class LabApp {
   private terminal!: LabTerminal;
   private readline!: Readline;
   private layout: LabLayout | undefined;
+  private views: LabViews | undefined;
+  /** Tells a line host the terminal's size after fits settle (a splitter drag fits many times). */
+  private readonly sizeReport = new Debounce();
   private hostSwitch!: HostSwitch;
   private lab: LabInfo | undefined;
   /** Re-runs the checks after commands, applies and editor saves, debounced (see check-scheduler.ts). */
@@ -86,6 +93,7 @@ export class LabApp {
         },
         onRestarted: (result) => {
           this.readline.setPrompt(result.prompt);
+          this.reportSize();
           ui.mark('watchdog', 'restarted');
           ui.say(ui.t('lab.watchdogRestarted'));
           this.readline.notify(ui.t('lab.watchdogTerminal'));
@@ -173,6 +181,8 @@ export class LabApp {
       historyChanged: () => this.progress.changed(),
     });
     this.layout = new LabLayout(ui, this.terminal, this.editor);
+    this.views = new LabViews(ui, this.terminal, { shown: (view) => this.viewShown(view) });
+    this.terminal.term.onResize(() => this.sizeReport.run('size', 100, () => this.reportSize()));
     this.hostSwitch = new HostSwitch({
       ui,
       session: this.session,
@@ -201,7 +211,9 @@ export class LabApp {
     ui.say(stored.kind === 'ok' || restored.replayed > 0 ? ui.t('lab.restored') : ui.t('lab.ready'));
     ui.$('[data-toolbar]').hidden = false;
     this.wireToolbar();
+    this.wireShortcuts();
     this.wireLearner();
+    this.views.wire();
     this.layout.wireSplitter();
     this.layout.wireEscape(ui.$('[data-action="maximize"]'));
     this.layout.watchTheme();
@@ -223,6 +235,24 @@ export class LabApp {
     this.view.variantLoaded(result.lab.variant);
     this.checks.load(result.lab, progress?.hintLevel ?? 0, progress?.checks);
     this.editor.showAll();
+    this.reportSize();
+  }
+
+  /**
+   * The terminal's size reaches the shell as a pty's winsize would (`$COLUMNS`, `stty size`, `tput
+   * cols`). A WebContainer host has a real pty and gets `ptyResize` from the host switch instead.
+   */
+  private reportSize(): void {
+    if (this.session.kind !== 'worker') return;
+    const { cols, rows } = this.terminal.term;
+    void this.session.request('resize', { cols, rows }).catch(() => {});
+  }
+
+  /** A part of the phone layout came on screen: it measures itself again (it was display: none). */
+  private viewShown(view: LabView): void {
+    if (view === 'editor') this.editor.layout();
+    else if (view === 'terminal') this.terminal.fit();
+    else if (view === 'network') void this.openNetwork();
   }
 
   private fileChanged(change: FileChange): void {
@@ -257,13 +287,18 @@ export class LabApp {
   /** The last `trace …` line, drawn as a walk when the Network view is (or next gets) open. */
   private pendingTrace: string | undefined;
 
-  private async toggleNetwork(button: HTMLButtonElement): Promise<void> {
+  private async toggleNetwork(): Promise<void> {
+    if (this.ui.$('[data-network]').hidden) return this.openNetwork();
+    this.ui.$('[data-network]').hidden = true;
+    this.ui.$('[data-action="network"]').setAttribute('aria-expanded', 'false');
+  }
+
+  private async openNetwork(): Promise<void> {
     const box = this.ui.$('[data-network]');
-    const open = box.hidden;
-    box.hidden = !open;
-    button.setAttribute('aria-expanded', String(open));
-    if (!open) return;
-    if (this.network) return this.refreshNetwork();
+    const wasOpen = !box.hidden;
+    box.hidden = false;
+    this.ui.$('[data-action="network"]').setAttribute('aria-expanded', 'true');
+    if (this.network) return wasOpen ? undefined : this.refreshNetwork();
     const { defineVisualElements } = await import('../visual/index');
     defineVisualElements();
     const el = document.createElement('pp-network') as PpNetwork;
@@ -359,7 +394,37 @@ export class LabApp {
     addEventListener('storage', (e) => {
       if (e.key === LEARNER_STORAGE_KEY && document.activeElement !== input) input.value = e.newValue ?? '';
     });
-    this.ui.$('[data-learner-box]').hidden = false;
+  }
+
+  /** The file open in the editor, as a download (a capture as its bytes: file-download.ts). */
+  private downloadOpenFile(): void {
+    const path = this.files.current;
+    const content = path === undefined ? undefined : this.files.get(path);
+    if (path === undefined || content === undefined) return this.ui.say(this.ui.t('lab.downloadNothing'));
+    const { name, blob } = fileDownload(path, content);
+    download(name, blob);
+  }
+
+  /**
+   * Alt+Shift+C checks, Alt+Shift+H gives a hint, Alt+Shift+M toggles full window (listed in the ?
+   * popover). Taken in the capture phase, before the terminal turns them into Meta sequences, while
+   * the focus is in this lab (or it is in full window).
+   */
+  private wireShortcuts(): void {
+    const { root } = this.ui;
+    document.addEventListener(
+      'keydown',
+      (e) => {
+        const action = shortcutFor(e);
+        if (!action) return;
+        const here = root.contains(document.activeElement) || (this.layout?.maximized ?? false);
+        if (!here) return;
+        e.preventDefault();
+        e.stopPropagation();
+        this.ui.$(`[data-action="${action}"]`).click();
+      },
+      { capture: true },
+    );
   }
 
   // ---- toolbar ----------------------------------------------------------------------------------
@@ -376,9 +441,12 @@ export class LabApp {
       void ui.confirm(ui.t(key)).then((yes) => {
         if (yes) then();
       });
-    ui.$('[data-toolbar]').addEventListener('click', (event) => {
+    const tools = ui.$('[data-tools]');
+    const onAction = (event: Event) => {
       const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-action]');
       if (!button) return;
+      // A menu item closes its menu (the popover) once chosen.
+      if (tools.contains(button)) tools.hidePopover();
       switch (button.dataset.action) {
         case 'check':
           this.checkRuns.cancel();
@@ -411,13 +479,18 @@ export class LabApp {
           void this.hostSwitch.toggle();
           break;
         case 'network':
-          void this.toggleNetwork(button);
+          void this.toggleNetwork();
+          break;
+        case 'download-file':
+          this.downloadOpenFile();
           break;
         case 'maximize':
           this.layout?.toggleMaximized(button);
           break;
       }
-    });
+    };
+    ui.$('[data-toolbar]').addEventListener('click', onAction);
+    tools.addEventListener('click', onAction);
   }
 }
 
