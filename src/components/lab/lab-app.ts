@@ -21,9 +21,8 @@ import {
   type Result,
   type Transport,
 } from '../../runtime/protocol';
-import { readLearner, writeLearner, LEARNER_STORAGE_KEY } from './learner';
 import type { PpNetwork } from '../visual/network-element';
-import { LabUi, download, downloadJson, randomSeed, today } from './lab-ui';
+import { LabUi, downloadJson, randomSeed } from './lab-ui';
 import type { LabDebug } from './lab-debug';
 import { HostSession } from './host-session';
 import { LabFiles, type FileChange } from './lab-files';
@@ -35,9 +34,8 @@ import { HostSwitch } from './host-switch';
 import { LabLayout } from './lab-layout';
 import { JournalStore, WriteAheadLog, execJournaled } from './write-ahead';
 import { LabViews, type LabView } from './lab-views';
-import { fileDownload } from './file-download';
 import { Debounce } from './debounce';
-import { shortcutFor } from './lab-shortcuts';
+import { downloadOpenFile, downloadReport, rememberPlace, wireLearner, wireShortcuts } from './lab-tools';
 
 export interface LabOptions {
   /** A worker transport already opened (the element starts the worker while this chunk loads). */
@@ -211,8 +209,8 @@ export class LabApp {
     ui.say(stored.kind === 'ok' || restored.replayed > 0 ? ui.t('lab.restored') : ui.t('lab.ready'));
     ui.$('[data-toolbar]').hidden = false;
     this.wireToolbar();
-    this.wireShortcuts();
-    this.wireLearner();
+    wireShortcuts(ui, () => this.layout?.maximized ?? false);
+    wireLearner(ui);
     this.views.wire();
     this.layout.wireSplitter();
     this.layout.wireEscape(ui.$('[data-action="maximize"]'));
@@ -276,6 +274,7 @@ export class LabApp {
     for (const chunk of outputChunks(r)) this.readline.print(chunk.text);
     this.readline.setPrompt(r.prompt);
     this.checkRuns.schedule();
+    rememberPlace(this.ui.labId);
     if (/^\s*trace\s/.test(text) && r.exitCode !== 2) this.pendingTrace = text;
     this.refreshNetwork();
     this.progress.changed();
@@ -363,70 +362,6 @@ export class LabApp {
     this.ui.say(this.ui.t('lab.resetDone'));
   }
 
-  // ---- report, learner name ----------------------------------------------------------------------
-
-  /** Download report: the host builds it (with the name from the field, if any), after pending edits. */
-  private async downloadReport(): Promise<void> {
-    let report: unknown;
-    try {
-      await this.files.flush();
-      report = await this.session.request('report', {
-        locale: this.ui.lang,
-        submittedAt: new Date().toISOString(),
-        learner: (this.ui.$('[data-learner]') as HTMLInputElement).value,
-      });
-    } catch (e) {
-      this.ui.say(this.ui.t('lab.reportFailed', { reason: e instanceof Error ? e.message : String(e) }));
-      return;
-    }
-    downloadJson(`packetpath-report-${this.ui.labId}-${today()}.json`, report);
-  }
-
-  /**
-   * The optional name for grade reports. Kept site-wide (localStorage), not with a lab's progress: it
-   * belongs to the learner, not to a lab, so it is typed once for every lab, survives Reset and "new
-   * fault", and needs no change to the saved-progress format. Other tabs pick up a change.
-   */
-  private wireLearner(): void {
-    const input = this.ui.$('[data-learner]') as HTMLInputElement;
-    input.value = readLearner();
-    input.addEventListener('input', () => writeLearner(input.value));
-    addEventListener('storage', (e) => {
-      if (e.key === LEARNER_STORAGE_KEY && document.activeElement !== input) input.value = e.newValue ?? '';
-    });
-  }
-
-  /** The file open in the editor, as a download (a capture as its bytes: file-download.ts). */
-  private downloadOpenFile(): void {
-    const path = this.files.current;
-    const content = path === undefined ? undefined : this.files.get(path);
-    if (path === undefined || content === undefined) return this.ui.say(this.ui.t('lab.downloadNothing'));
-    const { name, blob } = fileDownload(path, content);
-    download(name, blob);
-  }
-
-  /**
-   * Alt+Shift+C checks, Alt+Shift+H gives a hint, Alt+Shift+M toggles full window (listed in the ?
-   * popover). Taken in the capture phase, before the terminal turns them into Meta sequences, while
-   * the focus is in this lab (or it is in full window).
-   */
-  private wireShortcuts(): void {
-    const { root } = this.ui;
-    document.addEventListener(
-      'keydown',
-      (e) => {
-        const action = shortcutFor(e);
-        if (!action) return;
-        const here = root.contains(document.activeElement) || (this.layout?.maximized ?? false);
-        if (!here) return;
-        e.preventDefault();
-        e.stopPropagation();
-        this.ui.$(`[data-action="${action}"]`).click();
-      },
-      { capture: true },
-    );
-  }
-
   // ---- toolbar ----------------------------------------------------------------------------------
 
   private wireToolbar(): void {
@@ -467,7 +402,7 @@ export class LabApp {
           });
           break;
         case 'report':
-          void this.downloadReport();
+          void downloadReport(this.ui, this.session, this.files);
           break;
         case 'export':
           void this.progress.exportAll();
@@ -482,7 +417,7 @@ export class LabApp {
           void this.toggleNetwork();
           break;
         case 'download-file':
-          this.downloadOpenFile();
+          downloadOpenFile(this.ui, this.files);
           break;
         case 'maximize':
           this.layout?.toggleMaximized(button);
