@@ -4,7 +4,8 @@
  * 1920×1080 and 390×844, light and dark, pt-BR and en, with a wide `kubectl get pods -o wide` in the
  * terminal; full window on the two desktop sizes, the page itself on the phone (its Steps tab, then its
  * Terminal tab); the Tools menu and the shortcuts popover at 1280×800 and on the phone. Against the built
- * site (run `npm run build` first), with Debian's Chromium. Writes test/e2e/screenshots/lab-*.png.
+ * site (run `npm run build` first), with Debian's Chromium. Then the course progress page at each size.
+ * Writes test/e2e/screenshots/lab-*.png and progress-*.png.
  *
  *   npm exec -- node scripts/screenshots.mjs
  */
@@ -73,7 +74,13 @@ try {
         await typeLine(page, 'kubectl create deployment web --image=nginx --replicas=2');
         await typeLine(page, 'kubectl get pods -o wide');
         await page.locator('pp-lab [data-action="check"]').click();
-        await page.waitForSelector('pp-lab [data-check][data-state="failed"], pp-lab [data-check][data-state="passed"]');
+        // Attached, not visible: on the phone the checks are in the Steps tab.
+        await page.waitForSelector(
+          'pp-lab [data-check][data-state="failed"], pp-lab [data-check][data-state="passed"]',
+          {
+            state: 'attached',
+          },
+        );
         if (vp.phone) await page.locator('pp-lab [data-views]').scrollIntoViewIfNeeded();
         await page.waitForTimeout(300);
         const file = `${out}lab-${vp.name}-${theme}-${locale}.png`;
@@ -90,6 +97,12 @@ try {
           await page.screenshot({ path: `${out}lab-${vp.name}-${theme}-${locale}-keys.png` });
           await page.keyboard.press('Escape');
         }
+        // The course progress page, with the sandbox's work just saved (the same browser context).
+        await page.waitForSelector('pp-lab[data-saved]');
+        await page.goto(`${server.url}/${locale}/progress/`, { waitUntil: 'load' });
+        await page.waitForSelector('pp-course-progress[data-ready]');
+        await page.locator('pp-course-progress tr[data-lab="00-sandbox"]').first().scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `${out}progress-${vp.name}-${theme}-${locale}.png` });
         await context.close();
       }
 } finally {
