@@ -3,7 +3,7 @@
  * endpoints (`iptables-save` ≤ 500 ms), one probe through a Service with 100 NetworkPolicies (≤ 1 ms),
  * and a 100 × 100 pod reachability matrix with 50 policies (≤ 500 ms). Medians of several runs.
  */
-import { createCluster, probe, reachabilityMatrix } from '../src/engine/index.ts';
+import { createCluster } from '../src/engine/index.ts';
 import { runProxyBenchmark } from '../src/engine/dataplane/proxy/benchmark.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -50,29 +50,38 @@ export function runDataplaneBench(runs = 5): DataplaneBench {
     cluster.execSync(`kubectl create deployment app-${i} --image=nginx --replicas=10`);
   cluster.execSync('kubectl expose deployment app-0 --port=80');
   cluster.waitFor(
-    () => cluster.store.list('pods', 'default').filter((p) => p.status?.phase === 'Running').length >= 100,
+    () =>
+      cluster
+        .view()
+        .list('pods', 'default')
+        .filter((p) => p.status?.phase === 'Running').length >= 100,
     120_000,
   );
 
   cluster.files.write('policies-100.yaml', policies(100));
   cluster.execSync('kubectl apply -f policies-100.yaml');
-  const client = cluster.store.list('pods', 'default').find((p) => p.metadata.labels?.app === 'app-1')!;
+  const client = cluster
+    .view()
+    .list('pods', 'default')
+    .find((p) => p.metadata.labels?.app === 'app-1')!;
   const probeTimes: number[] = [];
   for (let i = 0; i < 50; i++) {
     const t = performance.now();
-    probe(cluster, { fromPod: { namespace: 'default', name: client.metadata.name }, to: 'app-0', port: 80 });
+    cluster
+      .view()
+      .probe({ fromPod: { namespace: 'default', name: client.metadata.name }, to: 'app-0', port: 80 });
     probeTimes.push(performance.now() - t);
   }
 
   cluster.execSync('kubectl delete networkpolicy --all');
   cluster.files.write('policies-50.yaml', policies(50));
   cluster.execSync('kubectl apply -f policies-50.yaml');
-  const pods = cluster.store.list('pods', 'default');
+  const pods = cluster.view().list('pods', 'default');
   const matrixTimes: number[] = [];
   for (let i = 0; i < runs; i++) {
     cluster.execSync(`kubectl label pod ${pods[i]!.metadata.name} round=r${i} --overwrite`);
     const t = performance.now();
-    reachabilityMatrix(cluster, cluster.store.list('pods', 'default'));
+    cluster.view().reachabilityMatrix(cluster.view().list('pods', 'default'));
     matrixTimes.push(performance.now() - t);
   }
   return {

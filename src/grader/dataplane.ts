@@ -6,21 +6,20 @@
  * check must leave no trace. Each probe gets its own RNG seeded from the cluster clock and the request,
  * so the same state always gives the same verdict (the instructor's replay depends on it).
  */
-import { Cluster, connect, reachabilityMatrix, Rng } from '../engine/index.ts';
-import type { GradableCluster } from './engine-api.ts';
+import { isDataplaneView, type ClusterView, type GradableCluster } from './engine-api.ts';
 import { dataplaneProbes, type TrafficProbes } from './probes.ts';
 
-function engineCluster(cluster: GradableCluster): Cluster {
-  if (!(cluster instanceof Cluster)) throw new Error('traffic probes need an engine cluster');
-  return cluster;
+function engineView(cluster: GradableCluster): ClusterView {
+  const view = cluster.view();
+  if (!isDataplaneView(view)) throw new Error('traffic probes need an engine cluster');
+  return view;
 }
 
 export const engineProbes: TrafficProbes = {
   ...dataplaneProbes((cluster, request) => {
-    const c = engineCluster(cluster);
-    const rng = new Rng(`grader-probe:${c.clock.now()}:${JSON.stringify(request)}`);
-    return connect(request, c, rng);
+    const view = engineView(cluster);
+    return view.connect(request, `grader-probe:${view.now()}:${JSON.stringify(request)}`);
   }),
   // The policy verdicts only: no packet is sent, so the matrix needs no RNG and leaves no trace.
-  connections: (cluster) => reachabilityMatrix(engineCluster(cluster)),
+  connections: (cluster) => engineView(cluster).reachabilityMatrix(),
 };

@@ -1,11 +1,11 @@
 /**
  * Everything the grader takes from the engine, in one place, and only from the engine's public surface
- * (`src/engine/index.ts`): resource discovery, label selectors, JSONPath, JSON equality. Keeping the
- * grader off engine internals keeps that surface explicit (test/grader/grader-purity.test.ts checks it).
- * Nothing here builds a cluster: that is `LabEngine`'s job, so the grader's unit tests can run on a
- * fake cluster (test-helpers.ts).
+ * (`src/engine/index.ts`): the read-only cluster view, resource discovery, label selectors, JSONPath,
+ * JSON equality. Keeping the grader off engine internals keeps that surface explicit
+ * (test/unit/engine-entry.test.ts checks it). Nothing here builds a cluster: that is `LabEngine`'s job,
+ * so the grader's unit tests can run on a fake cluster (test-helpers.ts).
  */
-import type { AnyObject, ClusterSnapshot, ExecResult, ResourceKey } from '../engine/index.ts';
+import type { AnyObject, ClusterSnapshot, ClusterView, ExecResult, ResourceKey } from '../engine/index.ts';
 
 export {
   resolveResource,
@@ -24,18 +24,22 @@ export {
 } from '../engine/index.ts';
 import type { TrafficProbes } from './probes.ts';
 
-export type { AnyObject, ResourceKey, ExecResult, ClusterSnapshot };
+export type { AnyObject, ResourceKey, ExecResult, ClusterSnapshot, ClusterView };
 export type { ConnectRequest, ConnectResult, Hop as DataplaneHop, MatrixCell } from '../engine/index.ts';
 
+/** The objects of a cluster, read-only: the part of the engine's `ClusterView` every check reads. */
+export interface ObjectView {
+  list(resource: ResourceKey, namespace?: string): readonly AnyObject[];
+  get(resource: ResourceKey, namespace: string | undefined, name: string): AnyObject | undefined;
+}
+
 /**
- * What the grader needs from a running cluster: a structural slice of the engine's `Cluster`, so the
- * grader never depends on how the cluster is composed.
+ * What the grader needs from a running cluster: a structural slice of the engine's `ClusterHandle`, so
+ * the grader never depends on how the cluster is composed. Checks read through `view()`; only the
+ * engine's view also answers traffic questions (`isDataplaneView`).
  */
 export interface GradableCluster {
-  readonly store: {
-    list(resource: ResourceKey, namespace?: string): readonly AnyObject[];
-    get(resource: ResourceKey, namespace: string | undefined, name: string): AnyObject | undefined;
-  };
+  view(): ObjectView;
   readonly files: {
     toJSON(): Record<string, string>;
     write(path: string, content: string): string | undefined;
@@ -52,4 +56,9 @@ export interface LabEngine<C extends GradableCluster = GradableCluster> {
   restoreCluster(snapshot: ClusterSnapshot): C;
   /** How traffic and DNS checks are answered on this engine's clusters (see probes.ts). */
   readonly probes?: TrafficProbes;
+}
+
+/** Whether a cluster's view is the engine's, which answers connections and the policy matrix too. */
+export function isDataplaneView(view: ObjectView): view is ClusterView {
+  return 'connect' in view && 'reachabilityMatrix' in view;
 }

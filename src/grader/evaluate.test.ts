@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkTitle, evaluateChecks } from './evaluate.ts';
+import { checkTitle } from './check-title.ts';
+import { evaluateChecks } from './evaluate.ts';
 import { formatMessage } from './messages/format.ts';
 import { dataplaneProbes, hopMessage, type TrafficProbes } from './probes.ts';
 import type { ConnectRequest } from './engine-api.ts';

@@ -17,8 +17,7 @@ import { evaluateQuiz } from './checks/quiz.ts';
 import { evaluateReachability } from './checks/reachability.ts';
 import { evaluateResource } from './checks/resource.ts';
 import type { GradableCluster, LabEngine } from './engine-api.ts';
-import { formatMessage, msg } from './messages/format.ts';
-import type { Locale } from './localized.ts';
+import { msg } from './messages/format.ts';
 import { defaultProbes, type TrafficProbes } from './probes.ts';
 import { errorVerdict, redactHidden, type CheckResult, type Verdict } from './result.ts';
 
@@ -89,9 +88,4 @@ export function evaluateChecks(
     };
     return opts.revealHidden ? result : redactHidden(result);
   });
-}
-
-/** The title the checks panel shows: the lab's, or "Hidden traffic probe" for a hidden check. */
-export function checkTitle(check: Check, locale: Locale): string {
-  return check.hidden ? formatMessage(locale, msg('check.hidden.title')) : check.title[locale];
 }

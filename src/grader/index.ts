@@ -44,7 +44,8 @@ export function openSession(loaded: LoadedLab, opts: SessionOptions = {}): Sessi
 }
 
 export { applySolution, applyStep, historyOf, solutionJournal, type JournalStep } from './lab-runtime.ts';
-export { checkTitle, type EvaluationContext } from './evaluate.ts';
+export type { EvaluationContext } from './evaluate.ts';
+export { checkTitle } from './check-title.ts';
 export { LabSession, type SessionOptions } from './session.ts';
 export {
   score,

@@ -7,7 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { Fairness } from './fairness-schema.ts';
 import { Lab, type LoadedLab, type VariantFiles } from './lab-schema.ts';
-import { YAML_LIMITS } from '../engine/index.ts';
+import { YAML_LIMITS } from '../engine/data.ts';
 
 export class LabError extends Error {
   constructor(message: string) {

@@ -11,7 +11,14 @@
  *   exit N                       exit with status N
  */
 import { ApiStore, LabFiles, Rng, SimClock } from '../engine/index.ts';
-import type { ClusterSnapshot, ExecResult, GradableCluster, LabEngine, ResourceKey } from './engine-api.ts';
+import type {
+  ClusterSnapshot,
+  ExecResult,
+  GradableCluster,
+  LabEngine,
+  ObjectView,
+  ResourceKey,
+} from './engine-api.ts';
 import { resolveResource } from './engine-api.ts';
 import type { LoadedLab } from './lab-schema.ts';
 import { parseLab } from './lab-parse.ts';
@@ -39,6 +46,13 @@ export class FakeCluster implements GradableCluster {
     this.rng = rng;
     this.store = new ApiStore(clock, rng);
     this.files = new LabFiles(files);
+  }
+
+  view(): ObjectView {
+    return {
+      list: (resource, namespace) => this.store.list(resource, namespace),
+      get: (resource, namespace, name) => this.store.get(resource, namespace, name),
+    };
   }
 
   execSync(line: string): ExecResult {

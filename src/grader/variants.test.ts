@@ -110,7 +110,7 @@ describe('the variants format', () => {
     const loaded = load();
     expect(() => startLab(loaded, fakeEngine)).toThrow(/has variants/);
     const c = startLab(resolveVariant(loaded, 'junk'), fakeEngine);
-    expect(c.store.get('configmaps', 'shop', 'junk')).toBeDefined();
+    expect(c.view().get('configmaps', 'shop', 'junk')).toBeDefined();
     expect(c.files.read('notes.txt')).toBe('broken\n');
   });
 

@@ -7,7 +7,7 @@
  */
 import { isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node } from 'yaml';
 import type { Diagnostic } from './protocol.ts';
-import { YAML_LIMITS } from '../engine/index.ts';
+import { YAML_LIMITS } from '../engine/data.ts';
 
 type Range = { start: number; end: number };
 

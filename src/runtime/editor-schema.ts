@@ -6,7 +6,7 @@
  * monaco-yaml: one `oneOf` branch per kind the engine serves, structs closed (unknown fields are
  * flagged, as the API server's strict decoding flags them), maps open.
  */
-import source from '../engine/api/schema/k8s-schema.json';
+import { k8sSchema as source } from '../engine/data.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Node = { [key: string]: Json };

@@ -34,12 +34,14 @@ import type {
   ExecOutput,
   HostState,
   JournalStep,
-  LabInfo,
   Localized,
   LoadResult,
   LoadStart,
 } from './protocol.ts';
 import { learnerName } from './protocol.ts';
+import { labInfo } from './lab-info.ts';
+
+export { labInfo };
 
 export class SessionError extends Error {
   readonly code: string;
@@ -51,27 +53,6 @@ export class SessionError extends Error {
 }
 
 export type FileListener = (path: string, content: string | null) => void;
-
-export function labInfo(loaded: LoadedLab, drawSeed = 0): LabInfo {
-  const { lab } = loaded;
-  const { variant } = loaded;
-  return {
-    id: lab.id,
-    version: lab.version,
-    title: lab.title,
-    summary: lab.summary,
-    steps: lab.steps,
-    hints: lab.hints,
-    solution: { commands: lab.solution?.commands ?? [], files: loaded.solutionFiles },
-    startFiles: loaded.startFiles,
-    checks: lab.checks.map((c) => ({
-      id: c.id,
-      title: { 'pt-BR': checkTitle(c, 'pt-BR'), en: checkTitle(c, 'en') },
-      hidden: c.hidden,
-    })),
-    ...(variant ? { variant: { id: variant.id, title: variant.title, seed: drawSeed, of: variant.of } } : {}),
-  };
-}
 
 /** Quotes a word for the engine's shell when it needs it. */
 export function shellQuote(word: string): string {

@@ -3,11 +3,15 @@
  * live cluster and sends to the page as plain data. This is the only file of `src/visual` that calls
  * the engine; components never import it (they receive `NetworkState` and `TraceResult` as messages).
  */
-import type { Pod, Service } from '../engine/api/objects.ts';
-import { restoreCluster, type Cluster } from '../engine/index.ts';
-import { cniDataplane, probe, reachabilityMatrix } from '../engine/dataplane/network/index.ts';
-import type { ConnectResult, ProbeResult } from '../engine/dataplane/network/index.ts';
-import { traceConnection } from '../engine/dataplane/trace/index.ts';
+import {
+  restoreCluster,
+  type ClusterHandle,
+  type ClusterView,
+  type ConnectResult,
+  type Pod,
+  type ProbeResult,
+  type Service,
+} from '../engine/index.ts';
 import { MAX_MATRIX_PODS } from './matrix/limits.ts';
 import type { NetworkState, NetworkTraceRequest, NetworkTraceResult, ServiceMatrixCell } from './state.ts';
 import { topologyModel } from './topology/model.ts';
@@ -20,9 +24,10 @@ const SYSTEM = /^(kube-|calico-|tigera-|local-path-|metallb-)/;
 const keyOf = (o: { metadata: { namespace?: string; name: string } }) =>
   `${o.metadata.namespace ?? 'default'}/${o.metadata.name}`;
 
-export function networkState(cluster: Cluster): NetworkState {
+export function networkState(cluster: ClusterHandle): NetworkState {
   const snapshot = cluster.snapshot();
-  const dp = cniDataplane(cluster);
+  const view = cluster.view();
+  const dp = view.dataplane();
   const topology = topologyModel(snapshot, {
     dataplane: {
       encapsulation: dp.encapsulation,
@@ -32,11 +37,11 @@ export function networkState(cluster: Cluster): NetworkState {
       podMtu: dp.podMtu,
     },
   });
-  const pods = cluster.store.list('pods').filter((p) => !SYSTEM.test(p.metadata.namespace ?? 'default'));
+  const pods = view.list('pods').filter((p) => !SYSTEM.test(p.metadata.namespace ?? 'default'));
   const svc = serviceMatrix(cluster, pods);
   return {
     topology,
-    matrix: reachabilityMatrix(cluster, pods),
+    matrix: view.reachabilityMatrix(pods),
     services: svc.cells,
     ...(svc.tooLarge ? { servicesTooLarge: svc.tooLarge } : {}),
     revision: snapshot.store.resourceVersion,
@@ -49,10 +54,10 @@ export function networkState(cluster: Cluster): NetworkState {
  * `default/kubernetes` stays out, as on the diagram.
  */
 function matrixServices(
-  cluster: Cluster,
+  view: ClusterView,
 ): { service: Service; port: number; protocol: 'TCP' | 'UDP'; name?: string }[] {
-  const dnsIP = cluster.config.dnsIP;
-  return cluster.store
+  const dnsIP = view.config.dnsIP;
+  return view
     .list('services')
     .filter((s) => {
       const ip = s.spec?.clusterIP;
@@ -82,22 +87,22 @@ function matrixServices(
  * click replays the cell's probe (`probe: true`).
  */
 export function serviceMatrix(
-  cluster: Cluster,
+  cluster: ClusterHandle,
   pods: readonly Pod[],
 ): { cells: ServiceMatrixCell[]; tooLarge?: { pods: number; ports: number } } {
   const sources = pods.filter(
     (p) => p.status?.phase === 'Running' && p.status.podIP && !p.spec?.hostNetwork && p.spec?.nodeName,
   );
-  const ports = matrixServices(cluster);
+  const ports = matrixServices(cluster.view());
   if (sources.length === 0 || ports.length === 0) return { cells: [] };
   if (sources.length > MAX_MATRIX_PODS)
     return { cells: [], tooLarge: { pods: sources.length, ports: ports.length } };
-  const copy = restoreCluster(cluster.snapshot());
+  const copy = restoreCluster(cluster.snapshot()).view();
   const cells: ServiceMatrixCell[] = [];
   for (const src of sources)
     for (const sp of ports) {
       const clusterIP = sp.service.spec!.clusterIP!;
-      const r = probe(copy, {
+      const r = copy.probe({
         fromPod: { namespace: src.metadata.namespace ?? 'default', name: src.metadata.name },
         to: clusterIP,
         port: sp.port,
@@ -169,12 +174,13 @@ function why(r: ProbeResult): Pick<ServiceMatrixCell, 'reason' | 'direction' | '
  * A trace for the walk: `nc` to a port (`-u` for UDP), `ping` without one; a matrix cell's probe replayed;
  * or a terminal `trace …` line, run again with `-o json` (the structured result the command prints).
  */
-export function networkTrace(cluster: Cluster, req: NetworkTraceRequest): NetworkTraceResult {
+export function networkTrace(cluster: ClusterHandle, req: NetworkTraceRequest): NetworkTraceResult {
+  const view = cluster.view();
   if ('command' in req) {
     const m = /^\s*trace\s+(.*)$/s.exec(req.command);
     if (!m || /[|;&<>`$]/.test(m[1]!))
       return { error: 'only a plain `trace SOURCE -- COMMAND` line can be drawn' };
-    const r = cluster.shell.run(`trace -o json ${m[1]}`, { interactive: false });
+    const r = view.traceCommand(`-o json ${m[1]}`);
     if (!r.stdout.trim()) return { error: r.stderr.trim() || 'trace printed nothing' };
     try {
       return JSON.parse(r.stdout) as NetworkTraceResult;
@@ -188,7 +194,7 @@ export function networkTrace(cluster: Cluster, req: NetworkTraceRequest): Networ
       ? ['ping', '-c', '1', req.to]
       : ['nc', ...(udp ? ['-u'] : []), '-z', '-w', '2', req.to, String(req.port)];
   if (req.probe && req.port !== undefined && req.from.kind === 'pod') {
-    const r = probe(cluster, {
+    const r = view.probe({
       fromPod: { namespace: req.from.namespace, name: req.from.name },
       to: req.to,
       port: req.port,
@@ -207,5 +213,5 @@ export function networkTrace(cluster: Cluster, req: NetworkTraceRequest): Networ
       summary: c.outcome,
     };
   }
-  return traceConnection(cluster, { from: req.from, argv });
+  return view.trace({ from: req.from, argv });
 }

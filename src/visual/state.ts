@@ -1,5 +1,5 @@
 /** What a host sends the page for the network views (see `host.ts`): plain, structured-clone-safe data. */
-import type { MatrixCell, ProbeVerdict } from '../engine/dataplane/network/index.ts';
+import type { MatrixCell, ProbeVerdict } from '../engine/index.ts';
 import type { TraceResult, Source } from './walk/hops.ts';
 import type { TopologyModel } from './topology/types.ts';
 

@@ -7,10 +7,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { k3sCorefile } from '../../src/engine/cluster/addons/coredns.ts';
-import { defaultCorefileText } from '../../src/engine/dataplane/dns/corefile.ts';
 import { listLabDirs, loadLabFromDir } from '../../src/grader/node/load-lab.ts';
 import { resolveVariant, type LoadedLab } from '../../src/grader/index.ts';
+import { createCluster } from '../../src/engine/index.ts';
 
 export const ROOT = join(import.meta.dirname, '../..');
 const LABS = join(ROOT, 'labs');
@@ -97,9 +96,17 @@ export function chapterCommands(): string[] {
   return [...new Set(walk(CONTENT).flatMap((f) => codeBlockCommands(readFileSync(f, 'utf8'))))];
 }
 
-/** The Corefiles the engine ships: kubeadm's and k3s's. */
+/** The Corefiles the engine ships, as a booted cluster's `coredns` ConfigMap holds them: kubeadm's and k3s's. */
 export function corefiles(): string[] {
-  return [defaultCorefileText('cluster.local'), k3sCorefile('cluster.local')];
+  return [
+    undefined,
+    'kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\npacketpath:\n  distribution: k3s\n',
+  ].map((config) => {
+    const cm = createCluster(config).view().get('configmaps', 'kube-system', 'coredns');
+    const corefile = cm?.data?.Corefile;
+    if (corefile === undefined) throw new Error('the cluster installed no coredns Corefile');
+    return corefile;
+  });
 }
 
 /** Every YAML manifest file of every lab (start and solution). */

@@ -3,13 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  importsOf,
-  importsOfText,
-  isTestSource,
-  type SourceImport,
-  typeScriptFiles,
-} from '../unit/source-imports.ts';
+import { isTestSource, typeScriptFiles } from '../unit/source-imports.ts';
 
 const GRADER = join(import.meta.dirname, '../../src/grader');
 const FORBIDDEN: [RegExp, string][] = [
@@ -34,36 +28,5 @@ describe('grader purity', () => {
   );
 });
 
-// The engine's public surface is src/engine/index.ts: the grader takes nothing from its internals, so
-// what the grader relies on is listed (and kept stable) in one place. Imports are read by the same
-// parser as the engine's layer test (test/unit/source-imports.ts): value and type, static and dynamic.
-const ENGINE_INDEX = join(import.meta.dirname, '../../src/engine/index.ts');
-const ENGINE_DIR = join(import.meta.dirname, '../../src/engine/');
-
-function engineInternals(imports: readonly SourceImport[]): string[] {
-  return imports
-    .filter((i) => i.target?.startsWith(ENGINE_DIR) && i.target !== ENGINE_INDEX)
-    .map((i) => i.specifier);
-}
-
-describe('grader imports from the engine', () => {
-  it.each(typeScriptFiles(GRADER).map((f) => [f.slice(GRADER.length + 1), f]))(
-    '%s imports only src/engine/index.ts',
-    (_name, file) => {
-      expect(engineInternals(importsOf(file))).toEqual([]);
-    },
-  );
-
-  it('finds an engine-internal import when there is one', () => {
-    const file = join(GRADER, 'probes.ts');
-    const lines = [
-      "import { Rng } from '../engine/util/rng.ts';",
-      "type P = import('../engine/api/objects.ts').Pod;",
-      "import { createCluster } from '../engine/index.ts';",
-    ];
-    expect(engineInternals(lines.flatMap((l) => importsOfText(l, file)))).toEqual([
-      '../engine/util/rng.ts',
-      '../engine/api/objects.ts',
-    ]);
-  });
-});
+// Which engine modules the grader may import is checked with everything else outside the engine,
+// in test/unit/engine-entry.test.ts.

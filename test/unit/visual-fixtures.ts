@@ -9,8 +9,7 @@
  * - `xyz()`: the NetworkPolicy e2e suite's topology: namespaces x, y, z (label `ns`), pods a, b, c in
  *   each (label `pod`), agnhost serving HTTP on port 80, under calico (which enforces policies).
  */
-import type { Manifest } from '../../src/engine/api/objects.ts';
-import { createCluster, type Cluster } from '../../src/engine/index.ts';
+import { createCluster, type Cluster, type Manifest } from '../../src/engine/index.ts';
 import { apply, kindConfig, scenario, service } from '../../src/engine/dataplane/network/test-helpers.ts';
 
 export function crossNode(

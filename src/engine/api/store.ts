@@ -203,7 +203,7 @@ export class ApiStore {
 
   /** Objects of `resource` whose index `name` has `value`, sorted by namespace then name. */
   byIndex<K extends ResourceKey>(resource: K, name: string, value: string): ResourceTypes[K][] {
-    return this.table(resource).byIndex(name, value) as unknown as ResourceTypes[K][];
+    return this.table(resource).byIndex(name, value) as ResourceTypes[K][];
   }
 
   /** Like byIndex, but the index's cached list itself: callers must neither change nor keep it. */
@@ -212,7 +212,7 @@ export class ApiStore {
     name: string,
     value: string,
   ): readonly ResourceTypes[K][] {
-    return this.table(resource).byIndexShared(name, value) as unknown as readonly ResourceTypes[K][];
+    return this.table(resource).byIndexShared(name, value) as readonly ResourceTypes[K][];
   }
 
   /** Whether some object of `resource` with index `name` = `value` satisfies `fn` (unordered; see Table.someIndexed). */
@@ -222,7 +222,7 @@ export class ApiStore {
     value: string,
     fn: (obj: ResourceTypes[K]) => boolean,
   ): boolean {
-    return this.table(resource).someIndexed(name, value, fn as unknown as (obj: AnyObject) => boolean);
+    return this.table(resource).someIndexed(name, value, fn as (obj: AnyObject) => boolean);
   }
 
   get resourceVersion(): number {
@@ -246,7 +246,7 @@ export class ApiStore {
 
   /** Objects of a resource, sorted by namespace then name (the order the API server lists them in). */
   list<K extends ResourceKey>(resource: K, namespace?: string): ResourceTypes[K][] {
-    return this.table(resource).list(namespace).slice() as unknown as ResourceTypes[K][];
+    return this.table(resource).list(namespace).slice() as ResourceTypes[K][];
   }
 
   /** A number that changes whenever an object of `resource` is written (see Table.version). */
@@ -287,7 +287,7 @@ export class ApiStore {
     if (!info.namespaced) delete obj.metadata.namespace;
     table.set(bucket, meta.name, obj);
     this.emit({ type: 'ADDED', resource, object: obj });
-    return obj as unknown as ResourceTypes[K];
+    return obj as ResourceTypes[K];
   }
 
   /**
@@ -319,14 +319,14 @@ export class ApiStore {
     };
     if (GENERATION_TRACKED.has(resource)) obj.metadata.generation = old.metadata.generation ?? 1;
     else delete obj.metadata.generation;
-    if (jsonEqual(obj, old)) return old as unknown as ResourceTypes[K];
+    if (jsonEqual(obj, old)) return old as ResourceTypes[K];
     if (GENERATION_TRACKED.has(resource) && !jsonEqual(specOf(obj), specOf(old))) {
       obj.metadata.generation = (old.metadata.generation ?? 1) + 1;
     }
     obj.metadata.resourceVersion = String(++this.revision);
     table.set(bucket, old.metadata.name, obj);
     this.emit({ type: 'MODIFIED', resource, object: obj, oldObject: old });
-    return obj as unknown as ResourceTypes[K];
+    return obj as ResourceTypes[K];
   }
 
   /**
@@ -350,7 +350,7 @@ export class ApiStore {
     if (GENERATION_TRACKED.has(resource) !== (old.metadata.generation !== undefined))
       return this.update(resource, { ...old, status } as AnyObject);
     const next = status === undefined ? undefined : deepCloneReusing(status, old.status);
-    if (jsonEqual(next, old.status)) return old as unknown as ResourceTypes[K];
+    if (jsonEqual(next, old.status)) return old as ResourceTypes[K];
     const obj: AnyObject = {
       ...old,
       metadata: { ...old.metadata, resourceVersion: String(++this.revision) },
@@ -359,7 +359,7 @@ export class ApiStore {
     if (next === undefined) delete obj.status;
     table.set(bucket, old.metadata.name, obj);
     this.emit({ type: 'MODIFIED', resource, object: obj, oldObject: old });
-    return obj as unknown as ResourceTypes[K];
+    return obj as ResourceTypes[K];
   }
 
   /** Removes an object at once (graceful deletion, where a kind has it, is the caller's business). */
@@ -372,7 +372,7 @@ export class ApiStore {
     table.delete(bucket, name);
     ++this.revision;
     this.emit({ type: 'DELETED', resource, object: old, oldObject: old });
-    return old as unknown as ResourceTypes[K];
+    return old as ResourceTypes[K];
   }
 
   /** Subscribes to one resource's events, or to all with '*'. Returns the unsubscribe function. */

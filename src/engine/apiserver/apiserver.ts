@@ -135,11 +135,11 @@ export class ApiServer {
       validateObject(info, object, this.ctx);
       if (opts.dryRun) {
         allocation.rollback();
-        return object as unknown as AnyObject;
+        return object as AnyObject;
       }
       // Decoding (or createFromTemplate's sorted copy) built the object afresh: new maps and arrays,
       // only scalars shared with the manifest. The store takes it without another copy.
-      const stored = this.store.create(info.key, object as unknown as NewObject, { adopt: true });
+      const stored = this.store.create(info.key, object as NewObject, { adopt: true });
       allocation.commit();
       return stored;
     } catch (e) {
@@ -158,7 +158,7 @@ export class ApiServer {
    */
   createTrusted(resource: ResourceKey, object: NewObject): AnyObject {
     const info = resourceInfo(resource);
-    this.admitNamespace(info, object as unknown as DecodedObject);
+    this.admitNamespace(info, object as DecodedObject);
     return this.store.create(resource, object, { adopt: true });
   }
 
@@ -176,7 +176,7 @@ export class ApiServer {
     else delete object.metadata.namespace;
     const old = this.store.get(info.key, ns, object.metadata.name) as AnyObject | undefined;
     if (!old) throw notFound(info.key, object.metadata.name);
-    const next = object as unknown as AnyObject;
+    const next = object as AnyObject;
     prepareForUpdate(info, next, old);
     keepDeletion(next, old);
     const allocation = this.allocators.begin();
@@ -205,7 +205,7 @@ export class ApiServer {
       object.metadata.namespace,
       object.metadata.name,
       object.status,
-    ) as unknown as T;
+    ) as T;
   }
 
   /** Writes metadata changes (labels, annotations, finalizers, ownerReferences) without touching spec/status validation. */
@@ -220,7 +220,7 @@ export class ApiServer {
     validateMetadataWrite(info, next);
     const stored = this.store.update(info.key, next);
     this.deleteIfFinalized(info.key, stored, old);
-    return stored as unknown as T;
+    return stored as T;
   }
 
   /**
@@ -256,7 +256,7 @@ export class ApiServer {
       const ns = existing as ResourceTypes['namespaces'];
       if ((ns.spec?.finalizers?.length ?? 0) > 0) {
         if (ns.metadata.deletionTimestamp) return existing;
-        const marked = deepClone(ns) as unknown as AnyObject;
+        const marked = deepClone(ns);
         (marked.metadata as unknown as Record<string, unknown>).deletionTimestamp = this.ctx.clock.rfc3339();
         marked.status = { ...(marked.status as object | undefined), phase: 'Terminating' };
         return this.store.update('namespaces', marked);
@@ -270,7 +270,7 @@ export class ApiServer {
       const grace = opts.gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
       if (pod.spec?.nodeName && grace > 0) {
         if (pod.metadata.deletionTimestamp) return existing;
-        const marked = deepClone(pod) as unknown as AnyObject;
+        const marked = deepClone(pod);
         const meta = marked.metadata as unknown as Record<string, unknown>;
         meta.deletionTimestamp = this.ctx.clock.rfc3339(this.ctx.clock.now() + grace * 1000);
         meta.deletionGracePeriodSeconds = grace;

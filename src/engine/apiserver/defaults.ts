@@ -31,7 +31,7 @@ function setDefault(obj: Obj, key: string, value: unknown): void {
 }
 
 export function applyDefaults(info: ResourceInfo, object: DecodedObject, _ctx?: ApiServerContext): void {
-  const obj = object as unknown as Obj;
+  const obj = object as Obj;
   switch (info.key) {
     case 'pods':
       defaultPodSpec(objectAt(obj, 'spec'));

@@ -31,6 +31,7 @@ import { CorefileHistory, type CorefileVersion } from '../dataplane/dns/reload-l
 import { DetachedWaits } from '../dataplane/tools/tool-context.ts';
 import type { ConfigMap, Pod } from '../api/objects.ts';
 import { parseSnapshot, SnapshotError, SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot-schema.ts';
+import { clusterView, type ClusterView } from './view.ts';
 
 /** Simulated seconds that pass after each command line (a person takes at least that long to type). */
 export const COMMAND_STEP_MS = 2000;
@@ -83,7 +84,23 @@ export interface ClusterSnapshot {
   readonly kubeProxy?: KubeProxySnapshot;
 }
 
-export class Cluster {
+/**
+ * What a host does with a cluster: run the learner's lines, move time, save it, follow its changes and
+ * its files, and hand a read-only `ClusterView` to whoever only looks (the grader, the network views).
+ */
+export interface ClusterHandle {
+  /** Runs one line as the learner typed it. Never throws: failures come back as stderr and an exit code. */
+  exec(line: string, opts?: { interactive?: boolean }): Promise<ExecResult>;
+  execSync(line: string, opts?: { interactive?: boolean }): ExecResult;
+  /** Advances simulated time by `ms`, letting the controllers work as they would meanwhile. */
+  tick(ms: number): void;
+  snapshot(): ClusterSnapshot;
+  readonly changes: Pick<Emitter<{ change: ClusterChange }>, 'on'>;
+  readonly files: LabFiles;
+  view(): ClusterView;
+}
+
+export class Cluster implements ClusterHandle {
   readonly store: ApiStore;
   readonly api: ApiServer;
   readonly files: LabFiles;
@@ -105,6 +122,7 @@ export class Cluster {
   readonly config: ClusterConfig;
   readonly clock: SimClock;
   readonly rng: Rng;
+  private readonlyView: ClusterView | undefined;
 
   constructor(config: ClusterConfig, clock: SimClock, rng: Rng, files: Record<string, string> | LabFiles) {
     this.config = config;
@@ -274,6 +292,10 @@ export class Cluster {
       corefileHistory: this.corefileHistory.snapshot(),
       kubeProxy: this.kubeProxy.snapshot(),
     };
+  }
+
+  view(): ClusterView {
+    return (this.readonlyView ??= clusterView(this));
   }
 
   /** Starts every controller (subscribes watches, queues existing objects) and lets them settle. */

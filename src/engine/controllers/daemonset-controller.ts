@@ -9,7 +9,7 @@
  * OnDelete waits for the pods to be deleted by hand. Status counts follow `updateDaemonSetStatus`.
  */
 import type { Toleration } from 'kubernetes-types/core/v1';
-import type { AnyObject, DaemonSet, Node, Pod, ResourceKey } from '../api/objects.ts';
+import type { DaemonSet, Node, Pod, ResourceKey } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
 import { objectKey, POD_CONTROLLER_INDEX } from '../api/store.ts';
 import { parseTimestamp } from '../util/clock.ts';
@@ -227,7 +227,7 @@ export class DaemonSetController extends BaseController {
     ];
     return createControlledPod(
       this.ctx,
-      ds as unknown as AnyObject,
+      ds,
       'daemonset-controller',
       {
         apiVersion: 'v1',
@@ -240,7 +240,7 @@ export class DaemonSetController extends BaseController {
             'pod-template-generation': String(ds.metadata.generation ?? 1),
           },
           ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
-          ownerReferences: [controllerRef(ds as unknown as AnyObject)],
+          ownerReferences: [controllerRef(ds)],
         },
         spec: {
           ...spec,
@@ -269,7 +269,7 @@ export class DaemonSetController extends BaseController {
 
   private writeStatus(ds: DaemonSet, hash: string, nodes: readonly Node[]): boolean {
     const now = this.ctx.clock.now();
-    const owner = ds as unknown as AnyObject;
+    const owner = ds;
     const pods = this.ctx.api
       .list('pods', ds.metadata.namespace)
       .filter((p) => isControlledBy(p, owner) && isPodActive(p));
@@ -291,7 +291,7 @@ export class DaemonSetController extends BaseController {
       ['currentNumberScheduled', 'desiredNumberScheduled', 'numberMisscheduled', 'numberReady'],
     );
     if (jsonEqual(status, ds.status)) return false;
-    this.ctx.api.updateStatus({ ...ds, status } as unknown as AnyObject);
+    this.ctx.api.updateStatus({ ...ds, status });
     return true;
   }
 
@@ -301,7 +301,7 @@ export class DaemonSetController extends BaseController {
     message: string,
     type: 'Normal' | 'Warning' = 'Normal',
   ): void {
-    this.ctx.recorder.event(ds as unknown as AnyObject, type, reason, message, {
+    this.ctx.recorder.event(ds, type, reason, message, {
       component: 'daemonset-controller',
     });
   }

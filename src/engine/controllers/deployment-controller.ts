@@ -17,7 +17,7 @@
  * Simplified: no proportional scaling of several active ReplicaSets (a scale mid-rollout applies to
  * the new one), no paused-rollout conditions.
  */
-import type { AnyObject, Deployment, Manifest, ReplicaSet, ResourceKey } from '../api/objects.ts';
+import type { Deployment, Manifest, ReplicaSet, ResourceKey } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
 import { objectKey } from '../api/store.ts';
 import { isStatusError } from '../api/errors.ts';
@@ -108,7 +108,7 @@ export class DeploymentController extends BaseController {
 
   private createReplicaSet(d: Deployment, owned: readonly ReplicaSet[]): ReplicaSet | undefined {
     try {
-      const rs = this.ctx.api.createFromTemplate(newReplicaSet(d, owned)) as unknown as ReplicaSet;
+      const rs = this.ctx.api.createFromTemplate(newReplicaSet(d, owned)) as ReplicaSet;
       const initial = rs.spec?.replicas ?? 0;
       if (initial > 0) this.scaled(d, rs, 0, initial);
       return rs;
@@ -121,7 +121,7 @@ export class DeploymentController extends BaseController {
   /** A hash collision (a foreign ReplicaSet took the name): count it, so the next hash differs. */
   private bumpCollision(d: Deployment): boolean {
     const status = { ...d.status, collisionCount: (d.status?.collisionCount ?? 0) + 1 };
-    this.ctx.api.updateStatus({ ...d, status } as unknown as AnyObject);
+    this.ctx.api.updateStatus({ ...d, status });
     return true;
   }
 
@@ -132,7 +132,7 @@ export class DeploymentController extends BaseController {
     if (current >= max && max > 0) return false;
     const next = deepClone(newRS);
     next.metadata.annotations = { ...next.metadata.annotations, [REVISION_ANNOTATION]: String(max + 1) };
-    this.ctx.api.updateMetadata(next as unknown as AnyObject);
+    this.ctx.api.updateMetadata(next);
     return true;
   }
 
@@ -144,7 +144,7 @@ export class DeploymentController extends BaseController {
       for (const rs of olds) if ((rs.spec?.replicas ?? 0) > 0) wrote = this.scale(d, rs, 0) || wrote;
       const oldPods = this.ctx.api
         .list('pods', d.metadata.namespace)
-        .filter((p) => olds.some((rs) => isControlledBy(p, rs as unknown as AnyObject)));
+        .filter((p) => olds.some((rs) => isControlledBy(p, rs)));
       if (oldPods.length === 0 && (newRS.spec?.replicas ?? 0) !== replicas)
         wrote = this.scale(d, newRS, replicas) || wrote;
       return wrote;
@@ -176,7 +176,7 @@ export class DeploymentController extends BaseController {
     if (from === size && jsonEqual(annotations, rs.metadata.annotations)) return false;
     const next = deepClone(rs);
     next.metadata.annotations = annotations;
-    this.ctx.api.update({ ...next, spec: { ...next.spec!, replicas: size } } as unknown as AnyObject);
+    this.ctx.api.update({ ...next, spec: { ...next.spec!, replicas: size } });
     if (from !== size) this.scaled(d, rs, from, size);
     return true;
   }
@@ -184,7 +184,7 @@ export class DeploymentController extends BaseController {
   private scaled(d: Deployment, rs: ReplicaSet, from: number, to: number): void {
     const op = from < to ? 'up' : 'down';
     this.ctx.recorder.event(
-      d as unknown as AnyObject,
+      d,
       'Normal',
       'ScalingReplicaSet',
       `Scaled ${op} replica set ${rs.metadata.name} from ${from} to ${to}`,
@@ -331,11 +331,11 @@ export class DeploymentController extends BaseController {
     if (revision && d.metadata.annotations?.[REVISION_ANNOTATION] !== revision) {
       const next = deepClone(d);
       next.metadata.annotations = { ...next.metadata.annotations, [REVISION_ANNOTATION]: revision };
-      api.updateMetadata(next as unknown as AnyObject);
+      api.updateMetadata(next);
     }
     if (changed) {
       const latest = api.get('deployments.apps', d.metadata.namespace, d.metadata.name) ?? d;
-      api.updateStatus({ ...latest, status } as unknown as AnyObject);
+      api.updateStatus({ ...latest, status });
     }
     return changed || (!!revision && d.metadata.annotations?.[REVISION_ANNOTATION] !== revision);
   }
@@ -380,7 +380,7 @@ export function newReplicaSet(d: Deployment, owned: readonly ReplicaSet[]): Mani
         [MAX_REPLICAS_ANNOTATION]: String(replicas + maxSurge),
         [REVISION_ANNOTATION]: String(revision),
       },
-      ownerReferences: [controllerRef(d as unknown as AnyObject)],
+      ownerReferences: [controllerRef(d)],
     },
     spec: {
       replicas: d.spec?.strategy?.type === 'Recreate' ? 0 : startReplicas,

@@ -6,7 +6,7 @@
  * warning since v1.33).
  */
 import type { EndpointAddress, EndpointPort, EndpointSubset } from 'kubernetes-types/core/v1';
-import type { AnyObject, Endpoints, Pod, ResourceKey, Service } from '../api/objects.ts';
+import type { Endpoints, Pod, ResourceKey, Service } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
 import { objectKey } from '../api/store.ts';
 import { jsonEqual } from '../util/json.ts';
@@ -113,8 +113,7 @@ export class EndpointsController extends BaseController {
         'endpoints.kubernetes.io/last-change-trigger-time': clock.rfc3339(),
       },
     };
-    if (current)
-      api.update({ apiVersion: 'v1', kind: 'Endpoints', metadata, ...body } as unknown as AnyObject);
+    if (current) api.update({ apiVersion: 'v1', kind: 'Endpoints', metadata, ...body });
     else api.create({ apiVersion: 'v1', kind: 'Endpoints', metadata, ...body });
     return true;
   }

@@ -7,7 +7,7 @@
  * zone; ports resolved per pod. Four steps per Service: existing → desired → plan
  * (endpointslice-reconciler.ts) → apply.
  */
-import type { AnyObject, EndpointSlice, Pod, ResourceKey, Service } from '../api/objects.ts';
+import type { EndpointSlice, Pod, ResourceKey, Service } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
 import {
   labelIndexKeys,
@@ -209,7 +209,7 @@ export class EndpointSliceController extends BaseController {
           namespace: svc.metadata.namespace,
           labels: this.labels(svc),
           annotations: { 'endpoints.kubernetes.io/last-change-trigger-time': this.ctx.clock.rfc3339() },
-          ownerReferences: [controllerRef(svc as unknown as AnyObject)],
+          ownerReferences: [controllerRef(svc)],
         },
         ...this.body(d),
       },
@@ -228,7 +228,7 @@ export class EndpointSliceController extends BaseController {
     ) {
       return false;
     }
-    const next = deepClone(slice) as unknown as Record<string, unknown> & {
+    const next = deepClone(slice) as Record<string, unknown> & {
       metadata: EndpointSlice['metadata'];
     };
     next.metadata.labels = labels;
@@ -239,7 +239,7 @@ export class EndpointSliceController extends BaseController {
     next.endpoints = body.endpoints;
     if (body.ports) next.ports = body.ports;
     else delete next.ports;
-    this.ctx.api.update(next as unknown as AnyObject);
+    this.ctx.api.update(next);
     return true;
   }
 }

@@ -49,7 +49,7 @@ export class EventRecorder implements EventSink {
           ...existing,
           count: (existing.count ?? 1) + 1,
           lastTimestamp: now,
-        } as unknown as AnyObject);
+        });
         return;
       }
       // Real names carry the Unix time in nanoseconds; the store's revision gives the sub-millisecond

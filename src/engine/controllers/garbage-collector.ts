@@ -45,8 +45,7 @@ export class GarbageCollector implements Controller {
     this.dirty = false;
     const { api } = this.ctx;
     const all: { key: ResourceKey; obj: AnyObject }[] = [];
-    for (const key of KEYS)
-      for (const obj of api.list(key)) all.push({ key, obj: obj as unknown as AnyObject });
+    for (const key of KEYS) for (const obj of api.list(key)) all.push({ key, obj: obj });
     const byUid = new Map(all.map((o) => [o.obj.metadata.uid, o]));
     let wrote = false;
     for (const { key, obj } of all) {

@@ -4,7 +4,7 @@
  * configured to publish an address; with no controller nothing writes, so `kubectl get ingress` keeps
  * ADDRESS empty. Routing itself is `api/edge/ingress-routing.ts`, called per request.
  */
-import type { AnyObject, ResourceKey } from '../api/objects.ts';
+import type { ResourceKey } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
 import { jsonEqual } from '../util/json.ts';
 import { BaseController } from './base-controller.ts';
@@ -48,7 +48,7 @@ export class IngressController extends BaseController {
       if (ingress === undefined) continue;
       const next = ingress.length > 0 ? { ingress } : {};
       if (jsonEqual(next, ing.status?.loadBalancer ?? {})) continue;
-      api.updateStatus({ ...ing, status: { loadBalancer: next } } as unknown as AnyObject);
+      api.updateStatus({ ...ing, status: { loadBalancer: next } });
       wrote = true;
     }
     return wrote;

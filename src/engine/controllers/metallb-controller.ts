@@ -9,7 +9,7 @@
  * "Failed to allocate IP for "ns/name": no available IPs", nodeAssigned "announcing from node ... with
  * protocol "layer2"". Addresses are released by the Service's deletion (status is the allocation).
  */
-import type { AnyObject, IPAddressPool, Node, Pod, ResourceKey, Service } from '../api/objects.ts';
+import type { IPAddressPool, Node, Pod, ResourceKey, Service } from '../api/objects.ts';
 import type { ApiServer } from '../apiserver/apiserver.ts';
 import type { WatchEvent } from '../api/store.ts';
 import { objectKey } from '../api/store.ts';
@@ -97,7 +97,7 @@ export class MetalLBController extends BaseController {
       api.updateStatus({
         ...svc,
         status: { ...svc.status, loadBalancer: { ingress: result.ips.map((ip) => ({ ip, ipMode: 'VIP' })) } },
-      } as unknown as AnyObject);
+      });
       this.event(
         svc,
         'Normal',
@@ -157,6 +157,6 @@ export class MetalLBController extends BaseController {
     message: string,
     component: string,
   ): void {
-    this.ctx.recorder.event(svc as unknown as AnyObject, type, reason, message, { component });
+    this.ctx.recorder.event(svc, type, reason, message, { component });
   }
 }

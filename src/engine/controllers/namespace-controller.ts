@@ -5,7 +5,7 @@
  * is removed and the namespace goes. Objects left in a namespace that no longer exists at all are
  * deleted too.
  */
-import type { AnyObject, Namespace, ResourceKey } from '../api/objects.ts';
+import type { Namespace, ResourceKey } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
 import { RESOURCES } from '../api/resources.ts';
 import { deepClone, jsonEqual } from '../util/json.ts';
@@ -116,7 +116,7 @@ export class NamespaceController extends BaseController {
     };
     if (jsonEqual(status, ns.status)) return false;
     const next = deepClone(ns);
-    this.ctx.api.updateStatus({ ...next, status } as unknown as AnyObject);
+    this.ctx.api.updateStatus({ ...next, status });
     return true;
   }
 }

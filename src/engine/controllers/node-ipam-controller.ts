@@ -4,7 +4,7 @@
  * subnet of the cluster's pod subnet, in the order nodes registered. When the subnet is used up the
  * node keeps none and a `CIDRNotAvailable` event says so.
  */
-import type { AnyObject, Node, ResourceKey } from '../api/objects.ts';
+import type { Node, ResourceKey } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
 import { formatCidr, nthSubnet, parseCidr } from '../util/ip.ts';
 import { deepClone } from '../util/json.ts';
@@ -48,7 +48,7 @@ export class NodeIpamController extends BaseController {
       }
       if (!cidr) {
         this.ctx.recorder.event(
-          node as unknown as AnyObject,
+          node,
           'Normal',
           'CIDRNotAvailable',
           `Node ${node.metadata.name} status is now: CIDRNotAvailable`,
@@ -62,7 +62,7 @@ export class NodeIpamController extends BaseController {
       api.store.update('nodes', {
         ...next,
         spec: { ...next.spec, podCIDR: cidr, podCIDRs: [cidr] },
-      } as unknown as AnyObject);
+      });
       wrote = true;
     }
     return wrote;

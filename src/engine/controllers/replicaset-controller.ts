@@ -13,7 +13,7 @@
  * Simplified: no expectations cache. Upstream skips a sync until its informer has observed the pods
  * the last one created or deleted; our store is read synchronously, so by the next sync it always has.
  */
-import type { AnyObject, Manifest, Pod, ReplicaSet, ResourceKey } from '../api/objects.ts';
+import type { Manifest, Pod, ReplicaSet, ResourceKey } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import { objectKey, POD_CONTROLLER_INDEX, POD_ORPHAN_INDEX } from '../api/store.ts';
@@ -136,13 +136,13 @@ export class ReplicaSetController extends BaseController {
 
   /** Adopts orphans that match the selector; releases owned pods that no longer do (`ClaimPods`). */
   private claimPods(rs: ReplicaSet): boolean {
-    const owner = rs as unknown as AnyObject;
+    const owner = rs;
     let wrote = false;
     // Only the pods it controls and the namespace's orphans can change hands, in the API's list order.
     const candidates = [
       ...this.ownedPods(rs),
       ...this.ctx.api.byIndex('pods', POD_ORPHAN_INDEX, rs.metadata.namespace ?? ''),
-    ].sort((a, b) => compareObjects(a as unknown as AnyObject, b as unknown as AnyObject));
+    ].sort((a, b) => compareObjects(a, b));
     for (const pod of candidates) {
       const matches = safeMatch(rs, pod);
       const ref = controllerOf(pod);
@@ -151,12 +151,12 @@ export class ReplicaSetController extends BaseController {
         next.metadata.ownerReferences = (next.metadata.ownerReferences ?? []).filter(
           (r) => r.uid !== rs.metadata.uid,
         );
-        this.ctx.api.updateMetadata(next as unknown as AnyObject);
+        this.ctx.api.updateMetadata(next);
         wrote = true;
       } else if (!ref && matches && isPodActive(pod)) {
         const next = deepClone(pod);
         next.metadata.ownerReferences = [...(next.metadata.ownerReferences ?? []), controllerRef(owner)];
-        this.ctx.api.updateMetadata(next as unknown as AnyObject);
+        this.ctx.api.updateMetadata(next);
         wrote = true;
       }
     }
@@ -173,7 +173,7 @@ export class ReplicaSetController extends BaseController {
   private createPod(rs: ReplicaSet): boolean {
     return createControlledPod(
       this.ctx,
-      rs as unknown as AnyObject,
+      rs,
       'replicaset-controller',
       podFromTemplate(rs),
       `${rs.metadata.name}-`,
@@ -200,7 +200,7 @@ export class ReplicaSetController extends BaseController {
       ['replicas'],
     );
     if (jsonEqual(status, rs.status)) return false;
-    this.ctx.api.updateStatus({ ...rs, status } as unknown as AnyObject);
+    this.ctx.api.updateStatus({ ...rs, status });
     return true;
   }
 
@@ -210,7 +210,7 @@ export class ReplicaSetController extends BaseController {
     message: string,
     type: 'Normal' | 'Warning' = 'Normal',
   ): void {
-    this.ctx.recorder.event(rs as unknown as AnyObject, type, reason, message, {
+    this.ctx.recorder.event(rs, type, reason, message, {
       component: 'replicaset-controller',
     });
   }
@@ -226,7 +226,7 @@ export function podFromTemplate(rs: ReplicaSet): Manifest {
       namespace: rs.metadata.namespace,
       labels: { ...template?.metadata?.labels },
       ...(template?.metadata?.annotations ? { annotations: { ...template.metadata.annotations } } : {}),
-      ownerReferences: [controllerRef(rs as unknown as AnyObject)],
+      ownerReferences: [controllerRef(rs)],
     },
     // The API server copies it: the template itself is never handed on.
     spec: template?.spec ?? { containers: [] },

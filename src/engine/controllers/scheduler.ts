@@ -13,7 +13,7 @@
  * at random like the real `selectHost`. A pod is retried when nodes or bindings change; a repeated
  * identical failure is not recorded again.
  */
-import type { AnyObject, Node, Pod, ResourceKey } from '../api/objects.ts';
+import type { Node, Pod, ResourceKey } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
 import { objectKey, POD_NODE_INDEX } from '../api/store.ts';
 import { BaseController, splitKey } from './base-controller.ts';
@@ -170,9 +170,9 @@ export class Scheduler extends BaseController {
       status: { ...pod.status, phase: 'Pending', conditions },
     };
     // The binding subresource: the only way spec.nodeName changes after creation.
-    api.store.update('pods', bound as unknown as AnyObject);
+    api.store.update('pods', bound);
     recorder.event(
-      pod as unknown as AnyObject,
+      pod,
       'Normal',
       'Scheduled',
       `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${node.metadata.name}`,
@@ -198,8 +198,8 @@ export class Scheduler extends BaseController {
     api.updateStatus({
       ...copy,
       status: { ...copy.status, phase: 'Pending', conditions },
-    } as unknown as AnyObject);
-    recorder.event(pod as unknown as AnyObject, 'Warning', 'FailedScheduling', message, {
+    });
+    recorder.event(pod, 'Warning', 'FailedScheduling', message, {
       component: PENDING_SCHEDULER,
     });
     return true;

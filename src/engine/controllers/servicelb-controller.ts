@@ -8,7 +8,7 @@
  * node has one, else InternalIPs, sorted; with externalTrafficPolicy Local only nodes with a ready
  * endpoint). Runs on k3s unless `--disable servicelb` (`packetpath.k3s.disable: [servicelb]`).
  */
-import type { AnyObject, Manifest, Node, Pod, ResourceKey, Service } from '../api/objects.ts';
+import type { Manifest, Node, Pod, ResourceKey, Service } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
 import { objectKey } from '../api/store.ts';
 import { isStatusError } from '../api/errors.ts';
@@ -207,7 +207,7 @@ export class ServiceLBController extends BaseController {
         this.ctx.api.updateStatus({
           ...svc,
           status: { ...svc.status, loadBalancer: {} },
-        } as unknown as AnyObject);
+        });
         wrote = true;
       }
       return wrote;
@@ -241,7 +241,7 @@ export class ServiceLBController extends BaseController {
         ...current,
         metadata: { ...current.metadata, labels: meta.labels, annotations: meta.annotations },
         spec: desired.spec,
-      } as unknown as AnyObject);
+      });
       this.event(svc, 'Normal', 'AppliedDaemonSet', `Applied LoadBalancer DaemonSet ${NS}/${dsName}`);
       wrote = true;
     }
@@ -303,7 +303,7 @@ export class ServiceLBController extends BaseController {
     this.ctx.api.updateStatus({
       ...svc,
       status: { ...svc.status, loadBalancer: ingress.length > 0 ? { ingress } : {} },
-    } as unknown as AnyObject);
+    });
     if (ingress.length === 0)
       this.event(svc, 'Warning', 'UnAvailableLoadBalancer', 'There are no available nodes for LoadBalancer');
     else
@@ -323,6 +323,6 @@ export class ServiceLBController extends BaseController {
     message: string,
     component = 'servicelb',
   ): void {
-    this.ctx.recorder.event(svc as unknown as AnyObject, type, reason, message, { component });
+    this.ctx.recorder.event(svc, type, reason, message, { component });
   }
 }

@@ -121,9 +121,7 @@ const sessionKey = (pod: Pod, container: string) =>
 type SessionEnds = Record<string, { readonly at: number; readonly code: number }>;
 
 function sessionEnd(state: NodeLocalStore, pod: Pod, container: string, startMs: number) {
-  const ends = state.get(pod.spec?.nodeName ?? '', sessionKey(pod, container)) as unknown as
-    | SessionEnds
-    | undefined;
+  const ends = state.get(pod.spec?.nodeName ?? '', sessionKey(pod, container)) as SessionEnds | undefined;
   return ends?.[startMs];
 }
 

@@ -17,7 +17,7 @@
 import type { Controller, ControllerContext } from '../controllers/runtime.ts';
 import type { ApiServer } from '../apiserver/apiserver.ts';
 import type { WatchEvent } from '../api/store.ts';
-import type { AnyObject, Node, Pod } from '../api/objects.ts';
+import type { Node, Pod } from '../api/objects.ts';
 import type { ContainerImage, PodStatus } from 'kubernetes-types/core/v1';
 import { WorkQueue } from '../controllers/runtime.ts';
 import { objectKey, splitKey } from '../api/store.ts';
@@ -194,7 +194,7 @@ export class Kubelet implements Controller {
     }
     if (!hostPortConflict(pod, used)) return false;
     const message = `Predicate NodePorts failed: ${ERR_REASON_NODE_PORTS}`;
-    this.ctx.recorder.event(pod as unknown as AnyObject, 'Warning', 'NodePorts', message, {
+    this.ctx.recorder.event(pod, 'Warning', 'NodePorts', message, {
       component: 'kubelet',
       host: this.nodeName,
     });
@@ -222,7 +222,7 @@ export class Kubelet implements Controller {
     let ip: string | undefined;
     let error: string | undefined;
     if (pod.spec?.hostNetwork) ip = hostIP;
-    else if (recorder.recordedSince(pod as unknown as AnyObject, 'FailedCreatePodSandBox', attemptAt)) {
+    else if (recorder.recordedSince(pod, 'FailedCreatePodSandBox', attemptAt)) {
       this.queue.addAfter(key, attemptAt + SANDBOX_RETRY_MS);
       return { wrote: false };
     } else {
@@ -257,7 +257,7 @@ export class Kubelet implements Controller {
     if (error !== undefined) {
       const sandbox = sandboxId(pod.metadata.uid, attempt);
       recorder.event(
-        pod as unknown as AnyObject,
+        pod,
         'Warning',
         'FailedCreatePodSandBox',
         `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "${sandbox}": ${error}`,
@@ -356,17 +356,9 @@ export class Kubelet implements Controller {
     let wrote = false;
     for (const s of running) {
       const fieldPath = `spec.containers{${s.name}}`;
-      if (
-        !recorder.recordedSince(
-          pod as unknown as AnyObject,
-          'Killing',
-          requested,
-          fieldPath,
-          'Stopping container',
-        )
-      ) {
+      if (!recorder.recordedSince(pod, 'Killing', requested, fieldPath, 'Stopping container')) {
         recorder.event(
-          pod as unknown as AnyObject,
+          pod,
           'Normal',
           'Killing',
           `Stopping container ${s.name}`,
@@ -397,7 +389,7 @@ export class Kubelet implements Controller {
 
   private emit(pod: Pod, events: readonly PlannedEvent[]): void {
     const { recorder } = this.ctx;
-    const obj = pod as unknown as AnyObject;
+    const obj = pod;
     for (const e of events) {
       if (e.once !== undefined && recorder.recordedSince(obj, e.reason, e.once, e.fieldPath, e.prefix))
         continue;
@@ -414,7 +406,7 @@ export class Kubelet implements Controller {
 
   private writeStatus(pod: Pod, status: PodStatus): boolean {
     if (jsonEqual(pod.status, status)) return false;
-    const written = this.ctx.api.updateStatus({ ...pod, status } as unknown as AnyObject) as unknown as Pod;
+    const written: Pod = this.ctx.api.updateStatus({ ...pod, status });
     this.noteWritten(pod, written);
     return true;
   }
@@ -434,7 +426,7 @@ export class Kubelet implements Controller {
         (b.sizeBytes ?? 0) - (a.sizeBytes ?? 0) || (a.names?.[0] ?? '').localeCompare(b.names?.[0] ?? ''),
     );
     if (jsonEqual(images, current.status?.images ?? [])) return false;
-    this.ctx.api.updateStatus({ ...current, status: { ...current.status, images } } as unknown as AnyObject);
+    this.ctx.api.updateStatus({ ...current, status: { ...current.status, images } });
     return true;
   }
 }

@@ -112,7 +112,7 @@ export interface DirectoryAwareFiles {
 }
 
 function directoryAware(files: LabFiles): DirectoryAwareFiles | undefined {
-  const f = files as unknown as Partial<DirectoryAwareFiles>;
+  const f = files as Partial<DirectoryAwareFiles>;
   return typeof f.isDirectory === 'function' && typeof f.entries === 'function'
     ? (f as DirectoryAwareFiles)
     : undefined;

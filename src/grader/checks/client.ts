@@ -24,11 +24,12 @@ export function resolveClient(from: PodRef, env: CheckEnv): ProbeClient | { read
   const ns = from.namespace;
   let pod: AnyObject | undefined;
   if (from.pod !== undefined) {
-    pod = env.cluster.store.get('pods', ns, from.pod);
+    pod = env.cluster.view().get('pods', ns, from.pod);
     if (!pod) return { problem: msg('object.notFound', { kind: 'Pod', ref: `${ns}/${from.pod}` }) };
   } else {
     const sel = parseSelector(from.selector ?? '');
-    const candidates = env.cluster.store
+    const candidates = env.cluster
+      .view()
       .list('pods', ns)
       .filter((p) => selectorMatches(sel, p.metadata.labels));
     pod = candidates.find((p) => phase(p) === 'Running') ?? candidates[0];

@@ -21,7 +21,7 @@ const MAX_SHOWN = 4;
 type Peer = CheckOf<'connections'>['allowed'][number];
 
 function labelsOf(env: CheckEnv, ref: { namespace: string; name: string }): AnyObject['metadata']['labels'] {
-  return env.cluster.store.get('pods', ref.namespace, ref.name)?.metadata.labels;
+  return env.cluster.view().get('pods', ref.namespace, ref.name)?.metadata.labels;
 }
 
 function inGroup(

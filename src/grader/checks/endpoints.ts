@@ -21,7 +21,7 @@ interface SliceEndpoint {
 
 function readyAddresses(env: CheckEnv, namespace: string, service: string): string[] {
   const out = new Set<string>();
-  for (const slice of env.cluster.store.list('endpointslices.discovery.k8s.io', namespace)) {
+  for (const slice of env.cluster.view().list('endpointslices.discovery.k8s.io', namespace)) {
     if (slice.metadata.labels?.[SERVICE_NAME_LABEL] !== service) continue;
     const endpoints = (slice.endpoints ?? []) as SliceEndpoint[];
     for (const ep of endpoints) {
@@ -64,7 +64,10 @@ function shortfallReason(
   const selector = (svc.spec as { selector?: Record<string, string> } | undefined)?.selector;
   if (!selector || Object.keys(selector).length === 0) return msg('check.endpoints.reason.noSelector');
   const text = selectorText(selector);
-  const pods = env.cluster.store.list('pods').filter((p) => matchesMap(selector, p.metadata.labels));
+  const pods = env.cluster
+    .view()
+    .list('pods')
+    .filter((p) => matchesMap(selector, p.metadata.labels));
   const here = pods.filter((p) => p.metadata.namespace === namespace);
   if (here.length === 0) {
     const elsewhere = [...new Set(pods.map((p) => p.metadata.namespace ?? ''))].sort();
@@ -89,7 +92,7 @@ function shortfallReason(
 
 /** The Service's selector as `k=v,…`, or `<none>` as kubectl prints a selectorless Service. */
 function serviceSelector(env: CheckEnv, namespace: string, service: string): string {
-  const svc = env.cluster.store.get('services', namespace, service);
+  const svc = env.cluster.view().get('services', namespace, service);
   const selector = (svc?.spec as { selector?: Record<string, string> } | undefined)?.selector;
   return selector && Object.keys(selector).length ? selectorText(selector) : '<none>';
 }
@@ -105,7 +108,7 @@ function podIPOf(pod: AnyObject): string | undefined {
 function exactlyVerdict(env: CheckEnv, namespace: string, service: string, wanted: string): Verdict {
   const ref = `${namespace}/${service}`;
   const sel = parseSelector(wanted);
-  const pods = env.cluster.store.list('pods', namespace);
+  const pods = env.cluster.view().list('pods', namespace);
   const intended = pods.filter(
     (p) => selectorMatches(sel, p.metadata.labels) && isPodReady(p) && podIPOf(p) !== undefined,
   );
@@ -114,7 +117,8 @@ function exactlyVerdict(env: CheckEnv, namespace: string, service: string, wante
     selector: wanted,
     pods: listedNames(intended),
   });
-  const handWritten = env.cluster.store
+  const handWritten = env.cluster
+    .view()
     .list('endpointslices.discovery.k8s.io', namespace)
     .filter(
       (s) =>
@@ -158,7 +162,7 @@ function exactlyVerdict(env: CheckEnv, namespace: string, service: string, wante
 export const evaluateEndpoints: Evaluator<'endpoints'> = (check, env): Verdict => {
   const { namespace, service, minReady: min, maxReady: max } = check;
   if (check.exactly !== undefined) {
-    if (!env.cluster.store.get('services', namespace, service)) {
+    if (!env.cluster.view().get('services', namespace, service)) {
       const ref = `${namespace}/${service}`;
       return fail(
         msg('check.endpoints.expected.exactly', { ref, selector: check.exactly, pods: ['-'] }),
@@ -174,7 +178,7 @@ export const evaluateEndpoints: Evaluator<'endpoints'> = (check, env): Verdict =
       : min === 0
         ? msg('check.endpoints.expected.max', { ref, max, count: max })
         : msg('check.endpoints.expected.range', { ref, min, max });
-  const svc = env.cluster.store.get('services', namespace, service);
+  const svc = env.cluster.view().get('services', namespace, service);
   if (!svc) return fail(expected, msg('object.notFound', { kind: 'Service', ref }));
   const addresses = readyAddresses(env, namespace, service);
   const count = addresses.length;

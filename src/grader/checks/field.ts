@@ -53,7 +53,7 @@ export const evaluateField: Evaluator<'field'> = (check, env): Verdict => {
       msg('check.error.invalid', { detail: `JSONPath ${check.path}: ${(e as Error).message}` }),
     );
   }
-  const obj = env.cluster.store.get(info.key, ns, check.name);
+  const obj = env.cluster.view().get(info.key, ns, check.name);
   if (!obj) return fail(expected, msg('object.notFound', { kind, ref }));
   const values = evaluateJsonPath(nodes, obj).filter((v) => v !== undefined);
   const observed =

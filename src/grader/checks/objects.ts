@@ -30,7 +30,7 @@ export function listMatching(
   namespace: string | undefined,
   selector: string | undefined,
 ): readonly AnyObject[] {
-  const all = cluster.store.list(info.key, namespace);
+  const all = cluster.view().list(info.key, namespace);
   if (selector === undefined) return all;
   const sel = parseSelector(selector);
   return all.filter((o) => selectorMatches(sel, o.metadata.labels));

@@ -31,7 +31,7 @@ export const evaluateWeights: Evaluator<'weights'> = (check, env): Verdict => {
     const detail = msg('check.resource.unknownType', { resource: check.resource });
     return errorVerdict(expected, msg('check.error.invalid', { detail }));
   }
-  const obj = env.cluster.store.get(info.key, ns, check.name);
+  const obj = env.cluster.view().get(info.key, ns, check.name);
   if (!obj) return fail(expected, msg('object.notFound', { kind: info.kind, ref }));
   const rules = ((obj.spec as { rules?: { backendRefs?: BackendRef[] }[] } | undefined)?.rules ?? []).map(
     (r) => r.backendRefs ?? [],

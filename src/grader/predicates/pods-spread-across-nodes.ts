@@ -32,7 +32,7 @@ export const podsSpreadAcrossNodes: Predicate = {
     const expected = msg('predicate.spread.expected', { selector, namespace, min });
     const sel = parseSelector(selector);
     const nodes = new Set<string>();
-    for (const pod of env.cluster.store.list('pods', namespace)) {
+    for (const pod of env.cluster.view().list('pods', namespace)) {
       const spec = pod.spec as { nodeName?: string } | undefined;
       const phase = (pod.status as { phase?: string } | undefined)?.phase;
       if (spec?.nodeName && phase === 'Running' && selectorMatches(sel, pod.metadata.labels))

@@ -18,12 +18,13 @@ import type { Readable, Writable } from 'node:stream';
 import {
   createCluster,
   needsMoreInput,
+  outputOf,
   parseClusterConfig,
   restoreCluster,
   type Cluster,
   type ClusterConfig,
+  type ExecResult,
 } from '../../engine/index.ts';
-import { outputOf, type ExecResult } from '../../engine/shell/types.ts';
 import { DiskLabFiles } from './disk-files.ts';
 import { parseArgs, parseSeed, UsageError, type ParsedArgs } from './args.ts';
 import { runGrade } from './grade.ts';

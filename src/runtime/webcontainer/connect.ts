@@ -15,13 +15,13 @@
 import programUrl from './program.ts?worker&url';
 import { loadBundledLabSource } from '../labs.ts';
 import { buildFileTree } from './file-tree.ts';
+import { labInfo } from '../lab-info.ts';
 import {
   PROTOCOL_VERSION,
   toErrorInfo,
   type FromHost,
   type HostEvent,
   type HostState,
-  type LabInfo,
   type RequestMessage,
   type ToHost,
   type Transport,
@@ -138,10 +138,8 @@ export function connectWebContainerHost(opts: { timeoutMs: number }): Transport 
     });
     stopWatching.push(() => watcher.close());
     emit({ type: 'progress', stage: 'ready', ratio: 1 });
-    const info = (await import('../lab-session.ts')).labInfo;
-    const labInfo: LabInfo = info(loaded, seed);
     return {
-      lab: labInfo,
+      lab: labInfo(loaded, seed),
       files: current.snapshot.files,
       prompt: '',
       history: current.journal.flatMap((s) => ('run' in s ? [s.run] : [])),

@@ -8,7 +8,7 @@
 import { elementId, objectKey } from '../escape.ts';
 import { translator, type Locale } from '../strings.ts';
 import type { ServiceMatrixCell } from '../state.ts';
-import type { MatrixCell, ProbeVerdict } from '../../engine/dataplane/network/index.ts';
+import type { MatrixCell, ProbeVerdict } from '../../engine/index.ts';
 
 export type { MatrixCell, ProbeVerdict, ServiceMatrixCell };
 

@@ -7,20 +7,22 @@
  * data and the engine's pure label helpers, and returns serializable data. Sorted everywhere, so the
  * same snapshot gives the same model and therefore the same SVG.
  */
-import type { AnyObject, ClusterConfig } from '../../engine/index.ts';
-import type {
-  EndpointSlice,
-  Gateway,
-  HTTPRoute,
-  Ingress,
-  Namespace,
-  NetworkPolicy,
-  Node,
-  Pod,
-  Service,
-} from '../../engine/api/objects.ts';
-import { formatLabelSelector, matchesLabelSelector } from '../../engine/api/labels.ts';
-import { policyEnforcement } from '../../engine/dataplane/policy/enforcement.ts';
+import {
+  formatLabelSelector,
+  matchesLabelSelector,
+  policyEnforcement,
+  type AnyObject,
+  type ClusterConfig,
+  type EndpointSlice,
+  type Gateway,
+  type HTTPRoute,
+  type Ingress,
+  type Namespace,
+  type NetworkPolicy,
+  type Node,
+  type Pod,
+  type Service,
+} from '../../engine/index.ts';
 import { elementId, objectKey } from '../escape.ts';
 import type {
   RewriteMode,

@@ -3,5 +3,4 @@
  * `dataplane/trace`, `Hop` from `dataplane/network`), imported as types only, so nothing of the
  * engine reaches the page bundle.
  */
-export type { TraceResult } from '../../engine/dataplane/trace/index.ts';
-export type { Hop, HopKind, PodRef, Source } from '../../engine/dataplane/network/index.ts';
+export type { TraceResult, Hop, HopKind, PodRef, Source } from '../../engine/index.ts';

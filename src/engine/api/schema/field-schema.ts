@@ -45,7 +45,7 @@ interface SchemaFile {
   readonly definitions: Readonly<Record<string, SchemaNode>>;
 }
 
-const SCHEMA = data as unknown as SchemaFile;
+const SCHEMA = data as SchemaFile;
 const DEFINITIONS = new Map(Object.entries(SCHEMA.definitions));
 
 export function definition(name: string): SchemaNode | undefined {

@@ -16,8 +16,8 @@ import { cniPlugin } from '../../node/cni/index.ts';
 import type { CniDataplane } from '../network/cni-dataplane.ts';
 import type { NetworkView, NodeInfo } from '../network/view.ts';
 import { hostInterfaceOf } from '../network/routes.ts';
-import { macOf, nodeInterfaces, podInterfaces, type Iface } from '../tools/interfaces.ts';
-import { podSecurityIdentity } from '../tools/cilium-dbg.ts';
+import { macOf, nodeInterfaces, podInterfaces, type Iface } from '../network/interfaces.ts';
+import { podSecurityIdentity } from '../network/cilium-identity.ts';
 import { ETHERTYPE_IPV4, ethernet, ipv4, udp, vxlan, IPPROTO_IPIP, IPPROTO_UDP } from './wire.ts';
 
 /** A network namespace: a node's (also its hostNetwork pods') or a pod's own. */

@@ -209,8 +209,8 @@ export class KubeProxy implements Controller {
     };
     this.unsubscribe = [
       this.ctx.api.watch('services', (e) => {
-        const prev = e.type === 'ADDED' ? undefined : (e.oldObject as unknown as Service | undefined);
-        const cur = e.type === 'DELETED' ? undefined : (e.object as unknown as Service);
+        const prev = e.type === 'ADDED' ? undefined : (e.oldObject as Service | undefined);
+        const cur = e.type === 'DELETED' ? undefined : (e.object as Service);
         if (this.serviceChanges.update(prev, cur)) this.dirty = true;
       }),
       this.ctx.api.watch('endpointslices.discovery.k8s.io', mark),
@@ -264,7 +264,7 @@ export class KubeProxy implements Controller {
       const node = this.ctx.api.get('nodes', undefined, nodeName);
       if (node && this.ctx.recorder) {
         this.ctx.recorder.event(
-          node as unknown as AnyObject,
+          node,
           IPVS_DEPRECATION_EVENT.type,
           IPVS_DEPRECATION_EVENT.reason,
           IPVS_DEPRECATION_EVENT.message,
@@ -578,8 +578,8 @@ export class KubeProxy implements Controller {
 
 function sameProxyNode(a: AnyObject, b: AnyObject): boolean {
   const ip = (n: AnyObject) =>
-    (n as unknown as Node).status?.addresses?.find((x) => x.type === 'InternalIP')?.address ?? '';
-  const podCIDR = (n: AnyObject) => (n as unknown as Node).spec?.podCIDR ?? '';
+    (n as Node).status?.addresses?.find((x) => x.type === 'InternalIP')?.address ?? '';
+  const podCIDR = (n: AnyObject) => (n as Node).spec?.podCIDR ?? '';
   return (
     ip(a) === ip(b) &&
     podCIDR(a) === podCIDR(b) &&

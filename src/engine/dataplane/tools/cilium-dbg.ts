@@ -24,7 +24,7 @@ import type { EndpointSlice, Pod } from '../../api/objects.ts';
 import { cniManagedPods } from '../netfilter/cni/index.ts';
 import { matchesLabelSelector } from '../../api/labels.ts';
 import type { ToolHost } from './tool-context.ts';
-import type { DataplaneHost } from '../network/view.ts';
+import { identityOf, securityLabels } from '../network/cilium-identity.ts';
 import type { CommandHandler } from '../../shell/types.ts';
 import { tabwrite } from '../../util/tabwriter.ts';
 import { fnv32a } from '../../util/rng.ts';
@@ -146,32 +146,6 @@ function bpfLbList(cluster: ToolHost, node: string): string {
 /** A stable 1…4095 endpoint ID (the agent allocates them from a pool). */
 function endpointId(seed: string): number {
   return (fnv32a(`endpoint/${seed}`) % 4095) + 1;
-}
-
-/** Identity from the CRD allocator's range (256–65535), the same for the same label set. */
-function identityOf(labels: readonly string[]): number {
-  return 256 + (fnv32a(labels.join(';')) % (65535 - 256));
-}
-
-/** The pod's security identity, which Cilium's VXLAN tunnel also carries as the VNI (capture/legs.ts). */
-export function podSecurityIdentity(cluster: DataplaneHost, pod: Pod): number {
-  return identityOf(securityLabels(cluster, pod));
-}
-
-function securityLabels(cluster: DataplaneHost, pod: Pod): string[] {
-  const ns = pod.metadata.namespace ?? 'default';
-  const nsLabels = cluster.store.get('namespaces', undefined, ns)?.metadata.labels ?? {};
-  const out = Object.entries(pod.metadata.labels ?? {})
-    .filter(
-      ([k]) =>
-        k !== 'pod-template-hash' && k !== 'controller-revision-hash' && k !== 'pod-template-generation',
-    )
-    .map(([k, v]) => `k8s:${k}=${v}`);
-  for (const [k, v] of Object.entries(nsLabels)) out.push(`k8s:io.cilium.k8s.namespace.labels.${k}=${v}`);
-  out.push('k8s:io.cilium.k8s.policy.cluster=default');
-  out.push(`k8s:io.cilium.k8s.policy.serviceaccount=${pod.spec?.serviceAccountName ?? 'default'}`);
-  out.push(`k8s:io.kubernetes.pod.namespace=${ns}`);
-  return out.sort();
 }
 
 /** Enforcement per direction under `enable-policy: default`: on once a policy selects the pod. */

@@ -12,7 +12,7 @@ import {
   podInterfaces,
   podRoutes,
   type Iface,
-} from './interfaces.ts';
+} from '../network/interfaces.ts';
 import { isBusybox, type ToolContext } from './tool-context.ts';
 
 function eui64(mac: string): string {

@@ -14,7 +14,7 @@ import { nodeCniSettings } from '../../node/cni/cni-settings.ts';
 import { parseTimestamp } from '../../util/clock.ts';
 import { cniDataplane } from '../network/cni-dataplane.ts';
 import { buildView } from '../network/view.ts';
-import { macOf, nodeInterfaces } from './interfaces.ts';
+import { macOf, nodeInterfaces } from '../network/interfaces.ts';
 import type { ToolContext } from './tool-context.ts';
 import { tabwrite } from '../../util/tabwriter.ts';
 

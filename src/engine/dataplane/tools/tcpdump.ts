@@ -14,7 +14,7 @@
  */
 import type { CommandHandler, CommandIO, CommandResult, ExecResult } from '../../shell/types.ts';
 import { buildView, type NetworkView } from '../network/view.ts';
-import { nodeInterfaces, podInterfaces, type Iface } from './interfaces.ts';
+import { nodeInterfaces, podInterfaces, type Iface } from '../network/interfaces.ts';
 import type { ToolContext } from './tool-context.ts';
 import { decodeFrame, LINKTYPE_ETHERNET, LINKTYPE_LINUX_SLL2, LINKTYPE_RAW } from '../capture/decode.ts';
 import { compileFilter, FilterError } from '../capture/filter.ts';

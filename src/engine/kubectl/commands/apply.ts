@@ -94,7 +94,7 @@ function applyOne(ctx: KubectlContext, fo: FileObject, mode: DryRun): void {
     );
   }
   const strategic = !CRD_GROUPS.has(fo.info.group);
-  const merged = threeWayMerge(original, modified, current as unknown as Record<string, unknown>, strategic);
+  const merged = threeWayMerge(original, modified, current as Record<string, unknown>, strategic);
   if (jsonEqual(merged, current)) {
     printOutcome(ctx, current, operation ?? 'unchanged', mode);
     return;

@@ -136,17 +136,17 @@ function describeObject(
     );
   switch (info.key) {
     case 'pods':
-      return describePod(obj as unknown as Pod, events, now);
+      return describePod(obj as Pod, events, now);
     case 'services':
-      return describeService(obj as unknown as Service, slicesOf(ns, obj.metadata.name), events, now);
+      return describeService(obj as Service, slicesOf(ns, obj.metadata.name), events, now);
     case 'endpoints':
-      return describeEndpoints(obj as unknown as Endpoints, events, now);
+      return describeEndpoints(obj as Endpoints, events, now);
     case 'endpointslices.discovery.k8s.io':
-      return describeEndpointSlice(obj as unknown as EndpointSlice, events, now);
+      return describeEndpointSlice(obj as EndpointSlice, events, now);
     case 'networkpolicies.networking.k8s.io':
-      return describeNetworkPolicy(obj as unknown as NetworkPolicy);
+      return describeNetworkPolicy(obj as NetworkPolicy);
     case 'ingresses.networking.k8s.io':
-      return describeIngress(obj as unknown as Ingress, events, now, {
+      return describeIngress(obj as Ingress, events, now, {
         endpointsFor(namespace, service, port) {
           const svc = api.get('services', namespace, service) as Service | undefined;
           if (!svc) return `<error: services "${service}" not found>`;
@@ -159,9 +159,9 @@ function describeObject(
         },
       });
     case 'ingressclasses.networking.k8s.io':
-      return describeIngressClass(obj as unknown as IngressClass, events, now);
+      return describeIngressClass(obj as IngressClass, events, now);
     case 'deployments.apps': {
-      const d = obj as unknown as Deployment;
+      const d = obj as Deployment;
       const owned = (api.list('replicasets.apps', ns) as ReplicaSet[]).filter((rs) =>
         rs.metadata.ownerReferences?.some((r) => r.controller && r.uid === d.metadata.uid),
       );
@@ -178,31 +178,26 @@ function describeObject(
     }
     case 'replicasets.apps':
       return describeReplicaSet(
-        obj as unknown as ReplicaSet,
+        obj as ReplicaSet,
         podCounts(api.list('pods', ns), obj.metadata.uid),
         events,
         now,
       );
     case 'daemonsets.apps':
       return describeDaemonSet(
-        obj as unknown as DaemonSet,
+        obj as DaemonSet,
         podCounts(api.list('pods', ns), obj.metadata.uid),
         events,
         now,
       );
     case 'namespaces':
-      return describeNamespace(obj as unknown as Namespace);
+      return describeNamespace(obj as Namespace);
     case 'configmaps':
-      return describeConfigMap(obj as unknown as ConfigMap, events, now);
+      return describeConfigMap(obj as ConfigMap, events, now);
     case 'secrets':
-      return describeSecret(obj as unknown as Secret);
+      return describeSecret(obj as Secret);
     case 'serviceaccounts':
-      return describeServiceAccount(
-        obj as unknown as ServiceAccount,
-        api.list('secrets', ns) as Secret[],
-        events,
-        now,
-      );
+      return describeServiceAccount(obj as ServiceAccount, api.list('secrets', ns) as Secret[], events, now);
     case 'nodes': {
       const pods = (api.list('pods') as Pod[]).filter(
         (p) =>
@@ -211,7 +206,7 @@ function describeObject(
           p.status?.phase !== 'Failed',
       );
       const nodeEvents = showEvents ? eventsFor(api.list('events', 'default') as Event[], obj) : undefined;
-      return describeNode(obj as unknown as Node, pods, nodeEvents, now);
+      return describeNode(obj as Node, pods, nodeEvents, now);
     }
     default:
       return describeGeneric(obj, events, now);

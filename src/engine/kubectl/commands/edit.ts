@@ -220,7 +220,7 @@ function patchOne(
   const before = found.find((x) => x.object.metadata.uid === uid);
   if (!before) return cmdError('no original object found for the edited object');
   const strategic = !CRD_GROUPS.has(before.info.group);
-  const shownObj = before.object as unknown as Record<string, unknown>;
+  const shownObj = before.object as Record<string, unknown>;
   const patch = twoWayMergePatch(shownObj, obj, strategic);
   if (Object.keys(patch).length === 0) {
     printOutcome(ctx, before.object, 'skipped', 'none');
@@ -237,7 +237,7 @@ function patchOne(
   try {
     const live = ctx.host.api.get(info.key, before.object.metadata.namespace, name) as AnyObject | undefined;
     if (!live) throw notFound(resource, name);
-    const current = live as unknown as Record<string, unknown>;
+    const current = live as Record<string, unknown>;
     const next = strategic ? strategicMergePatch(current, patch) : mergePatch(current, patch);
     const result = ctx.host.api.update(next as Manifest, { fieldValidation: validation, warnings });
     printWarnings(ctx, warnings);

@@ -19,9 +19,9 @@ function selectorOf(obj: AnyObject): Record<string, string> | undefined {
     case 'Pod':
       return obj.metadata.labels;
     case 'Service':
-      return (obj as unknown as Service).spec?.selector;
+      return (obj as Service).spec?.selector;
     default: {
-      const sel = (obj as unknown as Deployment).spec?.selector;
+      const sel = (obj as Deployment).spec?.selector;
       if ((sel?.matchExpressions ?? []).length > 0) {
         throw cmdError(
           `couldn't convert expressions - "${sel!.matchExpressions![0]!.key}" to map-based selector format`,
@@ -45,8 +45,7 @@ function parseLabelSpec(text: string): Record<string, string> {
 }
 
 function containerPorts(obj: AnyObject): core.ContainerPort[] {
-  const spec =
-    obj.kind === 'Pod' ? (obj as unknown as Pod).spec : (obj as unknown as Deployment).spec?.template?.spec;
+  const spec = obj.kind === 'Pod' ? (obj as Pod).spec : (obj as Deployment).spec?.template?.spec;
   return (spec?.containers ?? []).flatMap((c) => c.ports ?? []);
 }
 
@@ -87,7 +86,7 @@ export function runExpose(ctx: KubectlContext): number {
     if (!/^\d+$/.test(portText)) throw cmdError(`strconv.Atoi: parsing "${portText}": invalid syntax`);
     ports = [{ protocol, port: Number(portText), targetPort: targetPort ?? Number(portText) }];
   } else if (obj.kind === 'Service') {
-    ports = ((obj as unknown as Service).spec?.ports ?? []).map((p, i, all) => ({
+    ports = ((obj as Service).spec?.ports ?? []).map((p, i, all) => ({
       ...(all.length > 1 ? { name: `port-${i + 1}` } : {}),
       protocol: p.protocol ?? 'TCP',
       port: p.port,

@@ -197,13 +197,13 @@ export function runCordon(ctx: KubectlContext, cordon: boolean): number {
   });
   const verb = cordon ? 'cordoned' : 'uncordoned';
   for (const x of found) {
-    const node = x.object as unknown as Node;
+    const node = x.object as Node;
     if (Boolean(node.spec?.unschedulable) === cordon) {
       ctx.out(`node/${node.metadata.name} already ${verb}\n`);
       continue;
     }
     if (mode !== 'client') {
-      const next = deepClone(node) as unknown as Record<string, unknown>;
+      const next = deepClone(node) as Record<string, unknown>;
       const spec = isPlainObject(next.spec) ? next.spec : {};
       if (cordon) spec.unschedulable = true;
       else delete spec.unschedulable;

@@ -40,7 +40,7 @@ export function withOverrides(ctx: KubectlContext, obj: Manifest): Manifest {
         ? mergePatch(obj, fragment)
         : type === 'json'
           ? jsonPatch(obj, fragment)
-          : strategicMergePatch(obj as unknown as Record<string, unknown>, strategicFragment(fragment));
+          : strategicMergePatch(obj as Record<string, unknown>, strategicFragment(fragment));
   } catch (e) {
     if (e instanceof PatchError) throw cmdError(e.message);
     throw e;
@@ -75,7 +75,7 @@ function decodeTyped(out: unknown): Manifest {
       `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/scheme/scheme.go:28"`,
     );
   }
-  return out as unknown as Manifest;
+  return out as Manifest;
 }
 
 function strategicFragment(fragment: unknown): Record<string, unknown> {

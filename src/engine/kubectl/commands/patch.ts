@@ -65,7 +65,7 @@ export function applyPatch(
         `application/strategic-merge-patch+json is not supported by ${current.apiVersion}, Kind=${current.kind}: the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`,
       );
     }
-    return strategicMergePatch(current as unknown as Record<string, unknown>, patch);
+    return strategicMergePatch(current as Record<string, unknown>, patch);
   } catch (e) {
     if (!(e instanceof PatchError)) throw e;
     // Patched in kubectl (--local, --dry-run=client): json-patch's own message.
@@ -80,8 +80,8 @@ export function applyPatch(
 }
 
 function scaleOf(obj: AnyObject): Record<string, unknown> {
-  const spec = (obj as unknown as { spec?: { replicas?: number } }).spec;
-  const status = (obj as unknown as { status?: { replicas?: number } }).status;
+  const spec = (obj as { spec?: { replicas?: number } }).spec;
+  const status = (obj as { status?: { replicas?: number } }).status;
   return {
     apiVersion: 'autoscaling/v1',
     kind: 'Scale',
@@ -108,13 +108,13 @@ function patchOne(
     if (!['deployments.apps', 'replicasets.apps', 'statefulsets.apps'].includes(x.info.key))
       throw new StatusError('NotFound', `${x.info.key} "${current.metadata.name}" not found`);
     const before = scaleOf(current);
-    const after = applyPatch(before as unknown as AnyObject, type, patch, false, offline);
+    const after = applyPatch(before as AnyObject, type, patch, false, offline);
     const replicas = (after.spec as { replicas?: unknown } | undefined)?.replicas;
     const next = deepClone(current) as unknown as { spec: Record<string, unknown> };
     next.spec = { ...next.spec, replicas };
     const changed = !jsonEqual(before, after);
     let shown: Record<string, unknown> = after;
-    if (changed && !offline) shown = scaleOf(write(ctx, next as unknown as Manifest, mode));
+    if (changed && !offline) shown = scaleOf(write(ctx, next as Manifest, mode));
     printOutcome(ctx, shown as Manifest, changed ? 'patched' : 'patched (no change)', mode);
     return;
   }
@@ -129,7 +129,7 @@ function patchOne(
   let result: AnyObject | Record<string, unknown> = next;
   if (changed && !offline) {
     if (sub === 'status' && mode === 'none' && ctx.host.api.updateStatus) {
-      result = ctx.host.api.updateStatus(next as unknown as AnyObject);
+      result = ctx.host.api.updateStatus(next as AnyObject);
     } else {
       // The server decodes the patched object (dropping unknown fields with a warning) and does not
       // write an object that comes out equal to the stored one: kubectl then says "(no change)".

@@ -38,7 +38,7 @@ function targets(ctx: KubectlContext): Fetched[] {
 /** The status viewer message and whether the rollout is done; throws when it failed. */
 export function rolloutStatus(info: ResourceInfo, obj: AnyObject): { message: string; done: boolean } {
   if (info.key === 'deployments.apps') {
-    const d = obj as unknown as Deployment;
+    const d = obj as Deployment;
     const st = d.status ?? {};
     const name = d.metadata.name;
     if ((d.metadata.generation ?? 0) <= (st.observedGeneration ?? 0)) {
@@ -67,7 +67,7 @@ export function rolloutStatus(info: ResourceInfo, obj: AnyObject): { message: st
     return { message: 'Waiting for deployment spec update to be observed...\n', done: false };
   }
   if (info.key === 'daemonsets.apps') {
-    const ds = obj as unknown as DaemonSet;
+    const ds = obj as DaemonSet;
     const st = ds.status;
     const name = ds.metadata.name;
     if ((ds.spec?.updateStrategy?.type ?? 'RollingUpdate') !== 'RollingUpdate')
@@ -194,7 +194,7 @@ export function runRolloutUndo(ctx: KubectlContext): number {
   for (const x of targets(ctx)) {
     if (x.info.key !== 'deployments.apps')
       throw cmdError(`no rollbacker has been implemented for "${x.info.kind}.${x.info.group}"`);
-    const d = x.object as unknown as Deployment;
+    const d = x.object as Deployment;
     const rss = ownedReplicaSets(ctx, x.object).sort((a, b) => revisionOf(b) - revisionOf(a));
     if (rss.length === 0) throw cmdError(`no rollout history found for deployment "${d.metadata.name}"`);
     let target: ReplicaSet | undefined;

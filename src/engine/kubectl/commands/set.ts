@@ -109,7 +109,7 @@ function runChange(
     : visitTargets(ctx, resources, opts);
   const all: unknown[] = [...errors];
   for (const x of found) {
-    const next = deepClone(x.object) as unknown as Obj;
+    const next = deepClone(x.object) as Obj;
     const problem = change(next, x);
     if (problem !== undefined) {
       all.push(new KubectlError(`error: ${problem}`));
@@ -201,7 +201,7 @@ export function runSetEnv(ctx: KubectlContext): number {
       ? localTargets(ctx, LOCAL_NEEDS_FILES)
       : visitTargets(ctx, resources, { selectors: true });
     for (const x of found) {
-      const spec = podSpecOf(x.object as unknown as Obj);
+      const spec = podSpecOf(x.object as Obj);
       if (!spec) continue;
       // set_env.go lists the containers, then the init containers.
       for (const c of containersOf(spec, ['containers', 'initContainers'])) {

@@ -64,7 +64,7 @@ export function localTargets(ctx: KubectlContext, needFiles: string): { found: F
   const manifests = readManifests(ctx.host.files, filenames, ctx.io.stdin, ctx.flags.bool('recursive'));
   const found = manifests.map((sm) => ({
     info: resolveFileObject(ctx, sm, false).info,
-    object: sm.manifest as unknown as AnyObject,
+    object: sm.manifest as AnyObject,
   }));
   return { found, errors: [] };
 }

@@ -487,7 +487,7 @@ export function describeGeneric(obj: AnyObject, events: readonly Event[] | undef
   w.write(0, `Namespace:\t${obj.metadata.namespace ?? ''}\n`);
   writeLabels(w, 'Labels', obj.metadata.labels);
   writeAnnotations(w, 'Annotations', obj.metadata.annotations);
-  writeUnstructured(w, 0, obj as unknown as Record<string, unknown>, '', [
+  writeUnstructured(w, 0, obj as Record<string, unknown>, '', [
     '.metadata.managedFields',
     '.metadata.name',
     '.metadata.namespace',

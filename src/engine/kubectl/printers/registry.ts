@@ -42,5 +42,5 @@ const TABLES: { [K in ResourceKey]?: TableDef<never> } = {
 };
 
 export function tableFor(resource: ResourceKey): TableDef<AnyObject> {
-  return (TABLES[resource] ?? defaultTable) as unknown as TableDef<AnyObject>;
+  return (TABLES[resource] ?? defaultTable) as TableDef<AnyObject>;
 }

@@ -9,11 +9,11 @@ import { cniDeviceAddresses } from '../../node/cni/device-addresses.ts';
 import { cniPlugin } from '../../node/cni/index.ts';
 import { fnv32a } from '../../util/rng.ts';
 import { formatIPv4, parseCidr } from '../../util/ip.ts';
-import { cniDataplane, podMtuOf, type CniDataplane } from '../network/cni-dataplane.ts';
-import { kubeProxyOf } from '../network/kube-proxy-of.ts';
-import { hostInterfaceOf } from '../network/routes.ts';
-import { bgpRouteWithdrawn } from '../network/bgp-routes.ts';
-import { isRunning, type NetworkView, type NodeInfo } from '../network/view.ts';
+import { cniDataplane, podMtuOf, type CniDataplane } from './cni-dataplane.ts';
+import { kubeProxyOf } from './kube-proxy-of.ts';
+import { hostInterfaceOf } from './routes.ts';
+import { bgpRouteWithdrawn } from './bgp-routes.ts';
+import { isRunning, type NetworkView, type NodeInfo } from './view.ts';
 
 export interface Iface {
   readonly index: number;
