@@ -1,18 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { fileDownload, isCapture } from './file-download';
-import { toBinaryString, writePcap } from '../../engine/dataplane/capture/pcap';
 
 const bytesOf = async (blob: Blob) => new Uint8Array(await blob.arrayBuffer());
 
 describe('fileDownload', () => {
   it('saves a capture as its bytes, every value 0–255 intact', async () => {
-    const data = Uint8Array.from({ length: 256 }, (_, i) => i);
-    const pcap = writePcap({
-      linktype: 1,
-      snaplen: 262144,
-      records: [{ seconds: 1, micros: 2, data, originalLength: 256 }],
-    });
-    const file = fileDownload('captures/web.pcap', toBinaryString(pcap));
+    // A libpcap savefile (little-endian, v2.4, Ethernet) with one 256-byte record of every byte value.
+    const header = [0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 1, 0, 0, 0];
+    const record = [1, 0, 0, 0, 2, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0];
+    const pcap = Uint8Array.from([...header, ...record, ...Array.from({ length: 256 }, (_, i) => i)]);
+    // As the engine keeps it in a session file: one character per byte.
+    const file = fileDownload('captures/web.pcap', String.fromCharCode(...pcap));
     expect(file.name).toBe('web.pcap');
     expect(file.blob.type).toBe('application/vnd.tcpdump.pcap');
     expect(await bytesOf(file.blob)).toEqual(pcap);
