@@ -113,7 +113,7 @@ export const sidebar = [
   {
     label: 'Para instrutores',
     translations: { en: 'For instructors' },
-    items: [{ slug: 'instructors' }, { slug: 'instructors/guide' }],
+    items: [{ slug: 'instructors' }, { slug: 'instructors/guide' }, { slug: 'instructors/grading' }],
   },
 ];
 

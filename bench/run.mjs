@@ -98,6 +98,19 @@ if (dp.length) {
     'ms',
   ]);
 }
+const capture = Array.from({ length: runs }, () => runJson('bench/capture.mts')).filter(Boolean);
+if (capture.length) {
+  const m = (k) => median(capture.map((r) => r[k]));
+  rows.push(['capture', '`tcpdump -nn -r` of 10,000 packets in a pod, printed', m('print10kMs'), 300, 'ms']);
+  rows.push(['capture', 'same, piped to `wc -l`', m('print10kPipedToWcMs'), undefined, 'ms']);
+  rows.push([
+    'capture',
+    '`kubectl exec … curl` to a ClusterIP, no capture running',
+    m('curlNoCaptureMs'),
+    undefined,
+    'ms',
+  ]);
+}
 const grade = spawnSync(node, [join(root, 'bench/grade.mjs')], {
   cwd: root,
   encoding: 'utf8',

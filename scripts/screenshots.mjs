@@ -8,6 +8,13 @@
  * Writes test/e2e/screenshots/lab-*.png and progress-*.png.
  *
  *   npm exec -- node scripts/screenshots.mjs
+ *
+ * With --page, chapters instead of the lab workspace: for each page (a path without the locale, e.g.
+ * north-south/packet-path) and optional #anchor, the same viewports, themes and locales, scrolled to
+ * the anchor (or to the page's first lab when none is given) once that lab is ready. Writes
+ * test/e2e/screenshots/page-<path>-<viewport>-<theme>-<locale>.png.
+ *
+ *   npm exec -- node scripts/screenshots.mjs --page north-south/packet-path --page services/services#anchor
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +51,28 @@ async function typeLine(page, line) {
   );
 }
 
+/** The `--page` arguments, as { path, anchor }. */
+const pages = process.argv
+  .flatMap((arg, i, all) => (arg === '--page' && all[i + 1] ? [all[i + 1]] : []))
+  .map((spec) => {
+    const [path = '', anchor] = spec.split('#');
+    return { path: path.replace(/^\/|\/$/g, ''), anchor };
+  });
+
+/** One chapter at one viewport, theme and locale: its lab (or the anchor) in view. */
+async function pageShot(context, vp, theme, locale, { path, anchor }) {
+  const page = await context.newPage();
+  await page.goto(`${server.url}/${locale}/${path}/${anchor ? `#${anchor}` : ''}`, { waitUntil: 'load' });
+  const target = anchor ? page.locator(`[id="${anchor}"]`) : page.locator('pp-lab').first();
+  await target.scrollIntoViewIfNeeded();
+  if (!anchor) await page.waitForSelector('pp-lab[data-state="ready"]', { timeout: 60_000 });
+  await target.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await page.waitForTimeout(500);
+  const file = `${out}page-${path.replace(/\//g, '-')}${anchor ? `-${anchor}` : ''}-${vp.name}-${theme}-${locale}.png`;
+  await page.screenshot({ path: file });
+  console.log(file);
+}
+
 const server = await serveStatic(dist);
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
 try {
@@ -56,6 +85,11 @@ try {
           ...(vp.phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 1 } : {}),
         });
         await context.addInitScript((t) => localStorage.setItem('starlight-theme', t), theme);
+        if (pages.length > 0) {
+          for (const target of pages) await pageShot(context, vp, theme, locale, target);
+          await context.close();
+          continue;
+        }
         const page = await context.newPage();
         await page.goto(`${server.url}/${locale}/about-labs/`, { waitUntil: 'load' });
         await page.locator('pp-lab [data-panes]').scrollIntoViewIfNeeded();

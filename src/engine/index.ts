@@ -30,7 +30,9 @@ export {
   type KubeProxyMode,
 } from './api/cluster-config.ts';
 export { LabFiles, normalisePath, MAX_FILE_BYTES, type FileChange } from './shell/lab-files.ts';
-export { outputOf, type ExecResult, type SessionContext } from './shell/types.ts';
+export { fileBytes, fileContent } from './util/encoding.ts';
+export { outputOf, type ExecResult, type SessionContext, type Sighting } from './shell/types.ts';
+export type { SeenOutput } from './shell/sightings.ts';
 export { needsMoreInput, type ShellState, type Completion } from './shell/shell.ts';
 export { readContainerLog, execInContainer } from './cluster/commands.ts';
 export { ApiStore, type StoreSnapshot } from './api/store.ts';

@@ -5,7 +5,14 @@
  * (test/unit/engine-entry.test.ts checks it). Nothing here builds a cluster: that is `LabEngine`'s job,
  * so the grader's unit tests can run on a fake cluster (test-helpers.ts).
  */
-import type { AnyObject, ClusterSnapshot, ClusterView, ExecResult, ResourceKey } from '../engine/index.ts';
+import type {
+  AnyObject,
+  ClusterSnapshot,
+  ClusterView,
+  ExecResult,
+  ResourceKey,
+  SeenOutput,
+} from '../engine/index.ts';
 
 export {
   resolveResource,
@@ -24,7 +31,7 @@ export {
 } from '../engine/index.ts';
 import type { TrafficProbes } from './probes.ts';
 
-export type { AnyObject, ResourceKey, ExecResult, ClusterSnapshot, ClusterView };
+export type { AnyObject, ResourceKey, ExecResult, ClusterSnapshot, ClusterView, SeenOutput };
 export type { ConnectRequest, ConnectResult, Hop as DataplaneHop, MatrixCell } from '../engine/index.ts';
 
 /** The objects of a cluster, read-only: the part of the engine's `ClusterView` every check reads. */
@@ -45,6 +52,8 @@ export interface GradableCluster {
     write(path: string, content: string): string | undefined;
     remove(path: string): boolean;
   };
+  /** What the learner's terminal showed: the objects each typed line displayed (observation checks). */
+  readonly sightings: { list(): readonly SeenOutput[] };
   execSync(line: string, opts?: { interactive?: boolean }): ExecResult;
   tick(ms: number): void;
   snapshot(): ClusterSnapshot;

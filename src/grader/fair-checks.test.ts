@@ -4,7 +4,8 @@
 // what would count.
 import { describe, expect, it } from 'vitest';
 import { commandsOf, kubectlShow } from './checks/kubectl-line.ts';
-import { evaluateChecks } from './evaluate.ts';
+import { evaluateChecks as evaluateWith } from './evaluate.ts';
+import { engine, evaluateChecks } from './index.ts';
 import type { MatrixCell } from './engine-api.ts';
 import { formatMessage } from './messages/format.ts';
 import { unavailableProbes } from './probes.ts';
@@ -22,7 +23,7 @@ function run(
   const cluster = fakeEngine.createCluster(undefined, { seed: 1, files: {} });
   setup(cluster);
   const probes = cells ? { ...unavailableProbes, connections: () => cells } : unavailableProbes;
-  return evaluateChecks(
+  return evaluateWith(
     labWith(checksYaml),
     cluster,
     { history },
@@ -67,33 +68,84 @@ describe('reading a kubectl line', () => {
 
 describe('looked checks', () => {
   const check = `  - { id: a, ${T}, type: looked, resources: [endpointslices, endpoints], namespace: shop }`;
+  /** A real cluster with a Service in shop; the lines typed at the prompt, then the check's verdict. */
+  function looked(lines: string[]): CheckResult {
+    const cluster = engine.createCluster(undefined, { seed: 1, files: {} });
+    for (const setup of [
+      'kubectl create namespace shop',
+      'kubectl -n shop create deployment api --image=nginx',
+      'kubectl -n shop expose deployment api --port=80',
+    ])
+      cluster.execSync(setup, { interactive: false });
+    for (const line of lines) cluster.execSync(line, { interactive: true });
+    return evaluateChecks(labWith(check), cluster, { history: lines }, { revealHidden: true })[0]!;
+  }
 
   it.each([
     'kubectl get -n shop endpointslices',
     'kubectl -n shop get svc,endpointslices',
     'kubectl describe endpointslices -n shop | grep -i endpoints',
     'k get ep -n shop -o yaml',
-    'kubectl get endpointslices.discovery.k8s.io -A',
-  ])('counts %s', (line) => {
-    expect(run(check, () => {}, ['kubectl get pods', line]).status).toBe('pass');
+    'kubectl get endpointslices.discovery.k8s.io -A -o json',
+    'kubectl get --namespace=shop endpointslice -o wide | grep api | head -1',
+  ])('counts %s, which printed them', (line) => {
+    expect(looked(['kubectl get pods', line]).status).toBe('pass');
   });
 
-  it('says what would count when nothing did, in both languages', () => {
-    const r = run(check, () => {}, [
-      'kubectl -n shop get svc api -o wide',
-      'kubectl -n shop get endpointslices-x',
-    ]);
+  it.each([
+    ['a NotFound', 'kubectl -n shop get endpointslices no-such-slice'],
+    ['a typo in the kind', 'kubectl -n shop get endpointslices-x'],
+    ['output into a file', 'kubectl -n shop get endpointslices > slices.txt'],
+    ['a grep that matched nothing', 'kubectl -n shop get endpointslices | grep nothing-like-this'],
+    ['a command substitution', 'echo $(kubectl -n shop get endpointslices) > /dev/null'],
+  ])('does not count %s: nothing reached the terminal', (_, line) => {
+    const r = looked([line]);
+    expect(r.status).toBe('fail');
+    expect(formatMessage('en', r.observed)).toContain('`kubectl -n shop get endpointslices`');
+  });
+
+  it('says why the closest attempt did not count, in both languages', () => {
+    const r = looked(['kubectl -n shop get endpointslices no-such-slice']);
+    expect(formatMessage('en', r.observed)).toBe(
+      '`kubectl -n shop get endpointslices no-such-slice` asked for them but did not show them on your terminal (the command failed, or its output went to a file or a pipe that printed nothing); `kubectl -n shop get endpointslices` would count',
+    );
+    expect(formatMessage('pt-BR', r.observed)).toContain('não os mostrou no terminal');
+  });
+
+  it('says what would count when nothing asked for them', () => {
+    const r = looked(['kubectl -n shop get svc api -o wide']);
     expect(r.status).toBe('fail');
     expect(formatMessage('en', r.observed)).toContain('`kubectl -n shop get endpointslices`');
     expect(formatMessage('pt-BR', r.observed)).toContain('`kubectl -n shop get endpointslices`');
   });
 
   it('names the namespace when the learner looked in another one', () => {
-    const r = run(check, () => {}, ['kubectl get endpointslices']);
+    const r = looked(['kubectl get endpointslices -n kube-system']);
     expect(r.status).toBe('fail');
     expect(formatMessage('en', r.observed)).toBe(
-      '`kubectl get endpointslices` listed another namespace, not shop; `kubectl -n shop get endpointslices` (or `-A`) would count',
+      '`kubectl get endpointslices -n kube-system` listed another namespace, not shop; `kubectl -n shop get endpointslices` (or `-A`) would count',
     );
+  });
+
+  it('reads what the engine recorded, not the command lines the report claims', () => {
+    // The history says the learner listed the slices; the cluster never showed them.
+    const cluster = fakeEngine.createCluster(undefined, { seed: 1, files: {} });
+    const claimed = ['kubectl get -n shop endpointslices'];
+    const r = evaluateWith(
+      labWith(check),
+      cluster,
+      { history: claimed },
+      { engine: fakeEngine, revealHidden: true, probes: unavailableProbes },
+    )[0]!;
+    expect(r.status).toBe('fail');
+    cluster.execSync('show endpointslices shop/api-x');
+    const seen = evaluateWith(
+      labWith(check),
+      cluster,
+      { history: claimed },
+      { engine: fakeEngine, revealHidden: true, probes: unavailableProbes },
+    )[0]!;
+    expect(seen.status).toBe('pass');
   });
 });
 

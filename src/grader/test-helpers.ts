@@ -9,6 +9,7 @@
  *   echo TEXT…                   print TEXT
  *   cat PATH                     print a lab file (exit 1 when missing)
  *   exit N                       exit with status N
+ *   show RESOURCE NS/NAME        print an object's name and record that the terminal showed it
  */
 import { ApiStore, LabFiles, Rng, SimClock } from '../engine/index.ts';
 import type {
@@ -18,6 +19,7 @@ import type {
   LabEngine,
   ObjectView,
   ResourceKey,
+  SeenOutput,
 } from './engine-api.ts';
 import { resolveResource } from './engine-api.ts';
 import type { LoadedLab } from './lab-schema.ts';
@@ -32,6 +34,7 @@ interface FakeSnapshot {
   store: ReturnType<ApiStore['snapshot']>;
   files: Record<string, string>;
   history: string[];
+  seen: SeenOutput[];
 }
 
 export class FakeCluster implements GradableCluster {
@@ -40,6 +43,8 @@ export class FakeCluster implements GradableCluster {
   readonly clock: SimClock;
   readonly rng: Rng;
   readonly history: string[] = [];
+  readonly seen: SeenOutput[] = [];
+  readonly sightings = { list: (): readonly SeenOutput[] => this.seen };
 
   constructor(clock: SimClock, rng: Rng, files: Record<string, string>) {
     this.clock = clock;
@@ -57,12 +62,12 @@ export class FakeCluster implements GradableCluster {
 
   execSync(line: string): ExecResult {
     this.history.push(line);
-    const result = this.run(line.trim());
+    const result = this.run(line.trim(), line);
     this.tick(STEP_MS);
     return result;
   }
 
-  private run(line: string): ExecResult {
+  private run(line: string, typed: string): ExecResult {
     const [cmd, ...args] = line.split(/\s+/);
     const ok = (stdout: string): ExecResult => ({ stdout, stderr: '', exitCode: 0 });
     switch (cmd) {
@@ -76,6 +81,18 @@ export class FakeCluster implements GradableCluster {
       }
       case 'exit':
         return { stdout: '', stderr: '', exitCode: Number(args[0] ?? 0) };
+      case 'show': {
+        const info = resolveResource(args[0] ?? '');
+        const [ns, name] = (args[1] ?? '').split('/');
+        if (!info || !name) return { stdout: '', stderr: 'usage\n', exitCode: 2 };
+        this.seen.push({
+          line: typed,
+          resource: info.key,
+          ...(info.namespaced ? { namespace: ns } : {}),
+          names: [name],
+        });
+        return ok(`${name}\n`);
+      }
       case 'mk':
       case 'rm': {
         const info = resolveResource(args[0] ?? '');
@@ -114,6 +131,7 @@ export class FakeCluster implements GradableCluster {
       store: this.store.snapshot(),
       files: this.files.toJSON(),
       history: [...this.history],
+      seen: [...this.seen],
     };
     return JSON.parse(JSON.stringify(snap)) as ClusterSnapshot;
   }
@@ -123,6 +141,7 @@ export class FakeCluster implements GradableCluster {
     const c = new FakeCluster(new SimClock(snap.clock), Rng.fromState(snap.rng), snap.files);
     c.store.restore(snap.store);
     c.history.push(...snap.history);
+    c.seen.push(...snap.seen);
     return c;
   }
 

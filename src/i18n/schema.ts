@@ -32,6 +32,18 @@ export const uiStrings = z
     'lab.loading': key("Status while the lab's engine starts."),
     'lab.ready': key('Status once the terminal accepts input.'),
     'lab.restored': key('Status after saved progress was restored.'),
+    'lab.restoredFiles': key(
+      'SCORM: status on return when the LMS kept only the files, answers and passed checks (the commands did not fit).',
+    ),
+    'lab.progressFilesOnly': key(
+      "SCORM: the session outgrew cmi.suspend_data's 4,096 characters; what is kept.",
+    ),
+    'lab.progressAnswersOnly': key(
+      'SCORM: even the files do not fit; only the answers and passed checks are kept.',
+    ),
+    'lab.quizMultiple': key('After a lab question whose every right choice must be ticked.'),
+    'lab.quizAnswer': key('Button that submits the answer to a lab question (a graded quiz check).'),
+    'lab.quizPick': key('Said when the learner submits a lab question with no choice ticked.'),
     'lab.steps': key("Heading of the lab's steps."),
     'lab.files': key("Accessible name of the editor's file tabs."),
     'lab.startFiles': key('Heading of the read-only starting files shown before the editor loads.'),

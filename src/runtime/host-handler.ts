@@ -87,6 +87,9 @@ export function createHostHandler(opts: HostHandlerOptions): HostHandler {
         return need().validate(msg.params.path);
       case 'check':
         return need().check();
+      case 'answer':
+        need().answer(msg.params.check, msg.params.choices);
+        return null;
       case 'report':
         return need().report(msg.params.locale, msg.params.submittedAt, msg.params.learner);
       case 'network':

@@ -23,6 +23,9 @@ export function labInfo(loaded: LoadedLab, drawSeed = 0): LabInfo {
       id: c.id,
       title: { 'pt-BR': checkTitle(c, 'pt-BR'), en: checkTitle(c, 'en') },
       hidden: c.hidden,
+      ...(c.type === 'quiz'
+        ? { quiz: { question: c.question, choices: c.choices, multiple: c.multiple } }
+        : {}),
     })),
     ...(variant ? { variant: { id: variant.id, title: variant.title, seed: drawSeed, of: variant.of } } : {}),
   };

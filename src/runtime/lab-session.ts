@@ -166,6 +166,7 @@ export class LabSession {
     });
     return {
       lab: labInfo(this.loaded, this.drawSeed),
+      quizAnswers: { ...quizAnswers },
       files: cluster.files.toJSON(),
       prompt: cluster.shell.prompt(),
       history: historyOf(journal),
@@ -277,6 +278,29 @@ export class LabSession {
 
   private evaluate(): CheckResult[] {
     return evaluateChecks(this.loaded, this.live, { history: this.history(), quizAnswers: this.quizAnswers });
+  }
+
+  /**
+   * Records the learner's answer to a quiz check (replacing an earlier one). Refused, with the reason,
+   * for a check that is no quiz, a choice it does not offer, or several choices for a single-choice one.
+   */
+  answer(checkId: string, choices: readonly string[]): void {
+    const check = this.loaded.lab.checks.find((c) => c.id === checkId);
+    if (check?.type !== 'quiz') {
+      const quizzes = this.loaded.lab.checks.filter((c) => c.type === 'quiz').map((c) => c.id);
+      throw new SessionError(
+        'quiz',
+        `${checkId}: not a question of this lab (its questions: ${quizzes.join(', ') || 'none'})`,
+      );
+    }
+    const offered = check.choices.map((c) => c.id);
+    const unknown = choices.find((c) => !offered.includes(c));
+    if (unknown !== undefined)
+      throw new SessionError('quiz', `${checkId}: no choice "${unknown}" (choices: ${offered.join(', ')})`);
+    if (choices.length === 0) throw new SessionError('quiz', `${checkId}: pick a choice`);
+    if (!check.multiple && choices.length > 1)
+      throw new SessionError('quiz', `${checkId}: pick one choice, not ${choices.length}`);
+    this.quizAnswers = { ...this.quizAnswers, [checkId]: [...new Set(choices)] };
   }
 
   check(): CheckSummary {

@@ -27,6 +27,13 @@ export interface Localized {
 }
 
 /** What the UI needs to show a lab: texts in both languages, hints, solution, check titles. */
+/** A quiz as a host shows it: the learner picks one choice, or every right one when `multiple`. */
+export interface QuizView {
+  readonly question: Localized;
+  readonly choices: readonly { readonly id: string; readonly text: Localized }[];
+  readonly multiple: boolean;
+}
+
 export interface LabInfo {
   readonly id: string;
   readonly version: number;
@@ -39,7 +46,13 @@ export interface LabInfo {
     readonly files: Readonly<Record<string, string>>;
   };
   readonly startFiles: Readonly<Record<string, string>>;
-  readonly checks: readonly { readonly id: string; readonly title: Localized; readonly hidden: boolean }[];
+  readonly checks: readonly {
+    readonly id: string;
+    readonly title: Localized;
+    readonly hidden: boolean;
+    /** A quiz check: the question and its choices, for the learner to answer (never the answer). */
+    readonly quiz?: QuizView;
+  }[];
   /**
    * For a lab with variants: the one drawn, the seed that drew it and every variant id (for "new
    * fault"). The title names the fault: the UI shows it only once every check passes.
@@ -76,6 +89,8 @@ export type LoadStart =
 
 export interface LoadResult {
   readonly lab: LabInfo;
+  /** The answers given to the lab's questions so far (a restored state keeps them). */
+  readonly quizAnswers?: Readonly<Record<string, readonly string[]>>;
   readonly files: Readonly<Record<string, string>>;
   readonly prompt: string;
   readonly history: readonly string[];
@@ -154,6 +169,8 @@ export interface Requests {
   state: { params: Record<string, never>; result: HostState };
   validate: { params: { path: string }; result: readonly Diagnostic[] };
   check: { params: Record<string, never>; result: CheckSummary };
+  /** The learner's answer to a quiz check: the ids of the choices they picked (replacing any earlier answer). */
+  answer: { params: { check: string; choices: readonly string[] }; result: null };
   /**
    * The grade report (the grader's format), for download. `learner`: the name the learner typed for
    * their instructor (optional; blank or absent leaves the report's `learner` out).

@@ -170,7 +170,7 @@ describe('packetpath exec', { timeout: 60_000 }, () => {
       name: 'a newer version',
       content: '{"format":"packetpath-cluster","version":99}',
       message:
-        'packetpath: cannot read state file st.json: unsupported snapshot version 99 (this engine reads versions 1 to 2)\n',
+        'packetpath: cannot read state file st.json: unsupported snapshot version 99 (this engine reads versions 1 to 3)\n',
     },
   ])('refuses a state file that is $name', ({ content, message }) => {
     const cwd = scratch();

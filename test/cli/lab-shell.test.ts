@@ -75,10 +75,33 @@ describe('packetpath shell --lab', { timeout: 120_000 }, () => {
     expect(run.stdout).toContain('Every check passes. Well done!');
   });
 
+  it('lab quiz shows the questions and answers them; the answer counts in lab check and in the report', async () => {
+    const r = cli(
+      ['shell', '--lab', '04-empty-endpoints', '--report', 'me.json'],
+      'lab check\nlab quiz\nlab quiz quiz-refused nope\nlab quiz quiz-refused dns policy\nlab quiz 1 1\nlab check\n',
+    );
+    expect(r.code).toBe(0);
+    // Unanswered, lab check says where the question is.
+    expect(r.stdout).toContain('`lab quiz` shows the question; `lab quiz quiz-refused CHOICE` answers it.');
+    expect(r.stdout).toContain('1. [quiz-refused] Before the fix, why did curl fail at once');
+    expect(r.stdout).toContain('   ( ) 1. reject: For a Service with no endpoints');
+    expect(r.stdout).toContain(
+      'lab: quiz-refused: no choice "nope" (choices: reject, dns, pod-rst, policy)\n',
+    );
+    expect(r.stdout).toContain('lab: quiz-refused: pick one choice, not 2\n');
+    expect(r.stdout).toContain('Answer to quiz-refused recorded: your answer is right\n');
+    expect(r.stdout).toMatch(/\[x\] Why "refused" rather than a timeout\?: passes/);
+    const report = JSON.parse(readFileSync(join(r.cwd, 'me.json'), 'utf8'));
+    expect(report.submission.quizAnswers).toEqual({ 'quiz-refused': ['reject'] });
+    const graded = await grade(join(ROOT, 'labs/04-empty-endpoints'), ['me.json'], r.cwd);
+    const quiz = graded.json.reports[0].checks.find((c: { id: string }) => c.id === 'quiz-refused');
+    expect(quiz.status).toBe('pass');
+  });
+
   it('an unknown lab subcommand is one line, and the shell goes on', () => {
     const r = cli(['shell', '--lab', '00-sandbox'], 'lab frobnicate\necho still here\n');
     expect(r.stdout).toBe(
-      'lab: unknown subcommand "frobnicate" (try lab steps, lab check, lab hint, lab solution)\nstill here\n',
+      'lab: unknown subcommand "frobnicate" (try lab steps, lab check, lab quiz, lab hint, lab solution)\nstill here\n',
     );
   });
 

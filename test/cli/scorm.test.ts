@@ -230,6 +230,77 @@ describe('packetpath scorm', { timeout: 120_000 }, () => {
     }
   });
 
+  it('asks the lab questions in the package; the answer counts in the score and comes back on return', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    try {
+      const frame = await openLab(page, '04-empty-endpoints');
+      const raw = () => page.evaluate("window.cmi['cmi.core.score.raw']") as Promise<string>;
+      const before = Number(await raw());
+      const quiz = frame.locator('form[data-quiz="quiz-refused"]');
+      await expect(quiz.locator('legend').textContent()).resolves.toContain('why did curl fail at once');
+      await quiz.locator('input[value="reject"]').check();
+      await quiz.locator('button[type="submit"]').click();
+      await frame.waitForSelector('#check-list li[data-state="passed"] >> text=Why "refused"');
+      const report = await frame.evaluate('window.packetpathReport()');
+      expect((report as { submission: { quizAnswers: unknown } }).submission.quizAnswers).toEqual({
+        'quiz-refused': ['reject'],
+      });
+      const graded = await regrade(report, '04-empty-endpoints');
+      expect(Number(await raw())).toBe(graded.percent);
+      expect(graded.percent).toBeGreaterThan(before);
+
+      await page.evaluate(() => ((document.getElementById('sco') as HTMLIFrameElement).src = 'about:blank'));
+      const again = await openLab(page, '04-empty-endpoints');
+      expect(await again.isChecked('form[data-quiz="quiz-refused"] input[value="reject"]')).toBe(true);
+      expect(Number(await raw())).toBe(graded.percent);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('a session too long for cmi.suspend_data keeps the files and passed checks, and tells the learner', async () => {
+    const page = await browser.newPage();
+    try {
+      const frame = await openLab(page, '00-sandbox');
+      for (const line of [
+        'kubectl apply -f web.yaml',
+        'kubectl scale deployment web --replicas=3',
+        'kubectl expose deployment web --port=80',
+        'kubectl get endpointslices',
+        'kubectl get deploy web -o yaml > web-live.yaml',
+      ])
+        await type(frame, line);
+      // A line deflate cannot shrink: the journal no longer fits in 4,096 characters.
+      let x = 1;
+      let noise = '';
+      while (noise.length < 6000) noise += ((x = (x * 1103515245 + 12345) >>> 0) >>> 8).toString(36);
+      await type(frame, `: ${noise}`);
+      await frame.waitForFunction(() => document.querySelector('#status')?.textContent?.includes('4,096'));
+      expect(await frame.textContent('#status')).toContain(
+        'It keeps your files, your answers and the checks you passed',
+      );
+      const cmi = (await page.evaluate('window.cmi')) as Record<string, string>;
+      expect(cmi['cmi.suspend_data']!.length).toBeLessThanOrEqual(4096);
+      expect(cmi['cmi.core.score.raw']).toBe('100');
+
+      // Coming back: a fresh cluster with the learner's files; the checks they passed still count.
+      await page.evaluate(() => ((document.getElementById('sco') as HTMLIFrameElement).src = 'about:blank'));
+      const again = await openLab(page, '00-sandbox');
+      expect(await again.textContent('#terminal-output')).toContain('the cluster started over');
+      await type(again, 'ls');
+      await again.waitForFunction(() =>
+        document.querySelector('#terminal-output')?.textContent?.includes('web-live.yaml'),
+      );
+      expect(await page.evaluate("window.cmi['cmi.core.score.raw']")).toBe('100');
+      expect(await page.evaluate("window.cmi['cmi.core.lesson_status']")).toBe('passed');
+    } finally {
+      await page.close();
+    }
+  });
+
   it('refuses bad usage in one line', async () => {
     const run = async (...argv: string[]) => {
       const err: string[] = [];

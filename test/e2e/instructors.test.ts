@@ -125,6 +125,44 @@ describe.each([
   );
 
   it(
+    'works offline after one visit: reloaded with no network, the page re-grades a dropped report',
+    { timeout: 120_000 },
+    async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (e) => problems.push(e.message));
+      await page.goto(`${server.url}/${prefix}/instructors/`);
+      // The service worker has kept the page, its grading worker and the labs.
+      await page.waitForSelector('packetpath-instructor[data-offline="ready"]', { timeout: 60_000 });
+      await context.setOffline(true);
+      await page.reload();
+      await page.waitForSelector('packetpath-instructor[data-ready="true"]', { timeout: 60_000 });
+      // Still kept, and said so, with no network.
+      await page.waitForSelector('packetpath-instructor[data-offline="ready"]', { timeout: 30_000 });
+      expect(await page.title()).toMatch(/\S/);
+      // Dropped, as from a file manager, onto the drop zone.
+      const bytes = readFileSync(reports[0]!, 'utf8');
+      const dropped = await page.evaluateHandle((text) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([text], 'ana.json', { type: 'application/json' }));
+        return dt;
+      }, bytes);
+      await page.dispatchEvent('[data-drop]', 'drop', { dataTransfer: dropped });
+      await page.waitForFunction(
+        (text) => document.querySelector('[data-status]')?.textContent === text,
+        done,
+        { timeout: 60_000 },
+      );
+      expect(await page.locator('[data-results] tbody tr').first().locator('td').first().textContent()).toBe(
+        'ana.json',
+      );
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+  );
+
+  it(
     'has no axe violation once graded, in light and dark; screenshots at three sizes',
     { timeout: 180_000 },
     async () => {

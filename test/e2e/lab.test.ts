@@ -100,11 +100,11 @@ describe.each(LAB_PAGES)('the sandbox lab on $path', ({ path, lang }) => {
     expect(await run(page, 'kubectl apply -f web.yaml')).toContain('deployment.apps/web created');
     expect(await run(page, 'kubectl get deploy web')).toMatch(/web\s+\d\/2/);
 
-    // A file written by the shell shows up in the editor.
-    await run(page, 'echo "kind: ConfigMap" > notes.yaml');
-    // Read before the checks come back: the debounced checks and the save after this last command both
-    // land about 400 ms after it, and the save may already carry the new verdicts.
+    // A file written by the shell shows up in the editor. The save mark is read before the command:
+    // on a loaded machine the save that follows it can land before the test reads the mark again, and
+    // a wait for "a save other than the one after the command" would then wait for nothing.
     const saved = await lab(page).getAttribute('data-saved');
+    await run(page, 'echo "kind: ConfigMap" > notes.yaml');
     await page.waitForSelector('pp-lab [data-tabs] [data-file="notes.yaml"]');
 
     // Checks run after each command.

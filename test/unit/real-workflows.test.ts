@@ -78,7 +78,11 @@ describe('IPVS NodePorts (pkg/proxy/ipvs: every local address but loopback and k
     );
     run(c, 'sleep 30');
     const port = run(c, "kubectl get svc web -o jsonpath='{.spec.ports[0].nodePort}'").stdout;
-    const list = onNode(c, 'ipvsadm -Ln')?.stdout ?? '';
+    // kind nodes have no ipvsadm: a netshoot debug pod in the node's network namespace has it.
+    const list = run(
+      c,
+      'kubectl debug node/kind-worker -q -it --image=nicolaka/netshoot -- ipvsadm -Ln',
+    ).stdout;
     expect(list).not.toContain(`127.0.0.1:${port}`);
     // flannel's VTEP (flannel.1) and bridge (cni0) addresses on kind-worker, pod CIDR 10.244.1.0/24.
     expect(list).toContain(`TCP  10.244.1.0:${port} rr`);

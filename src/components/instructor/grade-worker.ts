@@ -149,4 +149,10 @@ addEventListener('message', (event: MessageEvent<GradeRequest>) => {
       }),
   );
 });
-void ready.then(() => post({ kind: 'ready', labs: [...labs.keys()].sort() }));
+void ready.then(() =>
+  post({
+    kind: 'ready',
+    labs: [...labs.keys()].sort(),
+    files: [self.location.href, ...performance.getEntriesByType('resource').map((e) => e.name)],
+  }),
+);

@@ -4,6 +4,7 @@
  * sections and every download. Nothing is uploaded: files go from the disk to the worker.
  */
 import type { Download, GradeRequest, GradeResponse, WorkerMessage } from './messages.ts';
+import { keepOffline } from './offline.ts';
 
 type Strings = Record<string, string>;
 
@@ -91,6 +92,13 @@ export function startInstructorPage(root: HTMLElement): void {
       for (const id of m.labs) labSelect.append(new Option(id, id));
       root.dataset.ready = 'true';
       say(s.ready!);
+      // Said only once the files are kept: "works offline" must be true when it is read.
+      void keepOffline(root.dataset.build ?? 'dev', m.files)
+        .then((kept) => {
+          root.dataset.offline = kept ? 'ready' : 'unavailable';
+          if (kept && status.textContent === s.ready) say(s.offline!);
+        })
+        .catch(() => (root.dataset.offline = 'unavailable'));
     } else if (m.kind === 'progress') say(fill(s.progress!, { done: m.done, total: m.total }));
     else show(m.result);
   });

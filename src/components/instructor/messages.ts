@@ -30,6 +30,11 @@ export type GradeResponse =
   | { readonly kind: 'error'; readonly message: string; readonly problems?: readonly string[] };
 
 export type WorkerMessage =
-  | { readonly kind: 'ready'; readonly labs: readonly string[] }
+  | {
+      readonly kind: 'ready';
+      readonly labs: readonly string[];
+      /** Every file the worker loaded (its script, the grader, the labs): kept for offline use. */
+      readonly files: readonly string[];
+    }
   | { readonly kind: 'progress'; readonly done: number; readonly total: number }
   | { readonly kind: 'result'; readonly result: GradeResponse };

@@ -66,6 +66,21 @@ export class ChecksPanel {
     }
   }
 
+  /** The learner answered a lab question: the host records it, and the checks run (the quiz is one). */
+  async answer(check: string, choices: readonly string[]): Promise<void> {
+    if (choices.length === 0) {
+      this.view.say(this.t('lab.quizPick'));
+      return;
+    }
+    try {
+      await this.host.request('answer', { check, choices });
+    } catch (e) {
+      this.view.say(e instanceof Error ? e.message : String(e));
+      return;
+    }
+    await this.run(true);
+  }
+
   show(summary: CheckSummary): void {
     this.summary = summary;
     this.view.checks(summary);

@@ -5,7 +5,7 @@
  */
 import { checkPercent } from './check-scheduler';
 import { summaryText, type ChecksView } from './checks-panel';
-import { inlineMarkdown } from './inline-markdown';
+import { blockMarkdown, inlineMarkdown } from './inline-markdown';
 import type { LabUi } from './lab-ui';
 import type { CheckSummary, LabInfo } from '../../runtime/protocol';
 
@@ -76,7 +76,7 @@ export class DomChecksView implements ChecksView {
       const label = document.createElement('strong');
       label.textContent = `${ui.t('lab.hintN', { n: i + 1, total: hints.length })}: `;
       const text = document.createElement('span');
-      text.innerHTML = inlineMarkdown(hint[ui.lang]);
+      text.innerHTML = blockMarkdown(hint[ui.lang]);
       li.append(label, text);
       list.append(li);
     });

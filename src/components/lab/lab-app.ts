@@ -210,6 +210,7 @@ export class LabApp {
     ui.$('[data-toolbar]').hidden = false;
     this.wireToolbar();
     wireShortcuts(ui, () => this.layout?.maximized ?? false);
+    this.wireQuizzes();
     wireLearner(ui);
     this.views.wire();
     this.layout.wireSplitter();
@@ -232,6 +233,7 @@ export class LabApp {
     this.readline.setPrompt(result.prompt);
     this.view.variantLoaded(result.lab.variant);
     this.checks.load(result.lab, progress?.hintLevel ?? 0, progress?.checks);
+    this.showAnswers(result.quizAnswers ?? {});
     this.editor.showAll();
     this.reportSize();
   }
@@ -251,6 +253,30 @@ export class LabApp {
     if (view === 'editor') this.editor.layout();
     else if (view === 'terminal') this.terminal.fit();
     else if (view === 'network') void this.openNetwork();
+  }
+
+  // ---- questions --------------------------------------------------------------------------------
+
+  /** The lab's questions (rendered by Lab.astro): ticked as answered, usable once the lab runs. */
+  private showAnswers(answers: Readonly<Record<string, readonly string[]>>): void {
+    for (const form of this.ui.root.querySelectorAll<HTMLFormElement>('form[data-quiz]')) {
+      const given = answers[form.dataset.quiz ?? ''] ?? [];
+      for (const input of form.querySelectorAll<HTMLInputElement>('input, button')) {
+        input.disabled = false;
+        if (input instanceof HTMLInputElement) input.checked = given.includes(input.value);
+      }
+    }
+  }
+
+  private wireQuizzes(): void {
+    for (const form of this.ui.root.querySelectorAll<HTMLFormElement>('form[data-quiz]')) {
+      form.addEventListener('submit', (event) => {
+        event.preventDefault();
+        const picked = [...form.querySelectorAll<HTMLInputElement>('input:checked')].map((i) => i.value);
+        this.checkRuns.cancel();
+        void this.checks.answer(form.dataset.quiz ?? '', picked);
+      });
+    }
   }
 
   private fileChanged(change: FileChange): void {

@@ -8,15 +8,15 @@ import { parse as parseYaml } from 'yaml';
 import { formatCidr, formatIPv4, nthAddress, parseCidr } from '../util/ip.ts';
 import { isPlainObject } from '../util/json.ts';
 import { YAML_LIMITS } from '../util/yaml-limits.ts';
+import { DISTRIBUTIONS, distributionProfile, type DistributionProfile } from './distribution.ts';
 
-export type CniName = 'flannel' | 'calico' | 'cilium';
-export type Distribution = 'kubeadm' | 'k3s';
+export type CniName = 'flannel' | 'calico' | 'cilium' | 'kindnet';
+export type Distribution = 'kubeadm' | 'kind' | 'k3s';
 export type KubeProxyMode = 'iptables' | 'ipvs' | 'nftables' | 'none';
 export type NodeRole = 'control-plane' | 'worker';
 
-/** The Kubernetes version the engine imitates; printed by `kubectl version` and node listings. */
-export const KUBERNETES_VERSION = 'v1.35.0';
-export const K3S_VERSION = 'v1.35.0+k3s1';
+/** The Kubernetes version the engine imitates (`kubectl version`, node listings) and k3s's. */
+export { KUBERNETES_VERSION, K3S_VERSION } from './distribution.ts';
 
 export interface NodeConfig {
   readonly name: string;
@@ -56,13 +56,6 @@ export class ClusterConfigError extends Error {
   }
 }
 
-const DEFAULTS = {
-  kubeadm: { podSubnet: '10.244.0.0/16', serviceSubnet: '10.96.0.0/12', cni: 'calico' as CniName },
-  /** kind's own default Service subnet is a /16 ("kubeadm is using a /12 subnet … we allocate a /16"). */
-  kind: { serviceSubnet: '10.96.0.0/16' },
-  k3s: { podSubnet: '10.42.0.0/16', serviceSubnet: '10.43.0.0/16', cni: 'flannel' as CniName },
-};
-
 /** The cluster used when a lab gives no definition: kubeadm + Calico, one control plane, two workers. */
 export function defaultClusterConfig(): ClusterConfig {
   return buildConfig({ distribution: 'kubeadm', fromKindFile: false });
@@ -96,8 +89,7 @@ export function parseClusterConfig(yamlText: string): ClusterConfig {
   }
   const networking = optionalObject(doc.networking, 'networking');
   const packetpath = optionalObject(doc.packetpath, 'packetpath');
-  const distribution =
-    oneOf(packetpath.distribution, ['kubeadm', 'k3s'], 'packetpath.distribution') ?? 'kubeadm';
+  const distribution = oneOf(packetpath.distribution, DISTRIBUTIONS, 'packetpath.distribution') ?? 'kubeadm';
   const nodesInput = doc.nodes === undefined ? undefined : arrayOf(doc.nodes, 'nodes');
   const roles = nodesInput?.map((n, i) => {
     const node = optionalObject(n, `nodes[${i}]`);
@@ -110,7 +102,7 @@ export function parseClusterConfig(yamlText: string): ClusterConfig {
     distribution,
     fromKindFile: true,
     name: typeof doc.name === 'string' ? doc.name : undefined,
-    cni: oneOf(packetpath.cni, ['flannel', 'calico', 'cilium'], 'packetpath.cni'),
+    cni: oneOf(packetpath.cni, ['flannel', 'calico', 'cilium', 'kindnet'], 'packetpath.cni'),
     podSubnet: optionalString(networking.podSubnet, 'networking.podSubnet'),
     serviceSubnet: optionalString(networking.serviceSubnet, 'networking.serviceSubnet'),
     kubeProxyMode: oneOf(
@@ -144,12 +136,13 @@ interface BuildInput {
 }
 
 function buildConfig(input: BuildInput): ClusterConfig {
-  const k3s = input.distribution === 'k3s';
-  const base = k3s ? DEFAULTS.k3s : DEFAULTS.kubeadm;
-  const serviceDefault = !k3s && input.fromKindFile ? DEFAULTS.kind.serviceSubnet : base.serviceSubnet;
-  const podSubnet = normaliseCidr(input.podSubnet ?? base.podSubnet, 'networking.podSubnet');
-  const serviceSubnet = normaliseCidr(input.serviceSubnet ?? serviceDefault, 'networking.serviceSubnet');
-  const name = input.name ?? (k3s ? 'k3s' : 'kind');
+  const profile = distributionProfile(input.distribution);
+  const podSubnet = normaliseCidr(input.podSubnet ?? profile.defaultPodSubnet, 'networking.podSubnet');
+  const serviceSubnet = normaliseCidr(
+    input.serviceSubnet ?? profile.defaultServiceSubnet(input.fromKindFile),
+    'networking.serviceSubnet',
+  );
+  const name = input.name ?? profile.defaultClusterName;
   const roles = input.nodes ?? [
     { role: 'control-plane' as const, labels: {} },
     { role: 'worker' as const, labels: {} },
@@ -158,12 +151,12 @@ function buildConfig(input: BuildInput): ClusterConfig {
   if (!roles.some((n) => n.role === 'control-plane')) {
     throw new ClusterConfigError('must have at least one control-plane node');
   }
-  const nodes = nameNodes(name, roles, k3s);
+  const nodes = nameNodes(name, roles, profile);
   const serviceCidr = parseCidr(serviceSubnet)!;
   return {
     name,
     distribution: input.distribution,
-    cni: input.cni ?? base.cni,
+    cni: input.cni ?? profile.defaultCni,
     kubeProxyMode: input.kubeProxyMode ?? 'iptables',
     podSubnet,
     serviceSubnet,
@@ -179,28 +172,19 @@ function buildConfig(input: BuildInput): ClusterConfig {
   };
 }
 
-/**
- * kind names nodes `<cluster>-control-plane`, `<cluster>-worker`, `<cluster>-worker2`, … and gives them
- * addresses on its docker network 172.18.0.0/16 from .2 up. k3s nodes take their host names; ours are
- * `k3s-server`, `k3s-agent1`, … on a 192.168.64.0/24 host network.
- */
+/** Node names and addresses as the distribution gives them (DistributionProfile.nodeName / nodeIP). */
 function nameNodes(
   cluster: string,
   roles: { role: NodeRole; labels: Record<string, string> }[],
-  k3s: boolean,
+  profile: DistributionProfile,
 ): NodeConfig[] {
   const counters: Record<NodeRole, number> = { 'control-plane': 0, worker: 0 };
-  return roles.map(({ role, labels }, i) => {
-    const n = ++counters[role];
-    const suffix = n === 1 ? '' : String(n);
-    const name = k3s
-      ? role === 'control-plane'
-        ? `k3s-server${suffix}`
-        : `k3s-agent${n}`
-      : `${cluster}-${role}${suffix}`;
-    const internalIP = k3s ? `192.168.64.${10 + i}` : `172.18.0.${2 + i}`;
-    return { name, role, internalIP, labels };
-  });
+  return roles.map(({ role, labels }, i) => ({
+    name: profile.nodeName(cluster, role, ++counters[role]),
+    role,
+    internalIP: profile.nodeIP(i),
+    labels,
+  }));
 }
 
 function normaliseCidr(text: string, field: string): string {

@@ -21,6 +21,7 @@ import { NodeLocalState, type NodeLocalSnapshot } from '../node/node-local-state
 import { bootstrapCluster } from './bootstrap.ts';
 import { EventRecorder } from '../controllers/event-recorder.ts';
 import { Shell, type ShellState } from '../shell/shell.ts';
+import { Sightings, type SeenOutput } from '../shell/sightings.ts';
 import { createClusterCommands, type ClusterCommands } from './commands.ts';
 import type { ExecResult } from '../shell/types.ts';
 import { MAX_SLEEP_SECONDS } from '../shell/limits.ts';
@@ -82,6 +83,8 @@ export interface ClusterSnapshot {
   readonly corefileHistory: readonly CorefileVersion[];
   /** kube-proxy and the kernel on every node: rules, counters, conntrack, IPVS connections, logs. */
   readonly kubeProxy?: KubeProxySnapshot;
+  /** The objects the learner's terminal showed, line by line (what observation checks read). */
+  readonly seen: readonly SeenOutput[];
 }
 
 /**
@@ -111,6 +114,8 @@ export class Cluster implements ClusterHandle {
   readonly hostForwards = new HostForwards();
   readonly dns = new DnsState();
   readonly corefileHistory = new CorefileHistory();
+  /** What the learner's terminal has shown: the objects each typed line displayed. */
+  readonly sightings = new Sightings();
   /** Tool waits inside a container's process run (empty between commands). */
   readonly detachedWaits = new DetachedWaits();
   readonly runtime: ContainerRuntime;
@@ -171,6 +176,7 @@ export class Cluster implements ClusterHandle {
       resolve: this.commands.resolve,
       files: this.files,
       tick: (ms) => this.tick(ms),
+      onSight: (line, sightings) => this.sightings.record(line, sightings),
     });
   }
 
@@ -291,6 +297,7 @@ export class Cluster implements ClusterHandle {
       dns: this.dns.snapshot(),
       corefileHistory: this.corefileHistory.snapshot(),
       kubeProxy: this.kubeProxy.snapshot(),
+      seen: this.sightings.snapshot(),
     };
   }
 
@@ -345,6 +352,7 @@ export function restoreCluster(
     cluster.dns.restore(snap.dns);
     cluster.corefileHistory.restore(snap.corefileHistory);
     if (snap.kubeProxy) cluster.kubeProxy.restore(snap.kubeProxy);
+    cluster.sightings.restore(snap.seen);
     cluster.shell.restore(snap.shell);
     cluster.start();
   } catch (e) {

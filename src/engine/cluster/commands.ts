@@ -27,8 +27,6 @@ import { containerLogs, type ToolRunner } from '../node/container-runtime.ts';
 import {
   containerEnvFor,
   hostsFileFor,
-  nodeHostsFile,
-  nodeResolvConf,
   podUtsHostname,
   resolvConfFor,
   serviceAccountFiles,
@@ -37,7 +35,8 @@ import { createKubectl } from '../kubectl/index.ts';
 import { TOP_LEVEL_ORDER } from '../kubectl/commands/registry.ts';
 import type { Cluster } from './cluster.ts';
 import { dataplaneCommands } from '../dataplane/tools/register.ts';
-import { nodeFiles } from '../dataplane/tools/node-tools.ts';
+import { nodeRoot } from '../dataplane/tools/node-filesystem.ts';
+import { dockerCommand, hasDocker } from './docker-cli.ts';
 import { coreDnsContainerLog } from '../dataplane/network/dns-client.ts';
 import { klogLine, kubeProxyStartupLog } from '../dataplane/proxy/ipvs/deprecation.ts';
 import { coreDnsStartupBanner } from '../dataplane/dns/log-plugin.ts';
@@ -46,6 +45,8 @@ import { defaultCorefileText, validateCorefile } from '../dataplane/dns/corefile
 import { corednsFileMap, corefileFiles } from '../dataplane/dns/coredns-files.ts';
 import { parseTimestamp } from '../util/clock.ts';
 import type { LogLine } from '../node/container-runtime.ts';
+import { containerLayer } from '../node/container-layer.ts';
+import { tarCommand } from '../shell/utilities/tar.ts';
 
 /** A running container a pod command acts in. */
 export interface PodTarget {
@@ -103,6 +104,9 @@ const SHELL_IMAGE_BASICS = new Set([
   'which',
   'clear',
 ]);
+
+/** Programs a container's main process may be that print what its files hold. */
+const FILE_READERS = new Set(['cat', 'ls', 'head', 'tail', 'grep', 'chroot']);
 
 function isBusybox(profile: ImageProfile): boolean {
   return profile.tools.includes('ash');
@@ -176,12 +180,16 @@ export function createClusterCommands(cluster: Cluster): ClusterCommands {
     pod: podCommands,
     node: nodeCommands,
   } = dataplaneCommands<Cluster, PodTarget>();
+  // The container whose main process the runtime is playing (runTool): it runs its own programs
+  // whatever its status says at that moment.
+  let starting: { readonly uid: string; readonly container: string } | undefined;
   const podTarget = (ctx: Extract<SessionContext, { kind: 'pod' }>): PodTarget | undefined => {
     const pod = cluster.store.get('pods', ctx.namespace, ctx.pod);
     if (!pod || pod.metadata.deletionTimestamp) return undefined;
     const container = pod.spec?.containers?.find((c) => c.name === ctx.container);
     const status = pod.status?.containerStatuses?.find((s) => s.name === ctx.container);
-    if (!container || !status?.state?.running) return undefined;
+    const playing = starting?.uid === pod.metadata.uid && starting.container === ctx.container;
+    if (!container || (!status?.state?.running && !playing)) return undefined;
     const image = resolveImage(container.image ?? '');
     if (image.kind !== 'ok') return undefined;
     return { cluster, pod, container, profile: image.profile, context: ctx };
@@ -196,17 +204,33 @@ export function createClusterCommands(cluster: Cluster): ClusterCommands {
     const image = resolveImage(spec?.image ?? '');
     const name = (argv[0] ?? '').slice((argv[0] ?? '').lastIndexOf('/') + 1);
     const factory = podCommands.get(name);
-    if (!spec || image.kind !== 'ok' || !factory || !hasTool(image.profile, name)) return undefined;
+    if (!spec || image.kind !== 'ok' || !hasTool(image.profile, name)) return undefined;
     const context = {
       kind: 'pod',
       namespace: pod.metadata.namespace ?? 'default',
       pod: pod.metadata.name,
       container,
     } as const;
-    const handler = factory({ cluster, pod, container: spec, profile: image.profile, context });
-    const { value, elapsedMs } = cluster.detachedWaits.run(() =>
-      handler(argv, { stdin: '', env: {}, context, interactive: false }),
-    );
+    // Programs that read the container's files (cat, ls, chroot /host …) run through the shell, in
+    // the container's own view; the dataplane's tools run directly.
+    const handler: CommandHandler | undefined = factory
+      ? factory({ cluster, pod, container: spec, profile: image.profile, context })
+      : FILE_READERS.has(name)
+        ? (args, io) =>
+            cluster.shell.execIn(context, args, io.stdin) ?? { stdout: '', stderr: '', exitCode: 0 }
+        : undefined;
+    if (!handler) return undefined;
+    const outer = starting;
+    starting = { uid: pod.metadata.uid ?? '', container };
+    let ran: { value: ReturnType<CommandHandler>; elapsedMs: number };
+    try {
+      ran = cluster.detachedWaits.run(() =>
+        handler(argv, { stdin: '', env: {}, context, interactive: false }),
+      );
+    } finally {
+      starting = outer;
+    }
+    const { value, elapsedMs } = ran;
     const { stdout, stderr, exitCode, output } = value;
     return { stdout, stderr, exitCode, elapsedMs, ...(output ? { output } : {}) };
   };
@@ -269,10 +293,13 @@ export function createClusterCommands(cluster: Cluster): ClusterCommands {
         case 'host':
           if (rawName !== name) return undefined;
           if (name === 'kubectl') return kubectl;
+          if (name === 'docker') return hasDocker(cluster) ? dockerCommand(cluster) : undefined;
           return hostCommands.get(name)?.(cluster);
         case 'pod': {
           const target = podTarget(context);
-          return target ? podCommand(name, target) : undefined;
+          // `/host/usr/sbin/iptables-save` is the node's program, not the image's.
+          if (!target || underHostMount(target, rawName)) return undefined;
+          return podCommand(name, target);
         }
         case 'node': {
           const registered = nodeCommands.get(name);
@@ -299,7 +326,8 @@ export function createClusterCommands(cluster: Cluster): ClusterCommands {
         });
       },
       names: (context: SessionContext): readonly string[] => {
-        if (context.kind === 'host') return ['kubectl', ...hostCommands.keys()];
+        if (context.kind === 'host')
+          return ['kubectl', ...(hasDocker(cluster) ? ['docker'] : []), ...hostCommands.keys()];
         if (context.kind === 'node') return [...nodeCommands.keys()];
         const target = podTarget(context);
         if (!target) return [];
@@ -345,6 +373,7 @@ function podEnvironment(target: PodTarget): SessionEnvironment {
         '/etc/hosts': hostsFileFor(pod, config),
         '/etc/hostname': `${hostname}\n`,
       };
+      Object.assign(files, mountedNodeFiles(target).files);
       if (!automount) return files;
       const system = cluster.store.get('namespaces', undefined, 'kube-system');
       const sa = cluster.store.get('serviceaccounts', ns, pod.spec?.serviceAccountName || 'default');
@@ -361,8 +390,28 @@ function podEnvironment(target: PodTarget): SessionEnvironment {
         }),
       };
     },
+    dirs: () => mountedNodeFiles(target).dirs,
     commandPath: (name) => (hasTool(profile, name) ? binDir(profile, name) : undefined),
+    layer: layerOf(cluster, pod, container.name),
   };
+}
+
+/** The container's writable layer on its node (see node/container-layer.ts). */
+function layerOf(cluster: Cluster, pod: Pod, container: string) {
+  const status = [
+    ...(pod.status?.containerStatuses ?? []),
+    ...(pod.status?.ephemeralContainerStatuses ?? []),
+  ].find((s) => s.name === container);
+  return containerLayer(
+    cluster.nodeState,
+    {
+      node: pod.spec?.nodeName ?? '',
+      podUid: pod.metadata.uid ?? '',
+      container,
+      instance: status?.restartCount ?? 0,
+    },
+    () => new Set(cluster.store.list('pods').map((p) => p.metadata.uid ?? '')),
+  );
 }
 
 function nodeEnvironment(
@@ -371,26 +420,11 @@ function nodeEnvironment(
 ): SessionEnvironment | undefined {
   const node = cluster.config.nodes.find((n) => n.name === context.node);
   if (!node || !cluster.store.get('nodes', undefined, node.name)) return undefined;
-  const config = cluster.config;
-  // `kubectl debug node/X -it --image=busybox` runs busybox's sh (ash) in the node's namespaces; a
-  // `sh` entered from there through `chroot /host` is the node's own /bin/sh (dash on Debian/Ubuntu).
-  const debugImage = context.debugPod
-    ? resolveImage(
-        cluster.store.list('pods').find((p) => p.metadata.name === context.debugPod)?.spec?.containers?.[0]
-          ?.image ?? '',
-      )
-    : undefined;
-  const busyboxDebug = debugImage?.kind === 'ok' && isBusybox(debugImage.profile);
+  // `docker exec -it kind-worker bash` is bash; the `sh` that `chroot /host` starts is the node's
+  // /bin/sh, dash on Debian (kind) and Ubuntu (k3s).
+  const shell = context.shell ?? 'bash';
   return {
-    flavour: context.shell
-      ? /bash/.test(context.shell)
-        ? 'bash'
-        : busyboxDebug
-          ? 'ash'
-          : 'dash'
-      : busyboxDebug
-        ? 'ash'
-        : 'bash',
+    flavour: /bash/.test(shell) ? 'bash' : 'dash',
     user: 'root',
     hostname: node.name,
     home: '/root',
@@ -401,24 +435,57 @@ function nodeEnvironment(
       HOME: '/root',
       TERM: 'xterm',
     },
-    files: () => {
-      const files: Record<string, string> = {
-        ...nodeFiles(cluster, node.name),
-        '/etc/resolv.conf': nodeResolvConf(config),
-        '/etc/hosts': nodeHostsFile(config, node.name),
-        '/etc/hostname': `${node.name}\n`,
-      };
-      // A debug pod whose profile mounts the node's root (legacy, general, sysadmin) sees it at /host.
-      const debugPod = context.debugPod
-        ? cluster.store.list('pods').find((p) => p.metadata.name === context.debugPod)
-        : undefined;
-      const mountsRoot = debugPod?.spec?.containers?.some((c) =>
-        c.volumeMounts?.some((m) => m.mountPath === '/host'),
-      );
-      if (mountsRoot) for (const [path, text] of Object.entries(files)) files[`/host${path}`] = text;
-      return files;
-    },
+    files: () => nodeRoot(cluster, node.name).files,
+    dirs: () => nodeRoot(cluster, node.name).dirs,
   };
+}
+
+/** Where a container mounts part of its node's filesystem (hostPath volumes): `/` at `/host` in a debug pod. */
+function hostPathMounts(pod: Pod, container: Container): { mountPath: string; hostPath: string }[] {
+  const volumes = new Map((pod.spec?.volumes ?? []).map((v) => [v.name, v.hostPath?.path]));
+  const mounts: { mountPath: string; hostPath: string }[] = [];
+  for (const m of container.volumeMounts ?? []) {
+    const hostPath = volumes.get(m.name);
+    if (hostPath)
+      mounts.push({ mountPath: m.mountPath.replace(/\/+$/, ''), hostPath: hostPath.replace(/\/+$/, '') });
+  }
+  return mounts;
+}
+
+/** A node path seen through a mount: `/etc/cni` under hostPath `/` at `/host` is `/host/etc/cni`. */
+function throughMount(path: string, mount: { mountPath: string; hostPath: string }): string | undefined {
+  if (mount.hostPath !== '' && path !== mount.hostPath && !path.startsWith(`${mount.hostPath}/`))
+    return undefined;
+  return `${mount.mountPath}${path.slice(mount.hostPath.length)}`;
+}
+
+/** The node's files and directories as a container's hostPath mounts show them. */
+function mountedNodeFiles(target: PodTarget): { files: Record<string, string>; dirs: string[] } {
+  const files: Record<string, string> = {};
+  const dirs: string[] = [];
+  const mounts = hostPathMounts(target.pod, target.container);
+  const nodeName = target.pod.spec?.nodeName;
+  if (mounts.length === 0 || !nodeName) return { files, dirs };
+  const root = nodeRoot(target.cluster, nodeName);
+  for (const mount of mounts) {
+    dirs.push(mount.mountPath);
+    for (const [path, text] of Object.entries(root.files)) {
+      const seen = throughMount(path, mount);
+      if (seen !== undefined) files[seen] = text;
+    }
+    for (const dir of root.dirs) {
+      const seen = throughMount(dir, mount);
+      if (seen !== undefined) dirs.push(seen);
+    }
+  }
+  return { files, dirs };
+}
+
+/** True when a command path names a file under one of the container's hostPath mounts (not the image's). */
+function underHostMount(target: PodTarget, path: string): boolean {
+  return hostPathMounts(target.pod, target.container).some(
+    (m) => path === m.mountPath || path.startsWith(`${m.mountPath}/`),
+  );
 }
 
 /** The pod-aware programs: what they print depends on the pod, not just on the session. */
@@ -449,6 +516,8 @@ function podTools(target: PodTarget, name: string): CommandHandler | undefined {
       });
     case 'whoami':
       return () => ({ stdout: 'root\n', stderr: '', exitCode: 0 });
+    case 'tar':
+      return tarCommand(isBusybox(profile) ? 'busybox' : 'gnu', () => target.cluster.clock.now());
     case 'ps':
       return (argv) => {
         const main = containerArgv(container, profile).join(' ') || container.name;

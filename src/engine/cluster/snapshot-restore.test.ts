@@ -82,7 +82,7 @@ describe('node state', () => {
   it('keeps the rule counters and conntrack entries', () => {
     const c = createCluster(undefined, { seed: 7 });
     const node = c.config.nodes[1]!.name;
-    ok(c, `kubectl debug node/${node} -it --image=busybox`);
+    ok(c, `kubectl debug node/${node} -it --image=nicolaka/netshoot`);
     ok(c, 'curl -sk -o /dev/null https://10.96.0.1/');
     const copy = restored(c);
     for (const line of ['iptables -t nat -L KUBE-SERVICES -v -n', 'conntrack -L'])
@@ -108,8 +108,13 @@ describe('restoreCluster validates what it loads', () => {
   it.each([
     [
       'a version it does not read',
-      (s: Record<string, unknown>) => ({ ...s, version: 3 }),
-      'unsupported snapshot version 3 (this engine reads versions 1 to 2)',
+      (s: Record<string, unknown>) => ({ ...s, version: 4 }),
+      'unsupported snapshot version 4 (this engine reads versions 1 to 3)',
+    ],
+    [
+      'a sighting without a kind',
+      (s: Record<string, unknown>) => ({ ...s, seen: [{ line: 'kubectl get pods', names: [] }] }),
+      'invalid snapshot: seen.0.resource: Invalid input: expected string, received undefined',
     ],
     [
       'no clock',
@@ -184,10 +189,45 @@ describe('restoreCluster validates what it loads', () => {
 
   it('migrates a version 1 snapshot: the objects restore, the state outside them starts empty', () => {
     const c = withForward();
-    const { hostForwards: _f, dns: _d, corefileHistory: _h, kubeProxy: _k, ...v1 } = c.snapshot();
+    const { hostForwards: _f, dns: _d, corefileHistory: _h, kubeProxy: _k, seen: _s, ...v1 } = c.snapshot();
     const old = restoreCluster(JSON.stringify({ ...v1, version: 1 }));
     expect(old.hostForwards.active()).toEqual([]);
     expect(ok(old, 'kubectl get deploy web -o name')).toBe('deployment.apps/web\n');
-    expect(old.snapshot().version).toBe(2);
+    expect(old.snapshot().version).toBe(3);
+  });
+
+  it('migrates a version 2 snapshot: nothing has been seen yet, and what is looked at next is', () => {
+    const c = withForward();
+    ok(c, 'kubectl get deploy');
+    const { seen: _s, ...v2 } = c.snapshot();
+    const old = restoreCluster(JSON.stringify({ ...v2, version: 2 }));
+    expect(old.sightings.list()).toEqual([]);
+    expect(old.hostForwards.active()).toHaveLength(1);
+    ok(old, 'kubectl get svc kubernetes');
+    expect(old.sightings.list()).toEqual([
+      {
+        line: 'kubectl get svc kubernetes',
+        resource: 'services',
+        namespace: 'default',
+        names: ['kubernetes'],
+      },
+    ]);
+  });
+});
+
+describe('what the terminal showed', () => {
+  it('lives in the snapshot: a restored cluster remembers what the learner saw', () => {
+    const c = withForward();
+    ok(c, 'kubectl get deploy -o yaml | grep -c name');
+    ok(c, 'kubectl get nodes > nodes.txt');
+    const seen = restored(c).sightings.list();
+    expect(seen).toEqual([
+      {
+        line: 'kubectl get deploy -o yaml | grep -c name',
+        resource: 'deployments.apps',
+        namespace: 'default',
+        names: ['web'],
+      },
+    ]);
   });
 });

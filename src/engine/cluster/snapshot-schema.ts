@@ -15,14 +15,18 @@ import { RESOURCES } from '../api/resources.ts';
 import type { ResourceKey } from '../api/objects.ts';
 import { isPlainObject } from '../util/json.ts';
 import type { ClusterSnapshot } from './cluster.ts';
+import { MAX_SIGHTED_NAMES, MAX_SIGHTINGS } from '../shell/sightings.ts';
+import { MAX_INPUT_CHARS as MAX_SIGHTING_LINE } from '../shell/limits.ts';
 
 export const SNAPSHOT_FORMAT = 'packetpath-cluster';
 /**
  * 2: the state outside the API objects joined the snapshot (port-forwards, the CoreDNS replicas'
  * caches, logs and running Corefile, the Corefile's history). Version 1 snapshots still load: they
  * restore as they always did, with none of it.
+ * 3: what the learner's terminal showed (`seen`, shell/sightings.ts). Versions 1 and 2 load with an
+ * empty one: their sessions' output was never recorded, so nothing counts as seen until looked at again.
  */
-export const SNAPSHOT_VERSION = 2;
+export const SNAPSHOT_VERSION = 3;
 
 export class SnapshotError extends Error {
   constructor(message: string) {
@@ -55,8 +59,8 @@ const nodeConfig = z.object({
 
 const clusterConfig = z.object({
   name,
-  distribution: z.enum(['kubeadm', 'k3s']),
-  cni: z.enum(['flannel', 'calico', 'cilium']),
+  distribution: z.enum(['kubeadm', 'kind', 'k3s']),
+  cni: z.enum(['flannel', 'calico', 'cilium', 'kindnet']),
   kubeProxyMode: z.enum(['iptables', 'ipvs', 'nftables', 'none']),
   podSubnet: z.string(),
   serviceSubnet: z.string(),
@@ -214,6 +218,7 @@ const nodeProxy = z.object({
       streamAt: z.number(),
       dnat: z.string().optional(),
       snat: z.string().optional(),
+      snatPort: z.number().int().optional(),
       tag: z.string().optional(),
     }),
   ),
@@ -269,6 +274,17 @@ const versionOne = z.object({
 
 const versionTwo = versionOne.extend({ version: z.literal(2), ...versionTwoParts });
 
+const sighting = z.object({
+  line: z.string().max(MAX_SIGHTING_LINE),
+  resource: z.string().min(1).max(253),
+  namespace: z.string().min(1).max(253).optional(),
+  names: z.array(name).max(MAX_SIGHTED_NAMES),
+});
+const versionThree = versionTwo.extend({
+  version: z.literal(3),
+  seen: z.array(sighting).max(MAX_SIGHTINGS),
+});
+
 /** `invalid snapshot: store.objects.3.object.metadata.name: expected string` */
 function describe(error: z.ZodError): string {
   const issue = error.issues[0];
@@ -283,6 +299,13 @@ function describe(error: z.ZodError): string {
  */
 function fromVersionOne(v1: z.infer<typeof versionOne>): Omit<z.infer<typeof versionTwo>, 'kubeProxy'> {
   return { ...v1, version: 2, hostForwards: [], dns: { caches: [], logs: [] }, corefileHistory: [] };
+}
+
+/** Version 2 recorded no terminal output: nothing has been seen yet. */
+function fromVersionTwo(
+  v2: Omit<z.infer<typeof versionTwo>, 'kubeProxy'> & { kubeProxy?: unknown },
+): Omit<z.infer<typeof versionThree>, 'kubeProxy'> & { kubeProxy?: unknown } {
+  return { ...v2, version: 3, seen: [] };
 }
 
 /** Checks and migrates a snapshot (an object or its JSON text); throws SnapshotError. */
@@ -301,7 +324,7 @@ export function parseSnapshot(input: unknown): ClusterSnapshot {
   }
   if (!isPlainObject(data) || data.format !== SNAPSHOT_FORMAT)
     throw new SnapshotError('invalid snapshot: not a Packet Path cluster snapshot');
-  if (data.version !== 1 && data.version !== SNAPSHOT_VERSION) {
+  if (data.version !== 1 && data.version !== 2 && data.version !== SNAPSHOT_VERSION) {
     throw new SnapshotError(
       `unsupported snapshot version ${String(data.version)} (this engine reads versions 1 to ${SNAPSHOT_VERSION})`,
     );
@@ -309,16 +332,21 @@ export function parseSnapshot(input: unknown): ClusterSnapshot {
   if (data.version === 1) {
     const parsed = versionOne.safeParse(data);
     if (!parsed.success) throw new SnapshotError(describe(parsed.error));
-    return complete(fromVersionOne(data as z.infer<typeof versionOne>));
+    return complete(fromVersionTwo(fromVersionOne(data as z.infer<typeof versionOne>)));
   }
-  const parsed = versionTwo.safeParse(data);
+  if (data.version === 2) {
+    const parsed = versionTwo.safeParse(data);
+    if (!parsed.success) throw new SnapshotError(describe(parsed.error));
+    return complete(fromVersionTwo(data as z.infer<typeof versionTwo>));
+  }
+  const parsed = versionThree.safeParse(data);
   if (!parsed.success) throw new SnapshotError(describe(parsed.error));
-  return complete(data as z.infer<typeof versionTwo>);
+  return complete(data as z.infer<typeof versionThree>);
 }
 
 /** The checked snapshot as the engine's type (the parts that check themselves typed as theirs). */
 function complete(
-  snap: Omit<z.infer<typeof versionTwo>, 'kubeProxy'> & { kubeProxy?: unknown },
+  snap: Omit<z.infer<typeof versionThree>, 'kubeProxy'> & { kubeProxy?: unknown },
 ): ClusterSnapshot {
   const { kubeProxy, ...rest } = snap;
   return {

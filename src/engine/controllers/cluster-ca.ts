@@ -7,6 +7,7 @@
  * subject key identifier. The DER is well-formed (openssl and curl parse it) but its key and signature
  * bytes are derived from a seed rather than computed: nothing in the simulation verifies them.
  */
+import type { DistributionProfile } from '../api/distribution.ts';
 import { Rng } from '../util/rng.ts';
 import { base64Encode, utf8Encode } from '../util/encoding.ts';
 
@@ -130,12 +131,12 @@ function ecPublicKey(seed: string): number[] {
  * distribution's other CAs the same way (kubeadm's `front-proxy-ca`, k3s's `k3s-client-ca`, …).
  */
 export function clusterCaPem(
-  distribution: 'kubeadm' | 'k3s',
+  bootstrap: DistributionProfile['bootstrap'],
   seed: string,
   createdMs: number,
-  caName = distribution === 'k3s' ? 'k3s-server-ca' : 'kubernetes',
+  caName = bootstrap === 'k3s' ? 'k3s-server-ca' : 'kubernetes',
 ): string {
-  const k3s = distribution === 'k3s';
+  const k3s = bootstrap === 'k3s';
   const issuedMs = Math.floor(createdMs / 1000) * 1000;
   const notBefore = k3s ? issuedMs : issuedMs - KUBEADM_BACKDATE_MS;
   const cn = k3s ? `${caName}@${issuedMs / 1000}` : caName;

@@ -4,6 +4,7 @@
  * `--root-ca-file`) under `ca.crt` and the description annotation; a deleted or altered copy is put
  * back. Pods read it through their projected `kube-api-access-*` volume.
  */
+import { distributionOf } from '../api/distribution.ts';
 import type { AnyObject, ConfigMap, ResourceKey } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
 import { parseTimestamp } from '../util/clock.ts';
@@ -52,7 +53,7 @@ export class RootCACertPublisher extends BaseController {
       const system = this.ctx.api.get('namespaces', undefined, 'kube-system');
       const created = system?.metadata.creationTimestamp;
       this.rootCA = clusterCaPem(
-        this.ctx.config.distribution,
+        distributionOf(this.ctx.config).bootstrap,
         `${this.ctx.config.name}/${system?.metadata.uid ?? ''}`,
         created ? parseTimestamp(created) : this.ctx.clock.now(),
       );

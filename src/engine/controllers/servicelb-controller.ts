@@ -8,6 +8,8 @@
  * node has one, else InternalIPs, sorted; with externalTrafficPolicy Local only nodes with a ready
  * endpoint). Runs on k3s unless `--disable servicelb` (`packetpath.k3s.disable: [servicelb]`).
  */
+import type { ClusterConfig } from '../api/cluster-config.ts';
+import { distributionOf } from '../api/distribution.ts';
 import type { Manifest, Node, Pod, ResourceKey, Service } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
 import { objectKey } from '../api/store.ts';
@@ -133,8 +135,8 @@ function svclbDaemonSetBody(svc: Service, enableNodeSelector: boolean): Manifest
   };
 }
 
-export function serviceLBEnabled(config: { distribution: string; k3sDisable: readonly string[] }): boolean {
-  return config.distribution === 'k3s' && !config.k3sDisable.includes('servicelb');
+export function serviceLBEnabled(config: ClusterConfig): boolean {
+  return distributionOf(config).serviceLB(config);
 }
 
 function isServiceLB(svc: Service | undefined): boolean {

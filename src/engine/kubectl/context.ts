@@ -11,7 +11,11 @@ import {
   type OutputChunk,
   type SessionContext,
   type SessionExitHook,
+  type Shows,
+  type Sighting,
 } from '../shell/types.ts';
+import type { AnyObject } from '../api/objects.ts';
+import type { ResourceInfo } from '../api/resources.ts';
 import type { ParsedFlags } from './flags.ts';
 import type { TemplateInput } from './printers/output.ts';
 import type { KubectlHooks, KubectlHost } from './host.ts';
@@ -27,6 +31,8 @@ export class KubectlContext {
   stderr = '';
   /** Both streams in write order: a warning printed before a table shows before it. */
   private readonly transcript = new Transcript();
+  /** What the output displayed (get, describe): the shell records it if it reaches the terminal. */
+  shows: Shows | undefined;
   /** A session the shell should open when the command ends (`exec -it`, `debug node -it`). */
   enter: (SessionContext & { readonly onExit?: SessionExitHook }) | undefined;
 
@@ -76,6 +82,32 @@ export class KubectlContext {
       if (chunk.stream === 'stdout') this.out(chunk.text);
       else this.err(chunk.text);
     }
+  }
+
+  /** The objects just printed on stdout, one sighting per kind and namespace. */
+  showed(printed: readonly { readonly info: ResourceInfo; readonly object: AnyObject }[]): void {
+    const byPlace = new Map<string, { resource: string; namespace?: string; names: string[] }>();
+    for (const { info, object } of printed) {
+      const namespace = info.namespaced ? (object.metadata.namespace ?? this.namespace) : undefined;
+      const key = `${info.key}\0${namespace ?? ''}`;
+      let s = byPlace.get(key);
+      if (!s) {
+        s = { resource: info.key, ...(namespace !== undefined ? { namespace } : {}), names: [] };
+        byPlace.set(key, s);
+      }
+      s.names.push(object.metadata.name);
+    }
+    if (byPlace.size > 0) this.shows = { stream: 'stdout', sightings: [...byPlace.values()] };
+  }
+
+  /** A listing of these kinds found nothing, and said so on stderr (`No resources found in shop namespace.`). */
+  listedNone(infos: readonly ResourceInfo[]): void {
+    const sightings: Sighting[] = infos.map((info) => ({
+      resource: info.key,
+      ...(info.namespaced ? { namespace: this.allNamespaces ? '*' : this.namespace } : {}),
+      names: [],
+    }));
+    if (sightings.length > 0) this.shows = { stream: 'stderr', sightings };
   }
 
   /** What was written so far, in order; undefined while that is just stdout then stderr. */

@@ -38,13 +38,19 @@ describe('kubectl --field-selector', () => {
     { name: 'hostNetwork as text', sel: 'spec.hostNetwork=true', want: 'pod/bb\n' },
     { name: 'podIP', sel: 'status.podIP=10.244.0.4', want: 'pod/dddd\n' },
   ])('get pods: $name', ({ sel, want }) => {
-    const r = cluster().run(`get pods --field-selector ${sel} -o name`);
+    const { shows, ...r } = cluster().run(`get pods --field-selector ${sel} -o name`);
     expect(r).toEqual({ stdout: want, stderr: '', exitCode: 0 });
+    // What the terminal is told it showed: the pods printed, no more.
+    expect(shows?.sightings.flatMap((s) => s.names.map((n) => `pod/${n}\n`)).join('')).toBe(want);
   });
 
   it('prints "No resources found" when nothing matches', () => {
-    const r = cluster().run('get pods --field-selector status.phase=Succeeded');
+    const { shows, ...r } = cluster().run('get pods --field-selector status.phase=Succeeded');
     expect(r).toEqual({ stdout: '', stderr: 'No resources found in default namespace.\n', exitCode: 0 });
+    expect(shows).toEqual({
+      stream: 'stderr',
+      sightings: [{ resource: 'pods', namespace: 'default', names: [] }],
+    });
   });
 
   it('rejects a field the kind does not support with the server error', () => {

@@ -112,6 +112,7 @@ function result(ctx: KubectlContext, exitCode: number): CommandResult {
     exitCode,
     ...(output ? { output } : {}),
     ...(ctx.enter ? { enter: ctx.enter } : {}),
+    ...(ctx.shows ? { shows: ctx.shows } : {}),
   };
 }
 

@@ -81,6 +81,7 @@ const BUSYBOX_TOOLS = [
   'id',
   'whoami',
   'uname',
+  'tar',
   'cp',
   'mv',
   'ln',
@@ -90,6 +91,7 @@ const BUSYBOX_TOOLS = [
   'find',
   'xargs',
   'tee',
+  'chroot',
 ];
 const DEBIAN_TOOLS = [
   'sh',
@@ -118,6 +120,7 @@ const DEBIAN_TOOLS = [
   'id',
   'whoami',
   'uname',
+  'tar',
   'getent',
   'cp',
   'mv',
@@ -128,6 +131,7 @@ const DEBIAN_TOOLS = [
   'find',
   'xargs',
   'tee',
+  'chroot',
 ];
 const NETSHOOT_TOOLS = [
   ...BUSYBOX_TOOLS,
@@ -332,6 +336,7 @@ function systemImages(): ImageProfile[] {
     entry: string[],
     sizeBytes: number,
     shell?: 'sh' | 'bash',
+    extraTools: readonly string[] = [],
   ) =>
     profile({
       repository,
@@ -341,14 +346,22 @@ function systemImages(): ImageProfile[] {
       entrypoint: entry,
       cmd: [],
       libc: shell ? 'glibc' : 'static',
-      tools: shell ? [...DEBIAN_TOOLS, ...helpers] : [],
+      tools: shell ? [...DEBIAN_TOOLS, ...helpers, ...extraTools] : [],
       tags: ANY_TAG,
       ...(shell ? { shell } : {}),
     });
   return [
     sys('registry.k8s.io/coredns/coredns', 'v1.13.1', ['/coredns'], 22_384_805),
     sys('docker.io/rancher/mirrored-coredns-coredns', '1.13.1', ['/coredns'], 22_384_805),
-    sys('registry.k8s.io/kube-proxy', 'v1.35.0', ['/usr/local/bin/kube-proxy'], 31_006_440, 'sh'),
+    // Built on distroless-iptables (kubernetes/release images/build/distroless-iptables), which ships
+    // the netfilter tools kube-proxy drives, so `kubectl -n kube-system exec kube-proxy-… --
+    // iptables-save` works on a real cluster (the pod is hostNetwork: it sees the node's rules).
+    sys('registry.k8s.io/kube-proxy', 'v1.35.0', ['/usr/local/bin/kube-proxy'], 31_006_440, 'sh', [
+      'iptables',
+      'iptables-save',
+      'nft',
+      'conntrack',
+    ]),
     sys('registry.k8s.io/etcd', '3.6.6-0', ['etcd'], 23_653_098),
     sys('registry.k8s.io/kube-apiserver', 'v1.35.0', ['kube-apiserver'], 30_111_224),
     sys('registry.k8s.io/kube-controller-manager', 'v1.35.0', ['kube-controller-manager'], 26_603_510),
@@ -373,6 +386,8 @@ function systemImages(): ImageProfile[] {
       ['local-path-provisioner'],
       22_341_120,
     ),
+    // kindnetd on registry.k8s.io/build-image/distroless-iptables: no shell (images/kindnetd/Dockerfile).
+    sys('docker.io/kindest/kindnetd', 'v20260820-69b56db7', ['/bin/kindnetd'], 38_291_534),
     sys('quay.io/metallb/controller', 'v0.15.2', ['/controller'], 28_451_903),
     sys('quay.io/metallb/speaker', 'v0.15.2', ['/speaker'], 51_338_280),
   ];

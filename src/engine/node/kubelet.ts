@@ -25,7 +25,8 @@ import { POD_NODE_INDEX } from '../api/store.ts';
 import { jsonEqual } from '../util/json.ts';
 import { parseTimestamp } from '../util/clock.ts';
 import { cniPlugin, sandboxId } from './cni/index.ts';
-import { recordSandboxCreated } from './cni/cni-settings.ts';
+import { nodeCniSettings, recordSandboxCreated } from './cni/cni-settings.ts';
+import { distributionOf } from '../api/distribution.ts';
 import { allocateIP } from './ipam.ts';
 import { recordHostPortsHeld, type ContainerRuntime, type podPrograms } from './container-runtime.ts';
 import { currentPull, planContainers, type PlannedEvent } from './pod-lifecycle.ts';
@@ -273,6 +274,7 @@ export class Kubelet implements Controller {
       pod,
       () => this.podsHere(),
     );
+    if (cniPlugin(config.cni).isAgentPod(pod)) this.annotateNodeAsCniAgent(node);
     const status = this.initialStatus(pod, { ...base, podIP: ip, podIPs: [{ ip: ip! }] }, true, nowText);
     this.writeStatus(pod, status);
     return { wrote: true, pod: api.get('pods', pod.metadata.namespace, pod.metadata.name) };
@@ -409,6 +411,28 @@ export class Kubelet implements Controller {
     const written: Pod = this.ctx.api.updateStatus({ ...pod, status });
     this.noteWritten(pod, written);
     return true;
+  }
+
+  /**
+   * The CNI agent that just started on this node annotates its Node, as flanneld's kube subnet
+   * manager and calico-node do at start (the plugin says which annotations).
+   */
+  private annotateNodeAsCniAgent(node: Node): void {
+    const config = this.ctx.config;
+    const plugin = cniPlugin(config.cni);
+    const settings = nodeCniSettings(this.ctx.api, this.ctx.nodeState, config.cni, this.nodeName);
+    const annotations = plugin.nodeAnnotations?.({
+      node: this.nodeName,
+      nodeIP: nodeInternalIP(node),
+      nodeNetworkPrefix: distributionOf(config).nodeNetworkPrefix,
+      podCIDR: node.spec?.podCIDR ?? '',
+      dp: plugin.dataplane(settings, config.nodeMTU),
+    });
+    if (!annotations) return;
+    const current = this.ctx.api.get('nodes', undefined, this.nodeName) ?? node;
+    const merged = { ...current.metadata.annotations, ...annotations };
+    if (jsonEqual(merged, current.metadata.annotations ?? {})) return;
+    this.ctx.api.updateMetadata({ ...current, metadata: { ...current.metadata, annotations: merged } });
   }
 
   /** The node's image list (node.status.images), biggest first as the kubelet reports it. */

@@ -15,10 +15,12 @@ import { parseTimestamp } from '../util/clock.ts';
 import { fnv32a } from '../util/rng.ts';
 import { formatImageRef } from '../api/image-ref.ts';
 import { resolveImage } from './images.ts';
+import { containerArgv } from './process-model.ts';
 import { programExit, programSettleMs, type ContainerProgram } from './container-runtime.ts';
 import {
   PULL_FAIL_MS,
   backOffStatus,
+  containerId,
   everStarted,
   goDuration,
   lastFinish,
@@ -198,6 +200,18 @@ export function planContainers(env: PlanEnv): PodPlan {
     }
     pulled.add(name);
     ev(e, 'Normal', 'Pulled', pulledMsg);
+    // Neither the pod nor the image names a program (a distroless image without `command`):
+    // containerd cannot build the OCI spec, so the container is never created and the kubelet
+    // retries on each sync (containerd's CRI WithProcessArgs: "no command specified").
+    if (containerArgv(e.c, resolved.profile).length === 0) {
+      const id = containerId(uid, e.c.name, previous ? previous.restartCount + 1 : 0).slice(
+        'containerd://'.length,
+      );
+      const err = `failed to generate container "${id}" spec: failed to generate spec: no command specified`;
+      keep('CreateContainerError', err);
+      ev(e, 'Warning', 'Failed', `Error: ${err}`);
+      return false;
+    }
     ev(e, 'Normal', 'Created', 'Container created');
     const at = env.rfc3339(ready);
     const running = runningStatus(e.c, uid, at, previous);

@@ -438,8 +438,22 @@ function commandSteps(argv: string[], state: BuildState, main: boolean): Step[] 
         ];
       return [{ op: 'tool', argv }];
     case 'cat':
-    case 'mkdir':
     case 'ls':
+    case 'chroot':
+    case 'ip':
+    case 'ss':
+    case 'iptables-save':
+    case 'nft':
+    case 'conntrack':
+    case 'ipvsadm':
+      // They print what the container's files or its network namespace hold (a debug pod's /host,
+      // the node's rules from a hostNetwork netshoot): the registry runs them when the image has them.
+      if (bin === 'cat' || bin === 'ls' || ctx.profile.tools.includes(bin)) return [{ op: 'tool', argv }];
+      return [
+        { op: 'log', text: `sh: ${bin}: not found`, stream: 'err' },
+        { op: 'status', code: 127 },
+      ];
+    case 'mkdir':
     case 'kill':
     case 'test':
     case '[':

@@ -10,6 +10,7 @@ import { shellError, type Frame } from './session.ts';
 import { fileErrorText } from './vfs.ts';
 import { RESERVED_WORDS } from './syntax.ts';
 import { HELP_TOPICS, helpText } from './help.ts';
+import { signalNumber } from './jobs.ts';
 
 export interface BuiltinServices {
   history(): readonly string[];
@@ -349,15 +350,14 @@ export function createBuiltins(services: BuiltinServices): ReadonlyMap<string, B
     c.rt.frame.args = params.slice(n);
     return 0;
   });
-  table.set('wait', (_argv, c) => c.interp.finishJobs());
+  table.set('wait', (_argv, c) =>
+    c.interp.host.interactive && !c.rt.subshell ? c.interp.jobs.waitInteractive(c.io) : c.interp.finishJobs(),
+  );
   table.set('jobs', (_argv, c) => {
-    const jobs = c.interp.jobList();
-    jobs.forEach((job, i) => {
-      const mark = i === jobs.length - 1 ? '+' : i === jobs.length - 2 ? '-' : ' ';
-      c.out(`[${i + 1}]${mark}  ${'Running'.padEnd(24)}${job.command} &\n`);
-    });
+    c.out(c.interp.jobs.listing());
     return 0;
   });
+  table.set('kill', (argv, c) => killBuiltin(argv, c));
 
   table.set('help', (argv, c) => {
     const topic = argv[1];
@@ -392,4 +392,80 @@ function splitFields(line: string, n: number): string[] {
   }
   out.push(rest.replace(/[ \t]+$/, ''));
   return out;
+}
+
+/**
+ * `kill [-s SIG | -SIG | -n NUM] %JOB|PID…`: ends a background job (what it prints on the way out,
+ * tcpdump's summary, shows now; the next prompt reports it). PID 1, the container's main process,
+ * ignores the signal as any PID 1 without a handler does. Other PIDs are no process this shell knows.
+ * Wording per shell: bash's, BusyBox ash's and dash's, as each prints it.
+ */
+function killBuiltin(argv: readonly string[], c: BuiltinContext): number {
+  const frame = c.rt.frame;
+  const say = (bashText: string, ashText: string, dashText: string) =>
+    c.err(
+      frame.flavour === 'bash'
+        ? `bash: kill: ${bashText}\n`
+        : frame.flavour === 'ash'
+          ? `sh: ${ashText}\n`
+          : shellError(frame, `kill: ${dashText}`),
+    );
+  let signal = 15;
+  let i = 1;
+  const first = argv[1];
+  if (first === '-s' || first === '-n') {
+    const spec = argv[2];
+    if (spec === undefined) {
+      c.err(`bash: kill: ${first}: option requires an argument\n`);
+      return 1;
+    }
+    const n = signalNumber(spec);
+    if (n === undefined) {
+      say(
+        `${spec}: invalid signal specification`,
+        `bad signal name '${spec}'`,
+        `invalid signal number or name: ${spec}`,
+      );
+      return 1;
+    }
+    signal = n;
+    i = 3;
+  } else if (first !== undefined && /^-[A-Za-z0-9]+$/.test(first)) {
+    const n = signalNumber(first.slice(1));
+    if (n === undefined) {
+      say(
+        `${first.slice(1)}: invalid signal specification`,
+        `bad signal name '${first.slice(1)}'`,
+        `Illegal option -${first[1]}`,
+      );
+      return 1;
+    }
+    signal = n;
+    i = 2;
+  }
+  const targets = argv.slice(i);
+  if (targets.length === 0) {
+    c.err('kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n');
+    return 2;
+  }
+  let status = 0;
+  for (const t of targets) {
+    const job = c.interp.jobs.find(t);
+    if (job) {
+      c.interp.jobs.kill(job, signal, c.io);
+      continue;
+    }
+    if (t === '1') continue;
+    status = frame.flavour === 'ash' && t.startsWith('%') ? 2 : 1;
+    if (t.startsWith('%'))
+      say(
+        `${t}: no such job`,
+        `kill: ${c.interp.host.interactive && !c.rt.subshell ? '' : 'line 0: '}${t}: no such job`,
+        `No such job: ${t}`,
+      );
+    else if (!/^\d+$/.test(t))
+      say(`${t}: arguments must be process or job IDs`, `invalid number '${t}'`, `Illegal number: ${t}`);
+    else say(`(${t}) - No such process`, `can't kill pid ${t}: No such process`, 'No such process');
+  }
+  return status;
 }

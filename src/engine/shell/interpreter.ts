@@ -7,20 +7,21 @@ import type { AndOr, Command, List, Pipeline, Redirect, SimpleCommand, Word } fr
 import {
   DEFAULT_TERMINAL_SIZE,
   outputOf,
-  type BackgroundJob,
   type CommandHandler,
   type CommandIO,
   type CommandResult,
   type CommandTerminal,
   type ExecResult,
   type TerminalSize,
+  type Sighting,
 } from './types.ts';
 import { expandWord, expandWordFields, ExpansionError, type ExpandContext } from './expand.ts';
 import { parseProgram, ShellSyntaxError } from './parser.ts';
 import { LimitError, MAX_COMMANDS, MAX_LOOP_ITERATIONS, MAX_PIPE_BYTES, MAX_SCRIPT_DEPTH } from './limits.ts';
 import { OutputBuffer, OutputPair, Stdin, writeTo, type StdIo, type Target } from './streams.ts';
 import { shellError, shellName, subshellOf, type Frame } from './session.ts';
-import { bindFiles, fileErrorText } from './vfs.ts';
+import { JobTable } from './jobs.ts';
+import { bindFiles, fileErrorText, isElfBinary } from './vfs.ts';
 import { syntaxErrorText } from './syntax-errors.ts';
 
 /** `exit N`: unwinds to the nearest subshell boundary or to the session. */
@@ -87,6 +88,8 @@ export interface InterpreterHost {
   readonly terminalIn: Stdin | undefined;
   /** The terminal's size, once the terminal has reported one. */
   readonly terminalSize: TerminalSize | undefined;
+  /** Objects a command displayed reached the terminal (see sightings.ts). */
+  saw(sightings: readonly Sighting[]): void;
 }
 
 const ASSIGN_WORD = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
@@ -96,8 +99,13 @@ export class Interpreter {
   readonly host: InterpreterHost;
   private commands = 0;
   private readonly running: { rt: Runtime; io: StdIo }[] = [];
-  private readonly jobs: { job: BackgroundJob; io: StdIo }[] = [];
+  readonly jobs = new JobTable();
   private backgrounded = false;
+  /**
+   * What a pipe carries toward the terminal: sightings of a command that wrote into it, delivered
+   * when the command reading the pipe prints something itself (`kubectl get ep | grep api`).
+   */
+  private carried = new WeakMap<OutputBuffer, Sighting[]>();
 
   constructor(host: InterpreterHost) {
     this.host = host;
@@ -119,7 +127,6 @@ export class Interpreter {
   reset(): void {
     this.commands = 0;
     this.running.length = 0;
-    this.jobs.length = 0;
   }
 
   /** The command being run right now (for programs that need the shell: `sh`, `which`, `sleep`). */
@@ -150,22 +157,12 @@ export class Interpreter {
 
   /** Programs running in the background, in start order. */
   jobCount(): number {
-    return this.jobs.length;
-  }
-
-  jobList(): readonly BackgroundJob[] {
-    return this.jobs.map((j) => j.job);
+    return this.jobs.size;
   }
 
   /** Waits for the jobs started since `from` (`wait`, or the end of the shell that started them). */
-  finishJobs(from = 0): number {
-    let status = 0;
-    for (const { job, io } of this.jobs.splice(from)) {
-      const r = job.finish();
-      for (const chunk of outputOf(r)) writeTo(chunk.stream === 'stdout' ? io.out : io.err, chunk.text);
-      status = r.exitCode;
-    }
-    return status;
+  finishJobs(from = 0, io?: StdIo): number {
+    return this.jobs.finishFrom(from, io);
   }
 
   private runForeground(item: AndOr, rt: Runtime, io: StdIo): number {
@@ -185,6 +182,7 @@ export class Interpreter {
       status = this.runCommand(p.commands[0]!, rt, io);
     } else {
       let stdin = io.stdin;
+      let inbound: Sighting[] | undefined;
       status = 0;
       p.commands.forEach((cmd, i) => {
         const last = i === p.commands.length - 1;
@@ -195,7 +193,10 @@ export class Interpreter {
           out: pipeTarget ?? io.out,
           err: p.pipeStderr[i] && pipeTarget ? pipeTarget : io.err,
         };
+        const before = bufferLength(elementIo.out);
         status = this.inSubshell(rt, (sub) => this.runCommand(cmd, sub, elementIo));
+        if (inbound && bufferLength(elementIo.out) > before) this.deliver(inbound, elementIo.out);
+        inbound = pipe && this.carried.get(pipe);
         stdin = new Stdin(pipe ? pipe.text() : '');
       });
     }
@@ -368,9 +369,27 @@ export class Interpreter {
     if (result.clear && !rt.subshell && io.out.kind === 'buffer' && io.out.buffer === this.host.terminalOut)
       this.host.clear();
     for (const chunk of outputOf(result)) writeTo(chunk.stream === 'stdout' ? io.out : io.err, chunk.text);
-    if (result.job) this.jobs.push({ job: result.job, io });
+    if (result.shows && result[result.shows.stream] !== '')
+      this.deliver(result.shows.sightings, result.shows.stream === 'stdout' ? io.out : io.err);
+    if (result.job) {
+      // At an interactive prompt (not inside a script or `sh -c`) the job outlives the line.
+      const lasting = this.host.interactive && !rt.subshell && rt.depth === 0;
+      const entry = this.jobs.add(result.job, io, argv.join(' '), rt.frame, lasting);
+      if (lasting) writeTo(io.err, `[${entry.number}] ${entry.pid}\n`);
+    }
     if (result.enter && !rt.subshell) this.host.enter(result.enter, rt.frame);
     return result.exitCode;
+  }
+
+  /**
+   * Sightings written to `target`: the terminal has shown them (lines typed at the prompt only; setup
+   * lines and checks see nothing); a pipe carries them on; a file or a `$( … )` capture keeps them.
+   */
+  private deliver(sightings: readonly Sighting[], target: Target): void {
+    if (!this.host.interactive || target.kind !== 'buffer' || sightings.length === 0) return;
+    const { buffer } = target;
+    if (buffer === this.host.terminalOut || buffer === this.host.terminalErr) this.host.saw(sightings);
+    else this.carried.set(buffer, [...(this.carried.get(buffer) ?? []), ...sightings]);
   }
 
   private callHandler(
@@ -428,7 +447,18 @@ export class Interpreter {
         writeTo(io.err, shellError(rt.frame, `${name}: Is a directory`));
         return 126;
       }
-      if (kind === 'file') return this.runScriptFile(resolveIn(rt.frame, name), name, argv.slice(1), rt, io);
+      if (kind === 'file') {
+        const read = rt.frame.fs.read(resolveIn(rt.frame, name));
+        // A program no handler stands for here: another root's binary (a node's, under a debug pod's
+        // /host), whose dynamic loader this root lacks, so execve fails with ENOENT.
+        if ('content' in read && isElfBinary(read.content)) {
+          const message =
+            rt.frame.flavour === 'bash' ? 'cannot execute: required file not found' : 'not found';
+          writeTo(io.err, shellError(rt.frame, `${name}: ${message}`));
+          return 127;
+        }
+        return this.runScriptFile(resolveIn(rt.frame, name), name, argv.slice(1), rt, io);
+      }
       writeTo(io.err, shellError(rt.frame, `${name}: ${fileErrorText('ENOENT')}`));
       return 127;
     }
@@ -657,4 +687,9 @@ function splitAlias(value: string): string[] {
     // An alias that does not parse is used as a single word.
   }
   return [value];
+}
+
+/** What a target holds so far: a file counts as never growing (what goes there is not seen). */
+function bufferLength(target: Target): number {
+  return target.kind === 'buffer' ? target.buffer.length : 0;
 }

@@ -19,7 +19,8 @@ export class LabFiles {
   readonly changes = new Emitter<{ change: FileChange }>();
 
   constructor(initial: Record<string, string> = {}) {
-    for (const [path, content] of Object.entries(initial)) this.files.set(normalisePath(path) ?? path, content);
+    for (const [path, content] of Object.entries(initial))
+      this.files.set(normalisePath(path) ?? path, content);
   }
 
   read(path: string): string | undefined {

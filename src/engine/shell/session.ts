@@ -4,7 +4,7 @@
  * real shell process holds: variables, working directory, aliases, and its view of the files.
  */
 import type { SessionContext, SessionEnvironment, SessionExitHook, ShellFlavour } from './types.ts';
-import { LabFilesystem, OverlayFilesystem, withDevices, type Filesystem } from './vfs.ts';
+import { LabFilesystem, layeredFilesystem, OverlayFilesystem, withDevices, type Filesystem } from './vfs.ts';
 import type { LabFiles } from './lab-files.ts';
 
 export interface Variable {
@@ -103,7 +103,23 @@ export function sessionFrame(
     vars,
     cwd: env.cwd,
     aliases: new Map(),
-    fs: withDevices(new OverlayFilesystem(() => env.files(), overlay, dirs, READ_ONLY_MOUNTS)),
+    // The container's own layer when the node keeps one (every exec shares it); else the session's.
+    fs: withDevices(
+      env.layer
+        ? layeredFilesystem(
+            () => env.files(),
+            env.layer,
+            READ_ONLY_MOUNTS,
+            () => env.dirs?.() ?? [],
+          )
+        : new OverlayFilesystem(
+            () => env.files(),
+            overlay,
+            dirs,
+            READ_ONLY_MOUNTS,
+            () => env.dirs?.() ?? [],
+          ),
+    ),
     dirs,
     overlay,
     onExit,

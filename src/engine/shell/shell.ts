@@ -13,6 +13,7 @@ import type {
   SessionContext,
   ShellFlavour,
   TerminalSize,
+  Sighting,
 } from './types.ts';
 import { MAX_TERMINAL_CELLS } from './types.ts';
 import {
@@ -50,6 +51,8 @@ export interface ShellOptions {
   readonly files: LabFiles;
   /** Advances the cluster's simulated clock (`sleep`). */
   readonly tick: (ms: number) => void;
+  /** Told what a typed line's output showed on the terminal (sightings.ts). */
+  readonly onSight?: (line: string, sightings: readonly Sighting[]) => void;
 }
 
 export const SHELL_STATE_VERSION = 1;
@@ -79,6 +82,8 @@ export class Shell {
   /** The terminal's size, once the terminal reported one (`setTerminalSize`): a pty's winsize. */
   private size: TerminalSize | undefined;
   private clearRequested = false;
+  /** The line being run, as history records it. */
+  private line = '';
   private readonly interp: Interpreter;
   private readonly builtins: ReadonlyMap<string, Builtin>;
   private readonly programs: ReadonlyMap<string, CommandHandler>;
@@ -105,6 +110,7 @@ export class Shell {
       get terminalSize() {
         return self.size;
       },
+      saw: (sightings) => opts.onSight?.(this.line, sightings),
       builtin: (name) => this.builtins.get(name),
       lookup: (name, frame) => this.lookup(name, frame),
       enter: (enter, from) => this.enter(enter, from),
@@ -145,6 +151,7 @@ export class Shell {
       };
     }
     this.record(line);
+    this.line = line.replace(/\n+$/, '');
     const terminal = new OutputPair(true);
     const { out, err } = terminal;
     this.terminal = terminal;
@@ -181,8 +188,8 @@ export class Shell {
           if (logout) break;
         }
       }
-      // A job still running when the line ends is collected now: the session does not outlive the line.
-      this.interp.finishJobs();
+      // Jobs of scripts end with them; a job started at an interactive prompt lasts (see jobs.ts).
+      this.interp.jobs.settle(io, this.frames);
     } catch (e) {
       if (e instanceof ShellSyntaxError) {
         err.write(syntaxErrorText(e, this.top()));
@@ -289,6 +296,7 @@ export class Shell {
 
   /** Restores `state()` output; anything malformed falls back to a fresh host shell. */
   restore(state: ShellState | unknown): void {
+    this.interp.jobs.clear();
     this.frames = [hostFrame(this.files)];
     this.historyList = [];
     this.status = 0;

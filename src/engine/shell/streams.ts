@@ -66,6 +66,11 @@ export class OutputBuffer {
     this.size += text.length;
   }
 
+  /** Characters written so far (a command that wrote nothing leaves it unchanged). */
+  get length(): number {
+    return this.size;
+  }
+
   clear(): void {
     this.chunks = [];
     this.size = 0;

@@ -40,7 +40,7 @@ export type SessionContext =
       readonly container: string;
       readonly shell?: string;
     }
-  | { readonly kind: 'node'; readonly node: string; readonly debugPod?: string; readonly shell?: string };
+  | { readonly kind: 'node'; readonly node: string; readonly shell?: string };
 
 /** errno-style failure of a file operation; `fileErrorText` in `shell/vfs.ts` words it as libc does. */
 export type FileError =
@@ -140,9 +140,35 @@ export interface BackgroundJob {
   readonly command: string;
   /** Ends the program now (its `-c` count reached, or stopped as Ctrl-C would): what it printed then. */
   finish(): ExecResult;
+  /**
+   * What it printed since the last look, and whether it has ended by itself (a job that lasts across
+   * interactive prompt lines is looked at after each line).
+   */
+  poll?(): { readonly output: ExecResult; readonly done: boolean };
+}
+
+/**
+ * Objects a command's output displayed (`kubectl get`/`describe` print them): what the learner saw,
+ * once that output reaches the terminal. Kinds are the API's resource keys; the shell knows no cluster.
+ */
+export interface Sighting {
+  /** The resource key: `pods`, `endpointslices.discovery.k8s.io`. */
+  readonly resource: string;
+  /** The objects' namespace; `*` for a listing across all namespaces; absent for cluster-scoped kinds. */
+  readonly namespace?: string;
+  /** The objects shown, by name; empty when the listing found none (`No resources found`). */
+  readonly names: readonly string[];
+}
+
+/** What a command's output showed, and on which stream (a listing that found nothing says so on stderr). */
+export interface Shows {
+  readonly stream: OutputChunk['stream'];
+  readonly sightings: readonly Sighting[];
 }
 
 export interface CommandResult extends ExecResult {
+  /** What the output displayed, for the shell to record if it reaches the terminal (see Sighting). */
+  readonly shows?: Shows;
   /**
    * Opens a nested session (`kubectl exec -it … -- sh`, `kubectl debug node/… -it`); `exit` leaves it.
    * `onExit` runs when the session ends; text it returns is what the opening command prints then, on
@@ -176,8 +202,27 @@ export interface SessionEnvironment {
   readonly env: Readonly<Record<string, string>>;
   /** Read-only base files by absolute path (`/etc/resolv.conf`, `/etc/hosts`, …). */
   files(): Readonly<Record<string, string>>;
+  /** Directories of the base that hold no file (a node's `/srv`, seen in a debug pod at `/host/srv`). */
+  dirs?(): readonly string[];
   /** Absolute path of an executable, for `which`/`type` (undefined when the image lacks it). */
   commandPath?(name: string): string | undefined;
+  /**
+   * The container's writable layer, kept by the node: writes made by one exec are there for the next
+   * one and travel in the snapshot. Without it a session's writes last as long as the session.
+   */
+  readonly layer?: WritableLayer;
+}
+
+/** A container's writes over its image (`null` = removed) and the directories it made. */
+export interface LayerContents {
+  readonly files: Readonly<Record<string, string | null>>;
+  readonly dirs: readonly string[];
+}
+
+/** The copy-on-write layer containerd's snapshotter gives each container (read fresh, saved whole). */
+export interface WritableLayer {
+  read(): LayerContents;
+  write(contents: LayerContents): void;
 }
 
 /** Resolves a command name in a session context; undefined means "command not found". */

@@ -5,7 +5,7 @@
  * strings; `bindFiles` gives commands a view relative to the shell's working directory.
  */
 import type { LabFiles } from './lab-files.ts';
-import type { FileError, SessionFiles } from './types.ts';
+import type { FileError, SessionFiles, WritableLayer } from './types.ts';
 
 /** Absolute-path file operations; `bindFiles` turns one into the `SessionFiles` commands get. */
 export interface Filesystem {
@@ -242,6 +242,16 @@ export class LabFilesystem implements Filesystem {
 
 const TMP = '/tmp';
 
+/**
+ * How a binary's content starts (the ELF magic), so `cat` shows what a real one begins with and the
+ * shell knows the file is a program, never a script to read.
+ */
+export const ELF_MAGIC = '\x7fELF\x02\x01\x01';
+
+export function isElfBinary(content: string): boolean {
+  return content.startsWith(ELF_MAGIC);
+}
+
 function isTmp(path: string): boolean {
   return path === TMP || within(path, TMP);
 }
@@ -259,17 +269,21 @@ export class OverlayFilesystem implements Filesystem {
   private readonly overlay: Map<string, string | null>;
   private readonly dirs: Set<string>;
   private readonly readOnly: readonly string[];
+  /** Empty directories of the base (a node's `/boot`, `/srv`): files alone cannot show them. */
+  private readonly baseDirs: () => readonly string[];
 
   constructor(
     base: () => Readonly<Record<string, string>>,
     overlay: Map<string, string | null>,
     dirs: Set<string>,
     readOnly: readonly string[] = [],
+    baseDirs: () => readonly string[] = () => [],
   ) {
     this.base = base;
     this.overlay = overlay;
     this.dirs = dirs;
     this.readOnly = readOnly;
+    this.baseDirs = baseDirs;
   }
 
   private fileContent(path: string): string | undefined {
@@ -290,6 +304,7 @@ export class OverlayFilesystem implements Filesystem {
   stat(path: string): 'file' | 'dir' | undefined {
     if (path === '/' || STANDARD_DIRS.includes(path) || this.dirs.has(path)) return 'dir';
     if (this.fileContent(path) !== undefined) return 'file';
+    if (this.baseDirs().includes(path)) return 'dir';
     return this.allFiles().some((f) => within(f, path)) ? 'dir' : undefined;
   }
 
@@ -334,15 +349,48 @@ export class OverlayFilesystem implements Filesystem {
     const kind = this.stat(path);
     if (kind === undefined) return 'ENOENT';
     if (kind === 'file') return 'ENOTDIR';
-    return childNames(path, [...this.allFiles(), ...STANDARD_DIRS, ...this.dirs]);
+    return childNames(path, [...this.allFiles(), ...STANDARD_DIRS, ...this.baseDirs(), ...this.dirs]);
   }
 
   private childDirs(path: string): string[] {
-    return [...STANDARD_DIRS, ...this.dirs].filter((d) => within(d, path));
+    return [...STANDARD_DIRS, ...this.baseDirs(), ...this.dirs].filter((d) => within(d, path));
   }
 
   private parentError(path: string): FileError | undefined {
     const parent = this.stat(parentOf(path));
     return parent === 'dir' ? undefined : parent === 'file' ? 'ENOTDIR' : 'ENOENT';
   }
+}
+
+/**
+ * An OverlayFilesystem whose writes live in a container's writable layer instead of one session:
+ * each operation reads the layer as it is now (another exec may have written since) and a change
+ * saves it back.
+ */
+export function layeredFilesystem(
+  base: () => Readonly<Record<string, string>>,
+  layer: WritableLayer,
+  readOnly: readonly string[],
+  baseDirs: () => readonly string[] = () => [],
+): Filesystem {
+  const open = () => {
+    const { files, dirs } = layer.read();
+    return { overlay: new Map(Object.entries(files)), dirs: new Set(dirs) };
+  };
+  const view = (s: ReturnType<typeof open>) =>
+    new OverlayFilesystem(base, s.overlay, s.dirs, readOnly, baseDirs);
+  const change = (op: (fs: OverlayFilesystem) => FileError | undefined): FileError | undefined => {
+    const s = open();
+    const error = op(view(s));
+    if (!error) layer.write({ files: Object.fromEntries(s.overlay), dirs: [...s.dirs] });
+    return error;
+  };
+  return {
+    stat: (p) => view(open()).stat(p),
+    read: (p) => view(open()).read(p),
+    list: (p) => view(open()).list(p),
+    write: (p, c, append) => change((fs) => fs.write(p, c, append)),
+    remove: (p) => change((fs) => fs.remove(p)),
+    mkdir: (p) => change((fs) => fs.mkdir(p)),
+  };
 }

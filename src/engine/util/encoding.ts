@@ -120,3 +120,46 @@ export function base32Encode(bytes: ArrayLike<number>): string {
   while (out.length % 8 !== 0) out += '=';
   return out;
 }
+
+/**
+ * Files hold strings. Text is Unicode and is UTF-8 on disk; binary data (a pcap from `tcpdump -w`, a
+ * tar stream) is a byte string, one char per byte. A NUL byte tells them apart, the mark of binary
+ * data grep and git go by: a byte string with a NUL is its own bytes, anything else is UTF-8.
+ */
+export function isByteString(content: string): boolean {
+  return content.includes('\0') && !/[^\0-\xff]/.test(content);
+}
+
+/** The bytes a file's content stands for (see isByteString). */
+export function fileBytes(content: string): Uint8Array {
+  return isByteString(content) ? fromBinaryString(content) : utf8Encode(content);
+}
+
+/** A file's content from its bytes: a byte string when they hold a NUL, UTF-8 text otherwise. */
+export function fileContent(bytes: Uint8Array): string {
+  return bytes.includes(0) ? toBinaryString(bytes) : utf8Decode(bytes);
+}
+
+/** Bytes as a byte string, one char per byte. */
+export function toBinaryString(b: Uint8Array): string {
+  // Spreading a plain array is fast; spreading a typed array walks its iterator one byte at a time.
+  const parts: string[] = [];
+  for (let i = 0; i < b.length; i += 8192) {
+    const end = Math.min(b.length, i + 8192);
+    const codes = new Array<number>(end - i);
+    for (let j = i; j < end; j++) codes[j - i] = b[j]!;
+    parts.push(String.fromCharCode(...codes));
+  }
+  return parts.join('');
+}
+
+export function fromBinaryString(s: string): Uint8Array {
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i) & 255;
+  return out;
+}
+
+/** How many bytes a file's content takes (`ls -l`, `wc -c`): see isByteString. */
+export function fileSize(content: string): number {
+  return isByteString(content) ? content.length : utf8Length(content);
+}

@@ -1,15 +1,16 @@
 /**
- * `type: looked`: the learner looked at a kind of object — some command they ran printed it. Recognised
- * however it was spelled (checks/kubectl-line.ts): any flag order, `-n` before or after the verb, comma
- * lists (`svc,endpointslices`), `type/name`, short and full resource names, `get` with any `-o` or
- * `describe`, piped through grep. Namespaced kinds count in the namespace the check names (or `-A`).
- * When nothing counts, the message says what would.
+ * `type: looked`: the learner looked at a kind of object — some command they ran printed it on their
+ * terminal. The engine records what each typed line displayed (`cluster.sightings`: kubectl's tables,
+ * `describe`, `-o yaml`/`json`, through a pipe that printed something), so any spelling counts and a
+ * command that failed (NotFound, a typo, output sent to a file or into a `grep` that matched nothing)
+ * does not. Namespaced kinds count in the namespace the check names, or from an `-A` listing.
+ * When nothing counts, the message says why the closest attempt did not and what would.
  */
 import { msg } from '../messages/format.ts';
 import { errorVerdict, verdict, type Verdict } from '../result.ts';
 import type { Evaluator } from './env.ts';
 import { commandsOf, kubectlShow } from './kubectl-line.ts';
-import { DEFAULT_NAMESPACE, resolveResource } from './objects.ts';
+import { resolveResource } from './objects.ts';
 
 /** The verbs whose output shows the objects named. */
 const SHOWING_VERBS = new Set(['get', 'describe']);
@@ -29,20 +30,32 @@ export const evaluateLooked: Evaluator<'looked'> = (check, env): Verdict => {
   }
   const wanted = new Set<string>(infos.map((i) => i!.key));
   const namespaced = infos.some((i) => i!.namespaced);
-  let near: string | undefined;
-  for (const line of env.history) {
-    for (const words of commandsOf(line)) {
-      const show = kubectlShow(words);
-      if (!show || !SHOWING_VERBS.has(show.verb) || !show.resources.some((r) => wanted.has(r))) continue;
-      const where = show.namespace ?? DEFAULT_NAMESPACE;
-      if (!namespaced || ns === undefined || where === '*' || where === ns)
-        return verdict(true, expected, msg('check.history.observed.found', { line }));
-      near ??= line;
-    }
+  let elsewhere: string | undefined;
+  for (const seen of env.cluster.sightings.list()) {
+    if (!wanted.has(seen.resource)) continue;
+    const where = seen.namespace;
+    if (!namespaced || ns === undefined || where === undefined || where === '*' || where === ns)
+      return verdict(true, expected, msg('check.history.observed.found', { line: seen.line }));
+    elsewhere ??= seen.line;
   }
-  const observed =
-    near !== undefined
-      ? msg('check.looked.observed.otherNamespace', { line: near, namespace: ns ?? '', example })
-      : msg('check.looked.observed.none', { count: env.history.length, example });
-  return verdict(false, expected, observed);
+  if (elsewhere !== undefined)
+    return verdict(
+      false,
+      expected,
+      msg('check.looked.observed.otherNamespace', { line: elsewhere, namespace: ns ?? '', example }),
+    );
+  // A line that asked for them but showed nothing: it failed, or its output never reached the screen.
+  const tried = env.history.find((line) =>
+    commandsOf(line).some((words) => {
+      const show = kubectlShow(words);
+      return show && SHOWING_VERBS.has(show.verb) && show.resources.some((r) => wanted.has(r));
+    }),
+  );
+  return verdict(
+    false,
+    expected,
+    tried !== undefined
+      ? msg('check.looked.observed.notShown', { line: tried, example })
+      : msg('check.looked.observed.none', { count: env.history.length, example }),
+  );
 };

@@ -618,6 +618,13 @@ export const CATALOGUE = {
         'none of your commands ({{count}} so far) printed them; a `kubectl get` or `kubectl describe` that lists them would count, any flag order, `-o` or `| grep`, such as `{{example}}`',
     },
   },
+  'check.looked.observed.notShown': {
+    description:
+      'A command asked for them but its output showed none: it failed, or went to a file or a pipe that printed nothing. {{line}}: it; {{example}}: a command that would count.',
+    'pt-BR':
+      '`{{line}}` pediu por eles, mas não os mostrou no terminal (o comando falhou, ou a saída foi para um arquivo ou um pipe que nada imprimiu); contaria `{{example}}`',
+    en: '`{{line}}` asked for them but did not show them on your terminal (the command failed, or its output went to a file or a pipe that printed nothing); `{{example}}` would count',
+  },
   'check.looked.observed.otherNamespace': {
     description: 'A command listed them in another namespace. {{line}}: it; {{namespace}}: the one wanted.',
     'pt-BR': '`{{line}}` listou outro namespace, não {{namespace}}; contaria `{{example}}` (ou `-A`)',

@@ -14,7 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { LabFiles, MAX_FILE_BYTES, normalisePath } from '../../engine/index.ts';
+import { fileBytes, fileContent, LabFiles, MAX_FILE_BYTES, normalisePath } from '../../engine/index.ts';
 
 type FileError = 'ENOENT' | 'EISDIR' | 'ENOTDIR' | 'EACCES' | 'EROFS' | 'EFBIG' | 'ENOTEMPTY' | 'EEXIST';
 
@@ -81,7 +81,8 @@ export class DiskLabFiles extends LabFiles {
     if (a === undefined || this.kind(path) !== 'file') return undefined;
     try {
       if (statSync(a).size > MAX_FILE_BYTES) return undefined;
-      return readFileSync(a, 'utf8');
+      // A file with a NUL byte (a pcap) is binary: the engine holds it as a byte string.
+      return fileContent(readFileSync(a));
     } catch {
       return undefined;
     }
@@ -96,7 +97,7 @@ export class DiskLabFiles extends LabFiles {
     if (p === undefined || p === '') return `${path}: ${TEXT.ENOENT}`;
     if (content.length > MAX_FILE_BYTES) return `${path}: ${TEXT.EFBIG}`;
     try {
-      writeFileSync(join(this.root, p), content);
+      writeFileSync(join(this.root, p), fileBytes(content));
     } catch (e) {
       return `${path}: ${TEXT[errno(e)]}`;
     }

@@ -22,6 +22,7 @@ import { processIO, type CliIO } from './grade-io.ts';
 import { cohortCsv, cohortJson, cohortTable, type GradedRow } from './grade-output.ts';
 import { planOutputs, writePlan, WriteError } from './grade-write.ts';
 import { cohortLab } from '../../grader/formats/cohort.ts';
+import { gradeLive } from './live/grade-live.ts';
 import { MAX_ZIP_TOTAL, reportsFromZip, ZipError } from '../../grader/formats/zip-reports.ts';
 import { MAX_ROSTER_BYTES, parseRoster, RosterError, type Roster } from '../../grader/formats/roster.ts';
 
@@ -38,6 +39,8 @@ const USAGE = `usage: packetpath grade LAB REPORT... | DIR [flags]
   --labs DIR              where labs live (default ./labs)
   --locale en|pt-BR       language of titles, explanations and the HTML report (default en)
   --jobs N                grading threads (default: one per CPU)
+
+packetpath grade --kubeconfig FILE LAB grades a live cluster instead (packetpath grade --kubeconfig x --help).
 `;
 
 export const FORMATS = ['gradescope', 'canvas', 'moodle', 'classroom', 'checks', 'csv', 'json'] as const;
@@ -227,6 +230,8 @@ async function gradeAll(
 }
 
 export async function runGrade(argv: readonly string[], io: CliIO = processIO): Promise<number> {
+  // A live cluster instead of reports (live/grade-live.ts).
+  if (argv.some((a) => a === '--kubeconfig' || a.startsWith('--kubeconfig='))) return gradeLive(argv, io);
   let tmp: string | undefined;
   try {
     return await gradeCohort(argv, io, () => (tmp ??= mkdtempSync(join(tmpdir(), 'packetpath-zip-'))));

@@ -24,10 +24,17 @@ const CLI_TEXT = {
     usage: [
       'lab steps      the lab’s steps',
       'lab check      run the checks and explain the ones that fail',
+      'lab quiz       the lab’s questions; lab quiz QUESTION CHOICE… answers one',
       'lab hint       the next hint',
       'lab solution   the solution (asks first), then offers to run it',
     ].join('\n'),
-    unknown: 'lab: unknown subcommand "{sub}" (try lab steps, lab check, lab hint, lab solution)',
+    unknown: 'lab: unknown subcommand "{sub}" (try lab steps, lab check, lab quiz, lab hint, lab solution)',
+    noQuiz: 'This lab has no questions.',
+    quizHow:
+      'Answer with `lab quiz QUESTION CHOICE` (several choices for a question marked "pick every right one"), by id or number: `lab quiz {example}`.',
+    quizMultiple: '(pick every right one)',
+    quizWhere: '`lab quiz` shows the question; `lab quiz {id} CHOICE` answers it.',
+    quizRecorded: 'Answer to {id} recorded: {verdict}',
     noMoreHints: 'That was the last hint. `lab solution` shows the full answer.',
     noHints: 'This lab has no hints.',
     yesNo: '[y/N]',
@@ -39,10 +46,18 @@ const CLI_TEXT = {
     usage: [
       'lab steps      os passos do lab',
       'lab check      roda as verificações e explica as que falham',
+      'lab quiz       as perguntas do lab; lab quiz PERGUNTA OPÇÃO… responde uma',
       'lab hint       a próxima dica',
       'lab solution   a solução (pergunta antes) e a opção de executá-la',
     ].join('\n'),
-    unknown: 'lab: subcomando desconhecido "{sub}" (tente lab steps, lab check, lab hint, lab solution)',
+    unknown:
+      'lab: subcomando desconhecido "{sub}" (tente lab steps, lab check, lab quiz, lab hint, lab solution)',
+    noQuiz: 'Este lab não tem perguntas.',
+    quizHow:
+      'Responda com `lab quiz PERGUNTA OPÇÃO` (várias opções numa pergunta marcada "marque todas as certas"), pelo id ou pelo número: `lab quiz {example}`.',
+    quizMultiple: '(marque todas as certas)',
+    quizWhere: '`lab quiz` mostra a pergunta; `lab quiz {id} OPÇÃO` responde.',
+    quizRecorded: 'Resposta de {id} registrada: {verdict}',
     noMoreHints: 'Essa foi a última dica. `lab solution` mostra a resposta completa.',
     noHints: 'Este lab não tem dicas.',
     yesNo: '[s/N]',
@@ -139,7 +154,8 @@ export class LabShell {
       const head = `${passed ? '[x]' : '[ ]'} ${r.title[this.locale]}: ${passed ? this.ui('lab.checkPassed') : this.ui('lab.checkFailed')}`;
       if (passed) return head;
       const why = [r.observed[this.locale], r.hop?.[this.locale]].filter(Boolean).join(' — ');
-      return `${head}\n    ${why}`;
+      const quiz = this.lab.checks.find((c) => c.id === r.id)?.quiz;
+      return `${head}\n    ${why}${quiz ? `\n    ${this.cli('quizWhere', { id: r.id })}` : ''}`;
     });
     const { percent } = score(summary.results);
     const total =
@@ -147,6 +163,47 @@ export class LabShell {
         ? this.ui('lab.checkAllPassed')
         : this.ui('lab.checkSummary', { passed: summary.passed, total: summary.total, percent });
     return `${this.ui('lab.checks')}\n${lines.join('\n')}\n${total}\n`;
+  }
+
+  /** The lab's questions with their choices (by id and number) and the answers given so far. */
+  private quizzes() {
+    return this.lab.checks.flatMap((c) => (c.quiz ? [{ id: c.id, quiz: c.quiz }] : []));
+  }
+
+  /** `lab quiz`: lists the questions; `lab quiz QUESTION CHOICE…` answers one (ids or 1-based numbers). */
+  quiz(args: readonly string[]): string {
+    const quizzes = this.quizzes();
+    if (quizzes.length === 0) return `${this.cli('noQuiz')}\n`;
+    const given = this.session.state().quizAnswers;
+    if (args.length === 0) {
+      const blocks = quizzes.map(({ id, quiz }, i) => {
+        const head = `${i + 1}. [${id}] ${quiz.question[this.locale].trim()}${quiz.multiple ? ` ${this.cli('quizMultiple')}` : ''}`;
+        const picked = given[id] ?? [];
+        const choices = quiz.choices.map(
+          (c, j) =>
+            `   ${picked.includes(c.id) ? '(*)' : '( )'} ${j + 1}. ${c.id}: ${c.text[this.locale].trim()}`,
+        );
+        return [head, ...choices].join('\n');
+      });
+      const first = quizzes[0]!;
+      const example = `${first.id} ${first.quiz.choices[0]!.id}`;
+      return `${blocks.join('\n\n')}\n\n${this.cli('quizHow', { example })}\n`;
+    }
+    const [which, ...picks] = args;
+    const byNumber = /^\d+$/.test(which!) ? quizzes[Number(which) - 1] : undefined;
+    const target = byNumber ?? quizzes.find((q) => q.id === which);
+    const id = target?.id ?? which!;
+    const choices = picks.map((p) => {
+      const n = /^\d+$/.test(p) ? target?.quiz.choices[Number(p) - 1] : undefined;
+      return n?.id ?? p;
+    });
+    try {
+      this.session.answer(id, choices);
+    } catch (e) {
+      return `lab: ${e instanceof Error ? e.message : String(e)}\n`;
+    }
+    const verdict = this.session.check().results.find((r) => r.id === id);
+    return `${this.cli('quizRecorded', { id, verdict: verdict?.observed[this.locale] ?? '' })}\n`;
   }
 
   hint(): string {
@@ -200,8 +257,10 @@ export class LabShell {
 
   /** Runs a `lab …` line; returns what to print. */
   command(line: string): string {
-    const [, sub = 'help'] = line.trim().split(/\s+/);
+    const [, sub = 'help', ...args] = line.trim().split(/\s+/);
     switch (sub) {
+      case 'quiz':
+        return this.quiz(args);
       case 'steps':
         return this.steps();
       case 'check':

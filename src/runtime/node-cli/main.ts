@@ -30,6 +30,7 @@ import { parseArgs, parseSeed, UsageError, type ParsedArgs } from './args.ts';
 import { runGrade } from './grade.ts';
 import { runLab } from './lab.ts';
 import { runScorm } from './scorm.ts';
+import { runExport } from './live/export.ts';
 import { loadLabFromDir } from '../../grader/node/load-lab.ts';
 import { labForLearner, startLab } from '../../grader/index.ts';
 import { isLabCommand, LabShell } from './lab-shell.ts';
@@ -54,6 +55,8 @@ Usage:
   packetpath exec --state FILE [--cluster FILE] [--seed N] -- 'LINE'
   packetpath serve --kubeconfig FILE [--cluster FILE | --lab ID] [--state FILE] [--port N]
   packetpath grade LAB REPORT... | DIR [--format F --out FILE] [--roster FILE] [--html FILE] [--locale L]
+  packetpath grade --kubeconfig FILE LAB [--variant ID | --seed N]
+  packetpath export LAB DIR [--variant ID | --seed N] [--locale en|pt-BR]
   packetpath lab validate [ID...] [--labs DIR]
   packetpath scorm LAB... --out FILE.zip [--locale en|pt-BR] [--title TEXT]
   packetpath help
@@ -63,6 +66,7 @@ Commands:
           lab's steps come first, and these lines drive the lab instead of the shell:
             lab steps      the lab's steps
             lab check      run the checks, explained as in the browser
+            lab quiz       the lab's questions; lab quiz QUESTION CHOICE... answers one
             lab hint       the next hint
             lab solution   the solution, after a confirmation, then an offer to run it
   exec    Run one shell line against the cluster kept in --state FILE (created on first use),
@@ -71,7 +75,10 @@ Commands:
           Kubernetes client) drives it; writes a kubeconfig for it. With --state, the cluster is
           the one exec uses: both see every change.
   grade   Re-grade learners' reports by replaying them (instructors): a table on stdout, and files for
-          a gradebook (packetpath grade --help lists the formats).
+          a gradebook (packetpath grade --help lists the formats). With --kubeconfig, grade a live
+          cluster (kind, or packetpath serve) with the lab's checks, run with your kubectl.
+  export  Write a lab for a real cluster: a kind config, its start manifests, setup.sh, and a
+          verify.sh that runs the lab's checks with kubectl.
   lab     Check lab folders: schema, start state fails, solution passes (packetpath lab --help).
   scorm   Package labs as a SCORM 1.2 zip for an LMS: each lab grades in the learner's browser and
           reports its score (cmi.core.score.raw, lesson_status) with no server.
@@ -419,6 +426,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   if (argv[0] === 'grade') return runGrade(argv.slice(1), subIO);
   if (argv[0] === 'lab') return runLab(argv.slice(1), subIO);
   if (argv[0] === 'scorm') return runScorm(argv.slice(1), subIO);
+  if (argv[0] === 'export') return runExport(argv.slice(1), subIO);
   try {
     const args = parseArgs(argv);
     if (args.help || args.command === 'help' || (args.command === undefined && argv.length === 0)) {

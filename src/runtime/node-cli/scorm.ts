@@ -62,6 +62,7 @@ const TEXT = {
     report: 'Download report',
     checks: 'Checks',
     hints: 'Hints',
+    questions: 'Questions',
     noscript: 'This lab needs JavaScript.',
   },
   'pt-BR': {
@@ -75,6 +76,7 @@ const TEXT = {
     report: 'Baixar relatório',
     checks: 'Verificações',
     hints: 'Dicas',
+    questions: 'Perguntas',
     noscript: 'Este lab precisa de JavaScript.',
   },
 } as const;
@@ -92,6 +94,7 @@ code{font-family:ui-monospace,monospace;font-size:.9em}.muted{color:var(--muted)
 button:focus-visible,input:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
 #check-list{list-style:none;padding:0}#check-list li{padding:.4rem 0;border-bottom:1px solid var(--line)}
 #check-list li[data-state=passed] strong{color:var(--pass)}#check-list li[data-state=failed] strong{color:var(--fail)}.why{color:var(--muted);font-size:.92rem}
+#quiz fieldset{border:1px solid var(--line);border-radius:6px;margin:0 0 .8rem;padding:.5rem .8rem}#quiz legend{padding:0 .3rem}#quiz label{display:block;padding:.2rem 0}#quiz button{margin-top:.4rem}
 #solution-box pre{background:var(--term);color:var(--termfg);padding:.6rem;border-radius:6px;overflow:auto}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}`;
 
@@ -128,6 +131,7 @@ export function labPage(loaded: LoadedLab, locale: Locale): string {
 <h2>${t.checks}</h2>
 <p id="check-summary" role="status"></p>
 <ul id="check-list"></ul>
+<div id="quiz" hidden><h2>${t.questions}</h2></div>
 </section>
 </div>
 </main>

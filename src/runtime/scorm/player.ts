@@ -2,16 +2,17 @@
  * A lab inside an LMS: the page a SCORM package opens (see node-cli/scorm.ts). The lab runs in the
  * same session class as the site's Web Worker (lab-session.ts), on the page's own thread (a package
  * is one static page an LMS serves from wherever it unpacks it); each command is followed by the
- * checks, whose score goes to the LMS through the SCORM 1.2 API, with the learner's journal in
- * cmi.suspend_data so that coming back replays where they left off.
+ * checks, whose score goes to the LMS through the SCORM 1.2 API, with the learner's journal and quiz
+ * answers in cmi.suspend_data so that coming back replays where they left off (progress.ts: what is
+ * kept when a long session outgrows the 4,096 characters SCORM 1.2 allows, and the learner is told).
  */
-import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import en from '../../i18n/en.json' with { type: 'json' };
 import ptBR from '../../i18n/pt-BR.json' with { type: 'json' };
 import { labForLearner, MAX_DRAW_SEED, score, type LoadedLab } from '../../grader/index.ts';
 import { sha256Hex } from '../../grader/content-hash.ts';
 import { LabSession } from '../lab-session.ts';
-import type { CheckSummary, JournalStep } from '../protocol.ts';
+import type { CheckSummary, LabInfo } from '../protocol.ts';
+import { decodeProgress, encodeProgress, type Kept } from './progress.ts';
 import { findApi, ScormSession } from './scorm-api.ts';
 
 type Locale = 'en' | 'pt-BR';
@@ -23,26 +24,6 @@ const $ = <T extends HTMLElement>(sel: string): T => {
   if (!el) throw new Error(`missing ${sel}`);
   return el;
 };
-
-/** The progress kept in the LMS: the journal, deflated and base64'd to fit SCORM 1.2's 4,096 characters. */
-export function encodeProgress(journal: readonly JournalStep[]): string {
-  const bytes = deflateSync(strToU8(JSON.stringify(journal)), { level: 9 });
-  let bin = '';
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return `z1:${btoa(bin)}`;
-}
-
-export function decodeProgress(text: string): JournalStep[] | undefined {
-  if (!text.startsWith('z1:')) return undefined;
-  try {
-    const bin = atob(text.slice(3));
-    const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
-    const journal: unknown = JSON.parse(strFromU8(inflateSync(bytes)));
-    return Array.isArray(journal) ? (journal as JournalStep[]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** A learner's seed from their LMS id, so each learner meets their own variant, the same every visit. */
 function seedFor(studentId: string): number {
@@ -64,6 +45,55 @@ function inline(text: string): DocumentFragment {
   return frag;
 }
 
+type Translate = (k: UiKey, p?: Record<string, string | number>) => string;
+
+/** The lab's questions, each a fieldset of radios (or checkboxes) and an Answer button. */
+function renderQuizzes(
+  lab: LabInfo,
+  locale: Locale,
+  t: Translate,
+  given: Readonly<Record<string, readonly string[]>>,
+  answer: (id: string, choices: string[]) => void,
+): void {
+  const box = $('#quiz');
+  const quizzes = lab.checks.flatMap((c) => (c.quiz ? [{ id: c.id, quiz: c.quiz }] : []));
+  box.hidden = quizzes.length === 0;
+  for (const { id, quiz } of quizzes) {
+    const form = document.createElement('form');
+    form.dataset.quiz = id;
+    const set = document.createElement('fieldset');
+    const legend = document.createElement('legend');
+    legend.append(inline(quiz.question[locale].trim()));
+    if (quiz.multiple) legend.append(` ${t('lab.quizMultiple')}`);
+    set.append(legend);
+    for (const choice of quiz.choices) {
+      const label = document.createElement('label');
+      const input = document.createElement('input');
+      input.type = quiz.multiple ? 'checkbox' : 'radio';
+      input.name = id;
+      input.value = choice.id;
+      input.checked = given[id]?.includes(choice.id) ?? false;
+      label.append(input, ' ', inline(choice.text[locale].trim()));
+      set.append(label);
+    }
+    const go = document.createElement('button');
+    go.type = 'submit';
+    go.textContent = t('lab.quizAnswer');
+    set.append(go);
+    form.append(set);
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const picked = [...form.querySelectorAll<HTMLInputElement>('input:checked')].map((i) => i.value);
+      if (picked.length === 0) {
+        $('#status').textContent = t('lab.quizPick');
+        return;
+      }
+      answer(id, picked);
+    });
+    box.append(form);
+  }
+}
+
 async function main(): Promise<void> {
   const locale: Locale = document.documentElement.lang === 'pt-BR' ? 'pt-BR' : 'en';
   const t = (k: UiKey, p: Record<string, string | number> = {}) =>
@@ -80,8 +110,17 @@ async function main(): Promise<void> {
     seed,
   );
   const saved = decodeProgress(scorm.suspendData);
-  const result = await session.load(saved ? { kind: 'replay', journal: saved } : { kind: 'fresh' });
+  const result = await session.load(saved ? { kind: 'replay', journal: saved.journal } : { kind: 'fresh' });
   const lab = result.lab;
+  for (const [id, choices] of Object.entries(saved?.quizAnswers ?? {})) {
+    try {
+      session.answer(id, choices);
+    } catch {
+      // A question the lab no longer asks, or a choice it no longer offers: that answer is not kept.
+    }
+  }
+  /** Checks passed in an earlier session whose commands did not fit in cmi.suspend_data: they still count. */
+  const passedBefore = new Set(saved?.passed ?? []);
 
   $('#lab-title').textContent = lab.title[locale];
   $('#lab-summary').replaceChildren(inline(lab.summary[locale]));
@@ -99,7 +138,22 @@ async function main(): Promise<void> {
     out.textContent += text;
     out.scrollTop = out.scrollHeight;
   };
-  if (saved) print(`${t('lab.restored')}\n`);
+  // A session whose commands did not fit comes back as its files and the checks it had passed.
+  const commandsDropped = passedBefore.size > 0 && !saved?.journal.some((step) => 'run' in step);
+  if (saved) print(`${t(commandsDropped ? 'lab.restoredFiles' : 'lab.restored')}\n`);
+  renderQuizzes(lab, locale, t, session.state().quizAnswers, (id, choices) => {
+    session.answer(id, choices);
+    checks();
+  });
+
+  let told: Kept = 'all';
+  /** Says once, in the status line, what the LMS could not keep (never a silent loss). */
+  const tellKept = (kept: Kept) => {
+    if (kept === told) return;
+    told = kept;
+    if (kept !== 'all')
+      $('#status').textContent = t(kept === 'files' ? 'lab.progressFilesOnly' : 'lab.progressAnswersOnly');
+  };
 
   const checks = (): CheckSummary => {
     const summary = session.check();
@@ -127,7 +181,26 @@ async function main(): Promise<void> {
     $('#check-summary').textContent = all
       ? t('lab.checkAllPassed')
       : t('lab.checkSummary', { passed: summary.passed, total: summary.total, percent: s.percent });
-    scorm.report({ percent: s.percent, allPassed: all }, encodeProgress(session.state().journal));
+    const passedNow = summary.results.filter((r) => r.status === 'pass').map((r) => r.id);
+    const counted = score(
+      summary.results.map((r) => ({ status: passedBefore.has(r.id) ? ('pass' as const) : r.status })),
+    );
+    const state = session.state();
+    const progress = encodeProgress(
+      {
+        journal: state.journal,
+        quizAnswers: state.quizAnswers,
+        passed: [...passedBefore],
+        files: session.files(),
+        startFiles: lab.startFiles,
+      },
+      passedNow,
+    );
+    tellKept(progress.kept);
+    scorm.report(
+      { percent: counted.percent, allPassed: counted.total > 0 && counted.passed === counted.total },
+      progress.text,
+    );
     return summary;
   };
 

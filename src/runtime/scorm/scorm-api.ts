@@ -5,6 +5,7 @@
  * calls return the strings "true"/"false"; a missing API (the page opened on its own) is no error:
  * the lab still works, nothing is reported.
  */
+import { SUSPEND_DATA_MAX } from './progress.ts';
 
 export interface Scorm12Api {
   LMSInitialize(arg: ''): string;
@@ -34,9 +35,6 @@ export function findApi(start: Window): Scorm12Api | undefined {
   };
   return climb(start) ?? climb(start.opener as Window | null);
 }
-
-/** cmi.suspend_data holds at most 4,096 characters in SCORM 1.2 (RTE table 3.4.2). */
-export const SUSPEND_DATA_MAX = 4096;
 
 export interface ScormScore {
   readonly percent: number;
@@ -78,7 +76,11 @@ export class ScormSession {
     return this.open ? this.api!.LMSGetValue('cmi.suspend_data') : '';
   }
 
-  /** The score as a percent of checks passed; passed once every check passes. */
+  /**
+   * The score as a percent of checks passed; passed once every check passes. `suspendData` comes from
+   * progress.ts's encodeProgress, which keeps it within SUSPEND_DATA_MAX (this guard only refuses to
+   * hand an LMS a value SCORM 1.2 does not allow).
+   */
   report(score: ScormScore, suspendData: string): void {
     if (!this.open) return;
     const api = this.api!;

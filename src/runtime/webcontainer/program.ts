@@ -128,6 +128,11 @@ async function hostRequest(
       return session.validate((params as Params<'validate'>).path);
     case 'check':
       return session.check();
+    case 'answer': {
+      const p = params as Params<'answer'>;
+      session.answer(p.check, p.choices);
+      return null;
+    }
     case 'report': {
       const p = params as Params<'report'>;
       return session.report(p.locale, p.submittedAt, p.learner);

@@ -94,6 +94,9 @@ function defaultDataplane(config: ClusterConfig): DataplaneHint {
       return { encapsulation: 'ipip', tunnelDevice: 'tunl0' };
     case 'cilium':
       return { encapsulation: 'vxlan', udpPort: 8472, tunnelDevice: 'cilium_vxlan' };
+    // kindnetd routes each node's podCIDR via the node's address: no tunnel.
+    case 'kindnet':
+      return { encapsulation: 'none' };
   }
 }
 

@@ -114,7 +114,7 @@ export interface TopoOverlay {
   /** What carries pod packets between nodes. */
   readonly encapsulation: 'vxlan' | 'ipip' | 'geneve' | 'none';
   /** How nodes learn the other nodes' pod CIDRs. */
-  readonly routing: 'bgp' | 'flannel' | 'cilium';
+  readonly routing: 'bgp' | 'flannel' | 'cilium' | 'kindnet';
   readonly udpPort?: number;
   readonly device?: string;
   readonly nodeMtu?: number;

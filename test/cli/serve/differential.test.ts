@@ -9,7 +9,7 @@ import { createCluster, type Cluster } from '../../../src/engine/index.ts';
 import { loadLabFromDir } from '../../../src/grader/node/load-lab.ts';
 import { startLab } from '../../../src/grader/index.ts';
 import { startDifferential, type Differential, type LineResult } from './harness.ts';
-import { BASE_LINES, EXEC_LINES, LOG_LINES, WEB_YAML, labLines, simpleLabs } from './lines.ts';
+import { BASE_LINES, EXEC_LINES, LOG_LINES, WEB_YAML, chapterLines, labLines, simpleLabs } from './lines.ts';
 import { join } from 'node:path';
 
 /**
@@ -70,6 +70,20 @@ describe('our kubectl against the real kubectl v1.35 on the same cluster', { tim
     const cluster = createCluster(undefined, { seed: 1, files: { 'web.yaml': WEB_YAML } });
     await runScenario('base', cluster, [...BASE_LINES, ...LOG_LINES, ...EXEC_LINES]);
   });
+
+  it("chapters: every kubectl line of the chapters' code blocks, on a cluster running web", async () => {
+    const cluster = createCluster(undefined, { seed: 1, files: { 'web.yaml': WEB_YAML } });
+    const setup = ['kubectl apply -f web.yaml', 'kubectl expose deployment web --port=80'];
+    await runScenario('chapters', cluster, [...setup, ...chapterLines()]);
+  });
+
+  // Lab clusters where the chapters' lines find their objects (shop's policies, an Ingress controller).
+  for (const id of ['09-default-deny', '13-ingress']) {
+    it(`chapters on lab ${id}'s cluster`, async () => {
+      const cluster = startLab(loadLabFromDir(join(import.meta.dirname, '../../../labs', id)));
+      await runScenario(`chapters-${id}`, cluster, chapterLines());
+    });
+  }
 
   for (const id of simpleLabs()) {
     it(`lab ${id}: every kubectl line the lab holds`, async () => {

@@ -26,6 +26,8 @@ export interface Differential {
   readonly kubeconfig: string;
   readonly server: RunningServer;
   readonly host: ClusterHost;
+  /** The environment the real kubectl runs in (PATH, HOME, KUBECONFIG), for tests that spawn it themselves. */
+  readonly env: Readonly<Record<string, string>>;
   /** Real kubectl on a copy of `cluster`'s current state, then ours on `cluster` itself. */
   both(cluster: Cluster, line: string): Promise<{ real: LineResult; ours: LineResult }>;
   real(line: string): Promise<LineResult>;
@@ -67,6 +69,7 @@ export async function startDifferential(cluster: Cluster): Promise<Differential>
     kubeconfig,
     server,
     host,
+    env,
     real,
     async both(c, line) {
       for (const [path, text] of Object.entries(c.files.toJSON())) {

@@ -1,7 +1,7 @@
 /**
  * The kubectl lines the differential test runs: every kubectl line of each lab (its setup, its
- * solution, the commands its text and hints quote in backticks), plus a base scenario over the
- * commands the chapters use most. Lines that need a terminal (debug, attach, port-forward, edit,
+ * solution, the commands its text and hints quote in backticks), every kubectl line of the chapters'
+ * code blocks, plus a base scenario over the commands the chapters use most. Lines that need a terminal (debug, attach, port-forward, edit,
  * -it, -f -, follow/watch) or a shell pipeline are left out: they compare more than kubectl.
  */
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
@@ -27,6 +27,35 @@ export function labLines(id: string): string[] {
   for (const s of strings(lab, [])) {
     if (/^kubectl\s/.test(s.trim()) && !s.includes('\n')) found.push(s.trim());
     for (const m of s.matchAll(/`(kubectl [^`]+)`/g)) found.push(m[1]!.trim());
+  }
+  return [...new Set(found)].filter((l) => !EXCLUDED.test(` ${l} `));
+}
+
+const CONTENT = join(import.meta.dirname, '../../../content');
+
+function mdxFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? mdxFiles(join(dir, e.name)) : e.name.endsWith('.mdx') ? [join(dir, e.name)] : [],
+  );
+}
+
+/**
+ * The kubectl lines of the chapters' code blocks (both locales), without repeats, a trailing
+ * comment or a `$ ` prompt. A line that names another kubeconfig (`--kubeconfig ./sim.kubeconfig`,
+ * the serve page's example) is left out: it is about that file, not the cluster.
+ */
+export function chapterLines(): string[] {
+  const found: string[] = [];
+  for (const file of mdxFiles(CONTENT).sort()) {
+    for (const block of readFileSync(file, 'utf8').matchAll(/```[a-z]*\n([\s\S]*?)```/g)) {
+      for (const raw of block[1]!.split('\n')) {
+        const line = raw
+          .trim()
+          .replace(/^\$ /, '')
+          .replace(/\s+#.*$/, '');
+        if (/^kubectl\s/.test(line) && !line.endsWith('\\') && !/--kubeconfig/.test(line)) found.push(line);
+      }
+    }
   }
   return [...new Set(found)].filter((l) => !EXCLUDED.test(` ${l} `));
 }

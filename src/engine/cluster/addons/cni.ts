@@ -5,9 +5,11 @@
  * and Cilium (helm defaults: `cilium` and `cilium-envoy` DaemonSets, `cilium-operator`). k3s runs
  * flannel inside its own process, so it has none.
  */
+import { distributionOf } from '../../api/distribution.ts';
 import type { Manifest } from '../../api/objects.ts';
 import type { ClusterConfig } from '../../api/cluster-config.ts';
 import { FLANNEL_CONFLIST } from '../../node/cni/flannel.ts';
+import { kindnetManifests } from './kindnet.ts';
 
 type Container = Record<string, unknown>;
 
@@ -172,8 +174,10 @@ function ciliumConfig(config: ClusterConfig): Manifest {
 }
 
 export function cniManifests(config: ClusterConfig): Manifest[] {
-  if (config.disableDefaultCNI || config.distribution === 'k3s') return [];
+  if (config.disableDefaultCNI || distributionOf(config).cniInProcess) return [];
   switch (config.cni) {
+    case 'kindnet':
+      return kindnetManifests(config);
     case 'calico': {
       const v = 'v3.31.2';
       return [

@@ -11,6 +11,7 @@
  *   and `kube-public/cluster-info` (a kubeconfig holding only the CA and the control-plane endpoint,
  *   signed by the bootstrap signer with kind's bootstrap token `abcdef`).
  */
+import { distributionOf } from '../../api/distribution.ts';
 import type { NewObject } from '../../api/store.ts';
 import type { ClusterConfig } from '../../api/cluster-config.ts';
 import { KUBERNETES_VERSION } from '../../api/cluster-config.ts';
@@ -39,7 +40,7 @@ const caSeed = (config: ClusterConfig, id: ControlPlaneIdentity): string => `${c
 
 /** The cluster CA, exactly as the root CA publisher puts it in every `kube-root-ca.crt`. */
 export function clusterCa(config: ClusterConfig, id: ControlPlaneIdentity): string {
-  return clusterCaPem(config.distribution, caSeed(config, id), id.createdMs);
+  return clusterCaPem(distributionOf(config).bootstrap, caSeed(config, id), id.createdMs);
 }
 
 export function apiserverConfigMaps(
@@ -47,7 +48,7 @@ export function apiserverConfigMaps(
   id: ControlPlaneIdentity,
   today: string,
 ): NewObject[] {
-  const k3s = config.distribution === 'k3s';
+  const k3s = distributionOf(config).bootstrap === 'k3s';
   const seed = caSeed(config, id);
   // k3s signs client certificates with a CA of their own (client-ca.crt); kubeadm uses the cluster CA.
   const clientCa = k3s

@@ -112,8 +112,12 @@ function be32(b: Uint8Array, at: number): number {
   return (((b[at] ?? 0) << 24) | ((b[at + 1] ?? 0) << 16) | ((b[at + 2] ?? 0) << 8) | (b[at + 3] ?? 0)) >>> 0;
 }
 
+const HEX_BYTES = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** `aa:bb:cc:dd:ee:ff` (by table: it runs for every frame a capture takes or prints). */
 export function macText(b: Uint8Array, at: number): string {
-  return [...b.subarray(at, at + 6)].map((x) => x.toString(16).padStart(2, '0')).join(':');
+  const h = (i: number) => HEX_BYTES[b[at + i] ?? 0]!;
+  return `${h(0)}:${h(1)}:${h(2)}:${h(3)}:${h(4)}:${h(5)}`;
 }
 
 function ipText(b: Uint8Array, at: number): string {

@@ -110,8 +110,7 @@ function podMac(pod: Pod): string {
 
 /** The MAC a pod's default route resolves to: flannel's cni0 bridge, else the host end of its veth. */
 function gatewayMac(topo: Topology, pod: Pod, node: NodeInfo): string {
-  const dp = topo.dp(node.name);
-  const name = dp.cni === 'flannel' ? 'cni0' : hostInterfaceOf(topo.view, pod);
+  const name = cniPlugin(topo.dp(node.name).cni).bridge ?? hostInterfaceOf(topo.view, pod);
   return macOf(`${name}/${node.name}`);
 }
 
@@ -136,7 +135,8 @@ function podSideLegs(
     if (iface)
       legs.push({ netns, iface: iface.name, ifindex: iface.index, direction, frame, link: 'ether', delayUs });
   };
-  const bridge = topo.dp(p.node.name).cni === 'flannel' ? topo.netns(nodeNs).byName('cni0') : undefined;
+  const bridgeName = cniPlugin(topo.dp(p.node.name).cni).bridge;
+  const bridge = bridgeName ? topo.netns(nodeNs).byName(bridgeName) : undefined;
   if (toPod) {
     push(nodeNs, bridge, 'out', at);
     push(nodeNs, vethIf, 'out', at + 1);
@@ -157,13 +157,11 @@ function vxlanSourcePort(inner: Uint8Array): number {
 }
 
 function vni(topo: Topology, dp: CniDataplane, from: Place): number {
-  if (dp.cni === 'calico') return 4096;
-  if (dp.cni === 'cilium') {
-    // Cilium carries the source's security identity in the VNI (host: 1, world: 2).
-    if (from.kind === 'pod') return podSecurityIdentity(topo.view.cluster, from.pod);
-    return from.kind === 'node' ? 1 : 2;
-  }
-  return 1;
+  const id = cniPlugin(dp.cni).vni ?? 0;
+  if (id !== 'security-identity') return id;
+  // Cilium carries the source's security identity in the VNI (host: 1, world: 2).
+  if (from.kind === 'pod') return podSecurityIdentity(topo.view.cluster, from.pod);
+  return from.kind === 'node' ? 1 : 2;
 }
 
 /**
@@ -194,10 +192,7 @@ function crossingLegs(
     const iface = topo.netns(ns).byName(name);
     if (iface) legs.push({ netns: ns, iface: name, ifindex: iface.index, direction, frame, link, delayUs });
   };
-  const dev =
-    dp.encapsulation === 'none'
-      ? undefined
-      : (dp.tunnelDevice ?? (dp.cni === 'flannel' ? 'flannel.1' : undefined));
+  const dev = dp.encapsulation === 'none' ? undefined : dp.tunnelDevice;
   let outer = packet;
   if (dev) {
     const ipip = dp.encapsulation === 'ipip';
@@ -295,5 +290,5 @@ export function packetLegs(
 
 /** The address a node's ICMP errors to a pod come from (flannel: cni0's; otherwise the node's). */
 export function nodeIcmpSource(view: NetworkView, node: NodeInfo): string {
-  return view.config.cni === 'flannel' ? cniPlugin('flannel').gateway(node.podCIDR) || node.ip : node.ip;
+  return cniPlugin(view.config.cni).nodeAddressTowardPods(node.podCIDR, node.ip);
 }

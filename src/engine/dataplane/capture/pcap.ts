@@ -71,7 +71,7 @@ export function readPcap(b: Uint8Array): Pcap | { readonly error: PcapReadError 
     records.push({
       seconds: u32(at),
       micros: nano ? Math.floor(frac / 1000) : frac,
-      data: b.slice(at + 16, at + 16 + caplen),
+      data: b.subarray(at + 16, at + 16 + caplen),
       originalLength: u32(at + 12),
     });
     at += 16 + caplen;
@@ -79,14 +79,4 @@ export function readPcap(b: Uint8Array): Pcap | { readonly error: PcapReadError 
   return { linktype: u32(20), snaplen: u32(16), records };
 }
 
-export function toBinaryString(b: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < b.length; i += 8192) s += String.fromCharCode(...b.subarray(i, i + 8192));
-  return s;
-}
-
-export function fromBinaryString(s: string): Uint8Array {
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i) & 255;
-  return out;
-}
+export { fromBinaryString, toBinaryString } from '../../util/encoding.ts';

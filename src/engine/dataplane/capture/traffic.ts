@@ -13,6 +13,7 @@ import type { Origin, TransportResult } from '../network/transport.ts';
 import type { DnsResponse, QType } from '../dns/message.ts';
 import { fnv32a } from '../../util/rng.ts';
 import { utf8Encode as utf8 } from '../../util/encoding.ts';
+import { masqueradePort } from '../netfilter/nat-port.ts';
 import { capturesRunning, recordLegs } from './captures.ts';
 import { nodeIcmpSource, packetLegs, Topology, type NatAt, type Place, type Reach } from './legs.ts';
 import {
@@ -82,9 +83,9 @@ function targetPlace(view: NetworkView, t: TransportResult): Place | undefined {
   return { kind: 'outside' };
 }
 
-/** The port the server sees: the client's own, or the one masquerading picked (connect.ts's rule). */
+/** The port the server sees: the client's own, or the one masquerading picked. */
 function serverSidePort(clientIP: string, localIP: string, srcPort: number): number {
-  return clientIP === localIP ? srcPort : 30000 + (srcPort % 2768);
+  return clientIP === localIP ? srcPort : masqueradePort(srcPort);
 }
 
 function shapeOf(

@@ -37,6 +37,8 @@ export interface ConntrackEntry {
   readonly dnat?: string;
   /** Source address after masquerade. */
   readonly snat?: string;
+  /** Source port after masquerade (`--random-fully` picks a new one). */
+  readonly snatPort?: number;
   /** Free-form owner data (the mode and the chosen IPVS virtual server, for counters). */
   readonly tag?: string;
 }
@@ -61,6 +63,7 @@ export interface NewConnection {
   readonly orig: Tuple;
   readonly dnat?: string;
   readonly snat?: string;
+  readonly snatPort?: number;
   readonly tag?: string;
 }
 
@@ -90,7 +93,12 @@ export class ConntrackTable {
   /** Records the first packet of a connection (unreplied). */
   create(c: NewConnection, nowMs: number): ConntrackEntry {
     const [dip, dport] = c.dnat ? splitHostPort(c.dnat) : [c.orig.dst, c.orig.dport];
-    const reply: Tuple = { src: dip, dst: c.snat ?? c.orig.src, sport: dport, dport: c.orig.sport };
+    const reply: Tuple = {
+      src: dip,
+      dst: c.snat ?? c.orig.src,
+      sport: dport,
+      dport: c.snatPort ?? c.orig.sport,
+    };
     const timeout =
       c.protocol === 'tcp'
         ? CONNTRACK_TIMEOUTS.tcpSynSent
@@ -108,6 +116,7 @@ export class ConntrackTable {
       streamAt: nowMs + UDP_STREAM_AFTER_MS,
       ...(c.dnat ? { dnat: c.dnat } : {}),
       ...(c.snat ? { snat: c.snat } : {}),
+      ...(c.snatPort !== undefined ? { snatPort: c.snatPort } : {}),
       ...(c.tag ? { tag: c.tag } : {}),
     };
     this.entries.set(key(c.protocol, c.orig), e);

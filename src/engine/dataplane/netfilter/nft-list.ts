@@ -3,8 +3,10 @@
  * chains (each in kernel creation order, separated by blank lines), `type … : verdict`, base chains
  * with symbolic priorities (`dstnat - 10`), `elements = { … }` wrapped the way nft's
  * `calculate_delim` wraps them (two addresses or five ports per line, one concatenation per line),
- * elements ordered by their key data read as a little-endian number (as observed in real listings:
- * `10.43.0.10 . tcp . 53`, `… . 8000`, `… . 3001`).
+ * elements in the order of nft's mergesort.c: a plain value by its number (`10.96.0.10` before
+ * `10.96.3.4`), a concatenation by its key data read as one little-endian number (as observed in real
+ * listings: `10.43.0.10 . tcp . 53`, `… . 8000`, `… . 3001`). Both checked against Debian 12's nft
+ * 1.0.6 in test/oracle/kernel.test.ts.
  */
 import { parseIPv4 } from '../../util/ip.ts';
 import {
@@ -51,7 +53,8 @@ const NEWLINE_DELIM = ',\n\t\t\t     ';
 
 function elementsText(s: NftSet): string {
   const keyTypes = s.type.split(' : ')[0]?.split(' . ') ?? [];
-  const sorted = [...s.elements].sort((a, b) => compareKeyData(keyBytes(a, keyTypes), keyBytes(b, keyTypes)));
+  const compare = keyTypes.length > 1 ? compareLittleEndian : compareBigEndian;
+  const sorted = [...s.elements].sort((a, b) => compare(keyBytes(a, keyTypes), keyBytes(b, keyTypes)));
   // nft's calculate_delim: concatenations one per line, addresses two per line, ports five.
   const perLine =
     keyTypes.length > 1 ? 1 : keyTypes[0] === 'ipv4_addr' ? 2 : keyTypes[0] === 'inet_service' ? 5 : 1;
@@ -90,8 +93,18 @@ function keyBytes(e: NftElement, types: readonly string[]): number[] {
   return out;
 }
 
-function compareKeyData(a: number[], b: number[]): number {
+/** concat_expr_msort_value: the concatenated key bytes imported in host (little-endian) order. */
+function compareLittleEndian(a: number[], b: number[]): number {
   for (let i = Math.max(a.length, b.length) - 1; i >= 0; i--) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** A plain value sorts by its mpz number: its network-order bytes, most significant first. */
+function compareBigEndian(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
     const d = (a[i] ?? 0) - (b[i] ?? 0);
     if (d !== 0) return d;
   }

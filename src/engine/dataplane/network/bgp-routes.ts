@@ -18,6 +18,7 @@
  * stopped or, if it never ran, since its pod was created (the moment its predecessor was gone); a node
  * with no calico-node pod at all has been down longer than any restart.
  */
+import { cniPlugin } from '../../node/cni/index.ts';
 import type { DataplaneHost } from './view.ts';
 import { isCniAgentPod } from '../../node/cni/cni-settings.ts';
 import { parseTimestamp } from '../../util/clock.ts';
@@ -62,7 +63,8 @@ export function bgpRouteWithdrawn(
   at: string,
   owner: string,
 ): boolean {
-  if (dp.cni !== 'calico' || dp.encapsulation === 'vxlan' || at === owner) return false;
+  if (cniPlugin(dp.cni).routingDaemon !== 'bird' || dp.encapsulation === 'vxlan' || at === owner)
+    return false;
   if (!cluster.store.get('daemonsets.apps', 'kube-system', 'calico-node')) return false;
   // Only a running BIRD withdraws: a node whose own BIRD stopped keeps its routes (persist).
   return birdDownSince(cluster, at) === 'running' && birdRoutesGone(cluster, owner);

@@ -27,6 +27,7 @@ import { exchange, internetExchange, requestBytes, responseBytes, type Exchange 
 import { edgeProxyExchange, type EdgeProxyOutcome } from './edge-proxy.ts';
 import { podListener } from './listeners.ts';
 import { ephemeralPort, resolveSource, type ResolvedSource } from './origin.ts';
+import { masqueradePort } from '../netfilter/nat-port.ts';
 import { transport, type TransportResult } from './transport.ts';
 import type { AppResponse, ConnectRequest, ConnectResult, DnsSummary, Hop } from './types.ts';
 import { buildView, type NetworkView } from './view.ts';
@@ -328,7 +329,7 @@ function application(
       request: http,
       hostname: hostnameOf(t),
       clientIP: t.clientIP,
-      clientPort: t.clientIP === result.local.ip ? srcPort : 30000 + (srcPort % 2768),
+      clientPort: t.clientIP === result.local.ip ? srcPort : masqueradePort(srcPort),
       localIP: t.destIP,
       now: view.now,
     };
@@ -381,8 +382,7 @@ function application(
 function icmpSource(view: NetworkView, dp: CniDataplane, node: string): string | undefined {
   const info = view.nodeByName(node);
   if (!info) return undefined;
-  if (dp.cni === 'flannel') return cniPlugin('flannel').gateway(info.podCIDR) || info.ip;
-  return info.ip;
+  return cniPlugin(dp.cni).nodeAddressTowardPods(info.podCIDR, info.ip);
 }
 
 function portForward(

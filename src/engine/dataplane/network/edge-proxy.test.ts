@@ -123,6 +123,26 @@ spec:
     expect((await c.exec(`curl -s -H 'Host: shop.example.com' http://${addr}/`)).stdout).toBe('web\n');
   });
 
+  it("records the proxy's own connection to the endpoint in conntrack as answered, like any client's", async () => {
+    const c = await boot();
+    const addr = addressOf(c);
+    const traefik = c.api.list('pods', 'kube-system').find((p) => p.metadata.name.startsWith('traefik-'));
+    const node = traefik?.spec?.nodeName ?? '';
+    expect((await c.exec(`curl -s -H 'Host: shop.example.com' http://${addr}/api`)).stdout).toBe('api\n');
+    const listing = (
+      await c.exec(
+        `kubectl debug node/${node} -it --image=nicolaka/netshoot -- chroot /host conntrack -L -p tcp --dport 5678`,
+      )
+    ).stdout;
+    // One flow from the Traefik pod to the api pod, closed after the response (conntrack-tools' format).
+    const upstream = listing.split('\n').filter((line) => line.includes(`src=${traefik?.status?.podIP} `));
+    expect(upstream).toHaveLength(1);
+    expect(upstream[0]).toMatch(
+      /^tcp {6}6 \d+ TIME_WAIT src=\S+ dst=\S+ sport=\d+ dport=5678 src=\S+ .*\[ASSURED\]/,
+    );
+    expect(upstream[0]).not.toContain('[UNREPLIED]');
+  });
+
   it('terminates TLS on websecure with the default certificate; -k shows its subject', async () => {
     const c = await boot();
     const addr = addressOf(c);

@@ -367,6 +367,11 @@ export function edgeProxyExchange(
   }
   if (up.status !== 'delivered' || !up.target || up.target.kind === 'internet' || !up.target.listener)
     return withTls({ hops, exchange: { kind: 'response', response: ownReply(goError(502), now) } });
+  // The backend answered the proxy's SYN: its conntrack entry on the proxy's node is replied, as the
+  // client's own connection is in connect.ts (else `conntrack -L` shows the upstream [UNREPLIED]).
+  const upstream = up.translation;
+  if (upstream?.t.proxy && upstream.t.proxyRoute)
+    upstream.t.proxy.connectionEstablished(upstream.node, upstream.t.proxyRoute);
   const clientIP = t.clientIP;
   const forwarded: [string, string][] = [
     ...http.headers.filter(([k]) => k.toLowerCase() !== 'host').map(([k, v]) => [k, v] as [string, string]),
@@ -399,5 +404,7 @@ export function edgeProxyExchange(
   if (ex.kind === 'closed')
     return withTls({ hops, exchange: { kind: 'response', response: ownReply(goError(502), now) } });
   if (ex.kind === 'silent') return withTls({ hops, exchange: ex });
+  if (upstream?.t.proxy && upstream.t.proxyRoute)
+    upstream.t.proxy.connectionClosed(upstream.node, upstream.t.proxyRoute);
   return withTls({ hops, exchange: { kind: 'response', response: relayed(ex.response) } });
 }

@@ -7,13 +7,18 @@
 import type { Pod } from '../../api/objects.ts';
 import { cniDeviceAddresses } from '../../node/cni/device-addresses.ts';
 import { cniPlugin } from '../../node/cni/index.ts';
-import { fnv32a } from '../../util/rng.ts';
+import type { LinkKind } from '../../node/cni/types.ts';
+import { macOf } from '../../util/mac.ts';
+import { distributionOf } from '../../api/distribution.ts';
 import { formatIPv4, parseCidr } from '../../util/ip.ts';
 import { cniDataplane, podMtuOf, type CniDataplane } from './cni-dataplane.ts';
 import { kubeProxyOf } from './kube-proxy-of.ts';
 import { hostInterfaceOf } from './routes.ts';
 import { bgpRouteWithdrawn } from './bgp-routes.ts';
 import { isRunning, type NetworkView, type NodeInfo } from './view.ts';
+
+export type { LinkKind } from '../../node/cni/types.ts';
+export { macOf } from '../../util/mac.ts';
 
 export interface Iface {
   readonly index: number;
@@ -32,32 +37,6 @@ export interface Iface {
   readonly qlen?: number;
   /** The rtnetlink link kind `ip -d` prints (IFLA_INFO_KIND); absent for a physical device and lo. */
   readonly kind?: LinkKind;
-}
-
-export type LinkKind =
-  | {
-      readonly type: 'vxlan';
-      /** Collect-metadata device (Cilium's cilium_vxlan): `external`, VNI 0, no local/dev. */
-      readonly external?: boolean;
-      readonly id: number;
-      readonly local?: string;
-      readonly dev?: string;
-      readonly dstport: number;
-    }
-  | { readonly type: 'veth' | 'bridge' | 'ipip' | 'dummy' };
-
-export function macOf(seed: string): string {
-  const h = fnv32a(seed);
-  const g = fnv32a(`${seed}#2`);
-  const bytes = [
-    (h & 0xfe) | 0x02,
-    (h >>> 8) & 255,
-    (h >>> 16) & 255,
-    (h >>> 24) & 255,
-    g & 255,
-    (g >>> 8) & 255,
-  ];
-  return bytes.map((b) => b.toString(16).padStart(2, '0')).join(':');
 }
 
 function broadcast(cidr: string): string | undefined {
@@ -92,7 +71,7 @@ export function podsWithNetns(view: NetworkView, node: string): Pod[] {
 }
 
 function tunlIndexInPods(dp: CniDataplane): boolean {
-  return dp.cni === 'calico' && dp.encapsulation === 'ipip';
+  return cniPlugin(dp.cni).hasTunl0(dp);
 }
 
 function podEth0Index(dp: CniDataplane): number {
@@ -106,10 +85,11 @@ export interface NodeNetns {
 
 export function nodeInterfaces(view: NetworkView, node: NodeInfo): NodeNetns {
   const dp = cniDataplane(view.cluster, node.name);
-  const k3s = view.config.distribution === 'k3s';
+  const distribution = distributionOf(view.config);
+  const vm = distribution.nodeUplink === 'vm-nic';
   const ifaces: Iface[] = [LO];
   let index = 2;
-  const prefix = k3s ? 24 : 16;
+  const prefix = distribution.nodeNetworkPrefix;
   const addresses = cniDeviceAddresses(dp, node.podCIDR);
   /** The inet line of a CNI device, from the one place that knows which address each device gets. */
   const inetOf = (device: string): Pick<Iface, 'inet'> => {
@@ -137,10 +117,10 @@ export function nodeInterfaces(view: NetworkView, node: NodeInfo): NodeNetns {
   ifaces.push({
     index: index++,
     name: 'eth0',
-    ...(k3s ? {} : { peer: `if${100 + view.nodes.findIndex((n) => n.name === node.name) * 2 + 7}` }),
+    ...(vm ? {} : { peer: `if${100 + view.nodes.findIndex((n) => n.name === node.name) * 2 + 7}` }),
     flags: 'BROADCAST,MULTICAST,UP,LOWER_UP',
     mtu: dp.nodeMtu,
-    qdisc: k3s ? 'fq_codel' : 'noqueue',
+    qdisc: vm ? 'fq_codel' : 'noqueue',
     state: 'UP',
     linkType: 'ether',
     mac: macOf(`eth0/${node.name}`),
@@ -149,10 +129,10 @@ export function nodeInterfaces(view: NetworkView, node: NodeInfo): NodeNetns {
       ...(broadcast(`${node.ip}/${prefix}`) ? { brd: broadcast(`${node.ip}/${prefix}`)! } : {}),
       scope: 'global',
     },
-    ...(k3s ? {} : { linkNetns: '0' }),
+    ...(vm ? {} : { linkNetns: '0' }),
     qlen: 1000,
     // A kind node is a container: its eth0 is a veth; the k3s VM's is a (virtio) NIC, no kind.
-    ...(k3s ? {} : { kind: { type: 'veth' as const } }),
+    ...(vm ? {} : { kind: { type: 'veth' as const } }),
   });
   const dev = (name: string, extra: Partial<Iface>): Iface => ({
     index: index++,
@@ -165,51 +145,17 @@ export function nodeInterfaces(view: NetworkView, node: NodeInfo): NodeNetns {
     mac: macOf(`${name}/${node.name}`),
     ...extra,
   });
-  if (dp.cni === 'flannel') {
-    if (dp.encapsulation === 'vxlan')
-      ifaces.push(
-        dev('flannel.1', {
-          // flanneld sizes the VXLAN device from the external interface, whatever the pods got.
-          mtu: dp.nodeMtu - dp.overhead,
-          flags: 'BROADCAST,MULTICAST,UP,LOWER_UP',
-          state: 'UNKNOWN',
-          ...inetOf('flannel.1'),
-          // flanneld's vxlan backend: VNI 1, Linux's port 8472, learning off (it programs the FDB).
-          kind: { type: 'vxlan', id: 1, local: node.ip, dev: 'eth0', dstport: 8472 },
-        }),
-      );
-    ifaces.push(dev('cni0', { kind: { type: 'bridge' }, ...inetOf('cni0') }));
-  } else if (dp.cni === 'calico' && dp.encapsulation === 'vxlan') {
+  const plugin = cniPlugin(dp.cni);
+  for (const d of plugin.nodeDevices(dp, node.ip))
     ifaces.push(
-      dev('vxlan.calico', {
-        state: 'UNKNOWN',
-        // Felix's VXLAN device: VNI 4096 on the IANA port 4789.
-        kind: { type: 'vxlan', id: 4096, local: node.ip, dev: 'eth0', dstport: 4789 },
-        ...inetOf('vxlan.calico'),
+      dev(d.name, {
+        ...(d.mtu !== undefined ? { mtu: d.mtu } : {}),
+        ...(d.state ? { state: d.state } : {}),
+        ...(d.peer ? { peer: d.peer } : {}),
+        ...(d.kind ? { kind: d.kind } : {}),
+        ...inetOf(d.name),
       }),
     );
-  } else if (dp.cni === 'cilium') {
-    ifaces.push(dev('cilium_net', { peer: 'cilium_host', mtu: dp.nodeMtu, kind: { type: 'veth' } }));
-    ifaces.push(
-      dev('cilium_host', {
-        peer: 'cilium_net',
-        kind: { type: 'veth' },
-        mtu: dp.nodeMtu,
-        ...inetOf('cilium_host'),
-      }),
-    );
-    if (dp.encapsulation !== 'none')
-      ifaces.push(
-        dev(dp.tunnelDevice ?? 'cilium_vxlan', {
-          state: 'UNKNOWN',
-          mtu: dp.nodeMtu,
-          flags: 'BROADCAST,MULTICAST,UP,LOWER_UP',
-          ...(dp.tunnelDevice === undefined || dp.tunnelDevice === 'cilium_vxlan'
-            ? { kind: { type: 'vxlan' as const, external: true, id: 0, dstport: 8472 } }
-            : {}),
-        }),
-      );
-  }
   if (view.config.kubeProxyMode === 'ipvs' || kubeProxyOf(view.cluster).nodeMode(node.name) === 'ipvs') {
     const ipvs = kubeProxyOf(view.cluster).rulesetFor(node.name)?.ipvs;
     ifaces.push(
@@ -227,6 +173,7 @@ export function nodeInterfaces(view: NetworkView, node: NodeInfo): NodeNetns {
     );
   }
   const vethOf = new Map<string, number>();
+  const vethAddress = plugin.hostVethAddress?.(node.podCIDR);
   for (const pod of podsWithNetns(view, node.name)) {
     const name = hostInterfaceOf(view, pod);
     vethOf.set(pod.metadata.uid, index);
@@ -235,7 +182,8 @@ export function nodeInterfaces(view: NetworkView, node: NodeInfo): NodeNetns {
         // Both ends of the veth got the MTU of the pod's CNI ADD.
         mtu: podMtuOf(view.cluster, pod),
         peer: `if${podEth0Index(dp)}`,
-        ...(dp.cni === 'flannel' ? { master: 'cni0' } : {}),
+        ...(plugin.bridge ? { master: plugin.bridge } : {}),
+        ...(vethAddress ? { inet: { cidr: `${vethAddress}/32`, scope: 'global' } } : {}),
         linkNetns: `cni-${pod.metadata.uid}`,
         kind: { type: 'veth' },
       }),
@@ -299,28 +247,27 @@ export function podRoutes(view: NetworkView, pod: Pod): string[] {
   const node = view.nodeByName(pod.spec?.nodeName ?? '');
   if (!node) return [];
   if (pod.spec?.hostNetwork) return nodeRoutes(view, node);
-  const dp = cniDataplane(view.cluster, node.name);
-  const gw = cniPlugin(view.config.cni).gateway(node.podCIDR);
-  const ip = pod.status?.podIP ?? '';
-  if (dp.cni === 'flannel')
-    return [
-      `default via ${gw} dev eth0 `,
-      `${view.config.podSubnet} via ${gw} dev eth0 `,
-      `${node.podCIDR} dev eth0 proto kernel scope link src ${ip} `,
-    ];
-  if (dp.cni === 'calico') return ['default via 169.254.1.1 dev eth0 ', '169.254.1.1 dev eth0 scope link '];
-  return [`default via ${gw} dev eth0 mtu ${podMtuOf(view.cluster, pod)} `, `${gw} dev eth0 scope link `];
+  const plugin = cniPlugin(view.config.cni);
+  return plugin.podRoutes({
+    gateway: plugin.gateway(node.podCIDR),
+    podSubnet: view.config.podSubnet,
+    podCIDR: node.podCIDR,
+    podIP: pod.status?.podIP ?? '',
+    podMtu: podMtuOf(view.cluster, pod),
+  });
 }
 
 export function nodeRoutes(view: NetworkView, node: NodeInfo): string[] {
   const dp = cniDataplane(view.cluster, node.name);
-  const k3s = view.config.distribution === 'k3s';
-  const gateway = k3s ? '192.168.64.1' : '172.18.0.1';
+  const plugin = cniPlugin(dp.cni);
+  const distribution = distributionOf(view.config);
+  const vm = distribution.nodeUplink === 'vm-nic';
+  const gateway = distribution.hostGateway;
   const lines: { key: number; text: string }[] = [];
   const key = (cidr: string) => parseCidr(cidr.includes('/') ? cidr : `${cidr}/32`)?.base ?? 0;
   const add = (cidr: string, text: string) =>
     lines.push({ key: key(cidr) + (cidr.includes('/') ? 0 : 0.5), text });
-  const netPrefix = k3s ? 24 : 16;
+  const netPrefix = distribution.nodeNetworkPrefix;
   const net = parseCidr(`${node.ip}/${netPrefix}`);
   for (const other of view.nodes) {
     if (!other.podCIDR) continue;
@@ -328,57 +275,28 @@ export function nodeRoutes(view: NetworkView, node: NodeInfo): string[] {
     const base = parseCidr(block);
     const tunnelIP = base ? formatIPv4(base.base) : '';
     if (other.name === node.name) {
-      if (dp.cni === 'flannel')
-        add(block, `${block} dev cni0 proto kernel scope link src ${base ? formatIPv4(base.base + 1) : ''} `);
-      else if (dp.cni === 'calico') add(block, `blackhole ${block} proto bird `);
-      else {
-        const router = cniPlugin('cilium').gateway(block);
-        add(block, `${block} via ${router} dev cilium_host proto kernel src ${router} `);
-        add(router, `${router} dev cilium_host proto kernel scope link `);
-      }
+      for (const r of plugin.ownBlockRoutes(dp, block)) add(r.dst, r.text);
       continue;
     }
     // BIRD withdrew the block of a node whose calico-node stopped (network/bgp-routes.ts).
     if (bgpRouteWithdrawn(view.cluster, dp, node.name, other.name)) continue;
-    if (dp.cni === 'flannel')
-      add(
-        block,
-        dp.encapsulation === 'vxlan'
-          ? `${block} via ${tunnelIP} dev flannel.1 onlink `
-          : `${block} via ${other.ip} dev eth0 `,
-      );
-    else if (dp.cni === 'calico')
-      add(
-        block,
-        dp.encapsulation === 'ipip'
-          ? `${block} via ${other.ip} dev tunl0 proto bird onlink `
-          : dp.encapsulation === 'vxlan'
-            ? `${block} via ${tunnelIP} dev vxlan.calico onlink `
-            : `${block} via ${other.ip} dev eth0 proto bird `,
-      );
-    else {
-      const router = cniPlugin('cilium').gateway(node.podCIDR);
-      add(
-        block,
-        dp.encapsulation === 'none'
-          ? `${block} via ${other.ip} dev eth0 `
-          : `${block} via ${router} dev cilium_host proto kernel src ${router} mtu ${dp.podMtu} `,
-      );
-    }
+    add(
+      block,
+      plugin.remoteBlockRoute(dp, { block, nodeIP: other.ip, tunnelIP, localPodCIDR: node.podCIDR }),
+    );
   }
-  if (dp.cni === 'calico') {
+  if (plugin.podHostRoute)
     for (const pod of podsWithNetns(view, node.name)) {
       const ip = pod.status?.podIP ?? '';
-      add(ip, `${ip} dev ${hostInterfaceOf(view, pod)} scope link `);
+      add(ip, plugin.podHostRoute(ip, hostInterfaceOf(view, pod)));
     }
-  }
   if (net)
     add(
       `${formatIPv4(net.base)}/${netPrefix}`,
       `${formatIPv4(net.base)}/${netPrefix} dev eth0 proto kernel scope link src ${node.ip} `,
     );
   return [
-    `default via ${gateway} dev eth0 ${k3s ? 'proto dhcp src ' + node.ip + ' metric 100 ' : ''}`,
+    `default via ${gateway} dev eth0 ${vm ? 'proto dhcp src ' + node.ip + ' metric 100 ' : ''}`,
     ...lines.sort((a, b) => a.key - b.key).map((l) => l.text),
   ];
 }

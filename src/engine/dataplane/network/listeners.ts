@@ -5,6 +5,7 @@
  * kubelet's 10250, and kube-proxy's per-Service health check ports (`healthCheckNodePort`, opened on
  * every node for LoadBalancer Services with externalTrafficPolicy Local).
  */
+import { distributionOf } from '../../api/distribution.ts';
 import type { Pod } from '../../api/objects.ts';
 import { listeningSockets, type ListeningSocket } from '../../node/container-runtime.ts';
 import type { Responder } from '../../node/responders.ts';
@@ -67,14 +68,12 @@ export function nodeListeners(view: NetworkView, node: string): Listener[] {
     responder: { kind: 'tls' },
     address: '0.0.0.0',
   });
-  if (
-    view.config.distribution === 'k3s' &&
-    view.config.nodes.find((n) => n.name === node)?.role === 'control-plane'
-  )
+  const apiServerProcess = distributionOf(view.config).apiServerProcess;
+  if (apiServerProcess && view.config.nodes.find((n) => n.name === node)?.role === 'control-plane')
     out.push({
       port: 6443,
       protocol: 'TCP',
-      process: 'k3s-server',
+      process: apiServerProcess,
       responder: { kind: 'tls' },
       address: '0.0.0.0',
     });

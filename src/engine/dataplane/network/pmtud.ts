@@ -19,6 +19,7 @@
  *   work. (Simplified: the outer packet is taken as lost; fragmentation of the outer packet is not
  *   modelled. Cilium normally avoids this by giving pods a route MTU below the tunnel's.)
  */
+import { cniPlugin } from '../../node/cni/index.ts';
 import type { CniDataplane } from './cni-dataplane.ts';
 
 export interface PmtudOutcome {
@@ -30,6 +31,5 @@ export interface PmtudOutcome {
 
 export function pmtudOutcome(dp: CniDataplane): PmtudOutcome {
   const device = dp.tunnelDevice ?? 'eth0';
-  if (dp.cni === 'cilium' && dp.encapsulation !== 'none') return { icmp: false, device };
-  return { icmp: true, device };
+  return { icmp: cniPlugin(dp.cni).tunnelSendsFragNeeded(dp), device };
 }

@@ -43,15 +43,16 @@ function localHop(view: NetworkView, dp: CniDataplane, from: Place, to: Place): 
     return { kind: 'route', node, via: 'local', device: 'lo', text: `local to node ${node}` };
   const inDev = from.pod ? podDevice(view, from.pod) : undefined;
   const outDev = to.pod ? podDevice(view, to.pod) : undefined;
-  if (dp.cni === 'flannel') {
+  const bridge = cniPlugin(dp.cni).bridge;
+  if (bridge) {
     const text = to.pod
-      ? `${from.pod ? `${inDev} → ` : ''}cni0 bridge → ${outDev} on ${node} (same node, no encapsulation)`
-      : `${inDev} → cni0 → the node's own stack on ${node}`;
+      ? `${from.pod ? `${inDev} → ` : ''}${bridge} bridge → ${outDev} on ${node} (same node, no encapsulation)`
+      : `${inDev} → ${bridge} → the node's own stack on ${node}`;
     return {
       kind: 'route',
       node,
       via: 'bridge',
-      device: 'cni0',
+      device: bridge,
       mtu: vethMtu(view, dp, to.pod ?? from.pod),
       text,
     };
@@ -129,34 +130,35 @@ export function routeHops(view: NetworkView, dp: CniDataplane, from: Place, to: 
         text: `${block} via ${dst.ip} dev tunl0 proto bird onlink: IP-in-IP to ${to.node} (outer ${src.ip} → ${dst.ip}, protocol 4)`,
       });
       break;
-    case 'none':
+    case 'none': {
+      const daemon = cniPlugin(dp.cni).routingDaemon;
       hops.push({
         kind: 'route',
         node: from.node,
-        via: dp.cni === 'calico' ? 'bgp' : 'node-network',
+        via: daemon ? 'bgp' : 'node-network',
         device: 'eth0',
         toNode: to.node,
         outer: { src: src.ip, dst: dst.ip, protocol: 'none' },
         mtu: pathMtu(dp, true),
-        text:
-          dp.cni === 'calico'
-            ? `${block} via ${dst.ip} dev eth0 proto bird: native route learned over BGP, no encapsulation`
-            : `${block} via ${dst.ip} dev eth0: ${dp.label}, no encapsulation`,
+        text: daemon
+          ? `${block} via ${dst.ip} dev eth0 proto ${daemon}: native route learned over BGP, no encapsulation`
+          : `${block} via ${dst.ip} dev eth0: ${dp.label}, no encapsulation`,
       });
       break;
+    }
   }
   const arrive = dp.encapsulation === 'none' ? 'eth0' : (dp.tunnelDevice ?? 'the tunnel');
   const outDev = podDevice(view, to.pod);
+  const bridge = cniPlugin(dp.cni).bridge;
   hops.push({
     kind: 'route',
     node: to.node,
-    via: dp.cni === 'flannel' ? 'bridge' : 'routed-veth',
-    device: dp.cni === 'flannel' ? 'cni0' : outDev,
+    via: bridge ? 'bridge' : 'routed-veth',
+    device: bridge ?? outDev,
     mtu: vethMtu(view, dp, to.pod),
-    text:
-      dp.cni === 'flannel'
-        ? `${arrive} on ${to.node} → cni0 bridge → ${outDev} → ${to.ip}`
-        : `${arrive} on ${to.node} → route ${to.ip} dev ${outDev} scope link`,
+    text: bridge
+      ? `${arrive} on ${to.node} → ${bridge} bridge → ${outDev} → ${to.ip}`
+      : `${arrive} on ${to.node} → route ${to.ip} dev ${outDev} scope link`,
   });
   return hops;
 }

@@ -7,6 +7,10 @@
  * Simplified for Cilium: random backend choice, no session affinity, no conntrack table of its own;
  * a Service with no backends refuses the connection (the BPF socket LB answers ECONNREFUSED).
  */
+import { hostPortSandboxes } from '../netfilter/cni/index.ts';
+import { dnatChainName, hostPortTarget, TOP_LEVEL_DNAT_CHAIN } from '../netfilter/cni/portmap.ts';
+import { parseCidr } from '../../util/ip.ts';
+import { cniPlugin } from '../../node/cni/index.ts';
 import type { EndpointSlice } from '../../api/objects.ts';
 import type { Rng } from '../../util/rng.ts';
 import type { Packet, RuleHit } from '../netfilter/packet.ts';
@@ -15,7 +19,9 @@ import { buildEndpointsMap } from '../proxy/endpoints-map.ts';
 import type { KubeProxy } from '../proxy/kube-proxy.ts';
 import type { ProxyRoute } from '../proxy/route.ts';
 import { buildServicePortMap, keyOf, type ServicePortInfo } from '../proxy/service-port-map.ts';
+import { cniDataplane } from './cni-dataplane.ts';
 import { kubeProxyOf } from './kube-proxy-of.ts';
+import { masqueradeAddress } from './masquerade-address.ts';
 import type { PodRef } from './types.ts';
 import type { NetworkView, NodeInfo } from './view.ts';
 
@@ -92,10 +98,48 @@ function ciliumTranslate(view: NetworkView, node: NodeInfo, p: Packet, rng: Rng)
   };
 }
 
+/**
+ * portmap's DNAT of a hostPort on one of the node's own addresses (netfilter/cni/portmap.ts): the
+ * packet walks CNI-HOSTPORT-DNAT into the sandbox's CNI-DN-… chain; hairpin and localhost sources
+ * are marked for CNI-HOSTPORT-MASQ.
+ */
+function hostPortTranslation(view: NetworkView, node: NodeInfo, p: Packet): Translation | undefined {
+  if (p.destPort === undefined || (p.destIP !== node.ip && p.destIP !== '127.0.0.1')) return undefined;
+  const sandboxes = hostPortSandboxes(view.cluster, node.name);
+  const hit = hostPortTarget(sandboxes, p.destIP, p.destPort, p.protocol);
+  if (!hit) return undefined;
+  const network = cniPlugin(view.config.cni).network;
+  const chain = dnatChainName(network, hit.sandbox.containerId);
+  const own = parseCidr(`${hit.sandbox.podIP}/${hit.sandbox.podPrefix}`);
+  const src = parseCidr(`${p.srcIP}/32`);
+  const inContainerNet =
+    own !== undefined &&
+    src !== undefined &&
+    src.base >>> (32 - own.prefix) === own.base >>> (32 - own.prefix);
+  const masquerade =
+    p.srcIP === '127.0.0.1' || (own?.prefix === 32 ? p.srcIP === hit.sandbox.podIP : inContainerNet);
+  return {
+    mode: 'portmap',
+    verdict: 'DNAT',
+    dnatTo: hit.to,
+    masquerade,
+    matched: [
+      { table: 'nat', chain: TOP_LEVEL_DNAT_CHAIN, rule: `-j ${chain}` },
+      {
+        table: 'nat',
+        chain,
+        rule: `-p ${p.protocol.toLowerCase()} -m ${p.protocol.toLowerCase()} --dport ${p.destPort} -j DNAT --to-destination ${hit.to}`,
+      },
+    ],
+    evaluatedRules: 2,
+    established: false,
+  };
+}
+
 /** Runs the first packet of a connection through the entry node's Service handling. */
 export function translate(view: NetworkView, node: NodeInfo, p: Packet, rng: Rng): Translation {
   if (view.config.kubeProxyMode === 'none') {
-    if (view.config.cni === 'cilium') return ciliumTranslate(view, node, p, rng);
+    if (cniPlugin(view.config.cni).replacesKubeProxy) return ciliumTranslate(view, node, p, rng);
     return {
       mode: 'none',
       verdict: 'ACCEPT',
@@ -106,7 +150,13 @@ export function translate(view: NetworkView, node: NodeInfo, p: Packet, rng: Rng
     };
   }
   const proxy = kubeProxyOf(view.cluster);
-  const route = proxy.route(node.name, p, rng);
+  const dp = cniDataplane(view.cluster, node.name);
+  const route = proxy.route(node.name, p, rng, (destIP) => masqueradeAddress(view, dp, node, destIP));
+  // kube-proxy's KUBE-SERVICES jump comes first in PREROUTING/OUTPUT; portmap's CNI-HOSTPORT-DNAT after.
+  if (route.verdict === 'ACCEPT' && !route.established) {
+    const mapped = hostPortTranslation(view, node, p);
+    if (mapped) return mapped;
+  }
   const sp = servicePortFor(view, p.destIP, p.destPort, p.protocol);
   const ipvs = route.mode === 'ipvs' ? proxy.rulesetFor(node.name)?.ipvs : undefined;
   const ipvsLocal = ipvs !== undefined && ipvs.dummyAddresses.includes(p.destIP);

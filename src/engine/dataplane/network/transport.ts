@@ -14,6 +14,7 @@
  * The outside world (the learner's machine) reaches node addresses — NodePorts, LoadBalancer VIPs
  * answered by a node, node sockets — but no pod or Service address: those are not routed outside.
  */
+import { cniPlugin } from '../../node/cni/index.ts';
 import type { Pod } from '../../api/objects.ts';
 import type { Rng } from '../../util/rng.ts';
 import type { Endpoint } from '../policy/evaluate.ts';
@@ -23,6 +24,7 @@ import { cniDataplane, type CniDataplane } from './cni-dataplane.ts';
 import { nodeListener, podListener, type Listener } from './listeners.ts';
 import { announcingNodeInfo } from './load-balancer.ts';
 import { podEndpoint, policyCheck } from './policy-hops.ts';
+import { masqueradeAddress } from './masquerade-address.ts';
 import { routeHops, type Place } from './routes.ts';
 import { withdrawnRouteHop } from './bgp-routes.ts';
 import { servicePodRef, translate, type Translation } from './service-translation.ts';
@@ -217,7 +219,7 @@ export function transport(view: NetworkView, input: TransportInput, rng: Rng): T
   const leavingCluster = !dstPod && !dstNode;
   const snatNode = origin.kind === 'external' ? entry : origin.kind === 'pod' ? origin.node : origin.node;
   if (t.masquerade || (leavingCluster && origin.kind === 'pod')) {
-    const to = snatNode.ip;
+    const to = masqueradeAddress(view, cniDataplane(view.cluster, snatNode.name), snatNode, destIP);
     if (to !== clientIP) {
       hops.push({
         kind: 'snat',
@@ -286,7 +288,7 @@ export function transport(view: NetworkView, input: TransportInput, rng: Rng): T
       reason: owner ? `no pod has ${destIP} on ${owner.name}` : `no node owns the block of ${destIP}`,
     };
     // A bridge answers a dead neighbour with ICMP host unreachable; routed CNIs blackhole the block.
-    return fail(dp.cni === 'flannel' && owner ? 'unreachable' : 'timeout', hops, hop, withT());
+    return fail(owner ? cniPlugin(dp.cni).deadNeighbour : 'timeout', hops, hop, withT());
   }
   if (view.inServiceNetwork(destIP)) {
     const hop: Hop = {

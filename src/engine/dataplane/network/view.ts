@@ -4,6 +4,7 @@
  * they own (ClusterIP, externalIPs, LoadBalancer ingress). Nothing is kept between connections, so
  * the view always follows the store.
  */
+import { distributionOf } from '../../api/distribution.ts';
 import type { Node, Pod, Service } from '../../api/objects.ts';
 import type { ClusterConfig } from '../../api/cluster-config.ts';
 import type { ApiStore } from '../../api/store.ts';
@@ -63,7 +64,7 @@ export interface NetworkView {
 
 /** The address the learner's machine has on the nodes' network (kind's docker bridge gateway, k3s's VM host). */
 export function externalClientIP(config: ClusterConfig): string {
-  return config.distribution === 'k3s' ? '192.168.64.1' : '172.18.0.1';
+  return distributionOf(config).hostGateway;
 }
 
 export function isRunning(pod: Pod): boolean {

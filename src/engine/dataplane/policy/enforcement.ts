@@ -1,11 +1,13 @@
 /**
  * Who enforces NetworkPolicy (fact-check rows 15 and 56): the API server stores every policy, but only the
- * network plugin acts on it. Calico and Cilium enforce; flannel alone ignores policies silently (the
+ * network plugin acts on it. Calico, Cilium and kindnet (kube-network-policies, since kindnetd v1.0) enforce; flannel alone ignores policies silently (the
  * object is accepted and listed, nothing changes). k3s is the exception: it embeds kube-router's network
  * policy controller beside flannel, so policies are enforced unless k3s runs with `--disable-network-policy`
  * (k3s-io/docs networking-services.md).
  */
+import { distributionOf } from '../../api/distribution.ts';
 import type { ClusterConfig } from '../../api/cluster-config.ts';
+import { cniPlugin } from '../../node/cni/index.ts';
 
 /** Reason codes; the packet walk and the grader turn them into i18n keys. */
 export type EnforcementReason =
@@ -24,13 +26,12 @@ export interface Enforcement {
 
 export function policyEnforcement(config: ClusterConfig): Enforcement {
   if (config.disableDefaultCNI) return { enforced: false, reason: 'no-cni' };
-  if (config.cni === 'calico' || config.cni === 'cilium')
+  if (cniPlugin(config.cni).enforcesNetworkPolicy)
     return { enforced: true, reason: 'enforced-by-cni', enforcer: config.cni };
-  if (config.distribution === 'k3s') {
-    return config.k3sDisableNetworkPolicy
-      ? { enforced: false, reason: 'not-enforced-k3s-disabled' }
-      : { enforced: true, reason: 'enforced-by-k3s-kube-router', enforcer: 'kube-router' };
-  }
+  const distribution = distributionOf(config);
+  if (distribution.embeddedPolicyController(config))
+    return { enforced: true, reason: 'enforced-by-k3s-kube-router', enforcer: 'kube-router' };
+  if (distribution.bootstrap === 'k3s') return { enforced: false, reason: 'not-enforced-k3s-disabled' };
   return { enforced: false, reason: 'not-enforced-by-flannel' };
 }
 

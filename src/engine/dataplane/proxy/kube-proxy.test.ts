@@ -9,6 +9,9 @@ import { conntrackList } from '../netfilter/conntrack.ts';
 import { IPVS_DEPRECATION_WARNING } from './ipvs/deprecation.ts';
 import { KubeProxy } from './kube-proxy.ts';
 
+/** MASQUERADE's source in these node-only tests: the node's eth0 address. */
+const nodeAddress = () => '172.18.0.3';
+
 function configConf(mode: string, extra = ''): string {
   return `apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nclusterCIDR: 10.244.0.0/16\nmode: "${mode}"\n${extra}`;
 }
@@ -145,11 +148,11 @@ describe('kube-proxy controller', () => {
       fromLocalPod: true,
     };
     const rng = new Rng(5);
-    const first = t.proxy.route('kind-worker', p, rng);
+    const first = t.proxy.route('kind-worker', p, rng, nodeAddress);
     expect(first.established).toBe(false);
     t.proxy.connectionEstablished('kind-worker', first);
     for (let i = 0; i < 10; i++) {
-      const again = t.proxy.route('kind-worker', p, rng);
+      const again = t.proxy.route('kind-worker', p, rng, nodeAddress);
       expect(again.established).toBe(true);
       expect(again.dnatTo).toBe(first.dnatTo);
       expect(again.evaluatedRules).toBe(0);
@@ -173,6 +176,7 @@ describe('kube-proxy controller', () => {
         fromLocalPod: true,
       },
       new Rng(1),
+      nodeAddress,
     );
     t.proxy.connectionEstablished('kind-worker', r);
     expect(t.proxy.ipvsadmList('kind-worker')).toContain(
@@ -232,6 +236,7 @@ describe('kube-proxy restarts', () => {
         'kind-worker',
         { srcIP: '10.244.1.9', destIP: '10.96.45.12', destPort: 80, protocol: 'TCP' },
         new Rng(1),
+        nodeAddress,
       ).verdict,
     ).toBe('ACCEPT');
   });

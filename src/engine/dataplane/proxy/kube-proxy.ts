@@ -13,6 +13,7 @@
  * or whose new process exited on a bad configuration, keeps its last rules (stale). With
  * `kubeProxyMode: none` (Cilium's kube-proxy replacement) nothing is rendered.
  */
+import { distributionOf } from '../../api/distribution.ts';
 import { isPlainObject, jsonEqual, type Json } from '../../util/json.ts';
 import type {
   ConfigMap,
@@ -330,14 +331,18 @@ export class KubeProxy implements Controller {
   }
 
   /** Routes a packet on `node` through the rules of the mode running there, with conntrack. */
-  route(node: string, packet: Packet, rng: Rng): ProxyRoute {
+  route(node: string, packet: Packet, rng: Rng, masqueradeAddress: (destIP: string) => string): ProxyRoute {
     const st = this.current(node);
-    const info = this.nodeInfo().find((n) => n.name === node);
     return routePacket(st, this.nodeMode(node), packet, {
       rng,
       nowMs: this.ctx.clock.now(),
-      nodeIP: info?.ip ?? '',
+      nodeIP: this.nodeIP(node),
+      masqueradeAddress,
     });
+  }
+
+  private nodeIP(node: string): string {
+    return this.nodeInfo().find((n) => n.name === node)?.ip ?? '';
   }
 
   /** The connection got its reply: conntrack ESTABLISHED, and an IPVS active connection. */
@@ -438,7 +443,7 @@ export class KubeProxy implements Controller {
   private syncAll(): void {
     if (this.ctx.config.kubeProxyMode === 'none') return;
     const desired = this.desiredSettings();
-    const inProcess = this.ctx.config.distribution === 'k3s';
+    const inProcess = distributionOf(this.ctx.config).kubeProxyInProcess;
     const daemonSet = this.ctx.api.get('daemonsets.apps', 'kube-system', 'kube-proxy');
     const pods = this.ctx.api
       .list('pods', 'kube-system')

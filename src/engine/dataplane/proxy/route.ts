@@ -2,7 +2,8 @@
  * A connection's first packet through a node's kube-proxy rules, in whichever mode runs there, with
  * connection tracking: a packet of a tracked connection follows its conntrack entry (same backend,
  * same masquerade) without touching the rules; a new connection walks the rules and, unless dropped
- * or rejected, gets an entry. Masquerade rewrites the source to the node's address.
+ * or rejected, gets an entry. Masquerade rewrites the source to the address the kernel picks for the
+ * interface the packet leaves through (network/masquerade-address.ts), which the caller knows.
  */
 import type { Rng } from '../../util/rng.ts';
 import { formatEntry, type ConntrackEntry, type CtProtocol } from '../netfilter/conntrack.ts';
@@ -11,6 +12,7 @@ import type { Packet, RouteResult } from '../netfilter/packet.ts';
 import { traceIptables } from '../netfilter/trace-packet.ts';
 import { traceIpvs } from './ipvs/trace-ipvs.ts';
 import { virtualServerKey } from './ipvs/ipvs-model.ts';
+import { masqueradePort } from '../netfilter/nat-port.ts';
 import type { NodeMode, NodeProxyState } from './kube-proxy.ts';
 
 export interface ProxyRoute extends RouteResult {
@@ -25,6 +27,8 @@ export interface RouteContext {
   readonly rng: Rng;
   readonly nowMs: number;
   readonly nodeIP: string;
+  /** MASQUERADE's source for a packet to this (translated) destination address. */
+  readonly masqueradeAddress: (destIP: string) => string;
 }
 
 export function routePacket(
@@ -86,7 +90,12 @@ export function routePacket(
       protocol: proto,
       orig: tuple,
       ...(r.dnatTo ? { dnat: r.dnatTo } : {}),
-      ...(r.masquerade ? { snat: ctx.nodeIP } : {}),
+      ...(r.masquerade
+        ? {
+            snat: ctx.masqueradeAddress(r.dnatTo?.split(':')[0] ?? p.destIP),
+            ...(p.srcPort !== undefined ? { snatPort: masqueradePort(p.srcPort) } : {}),
+          }
+        : {}),
       ...(r.virtualServer ? { tag: virtualServerKey(r.virtualServer) } : {}),
     },
     ctx.nowMs,

@@ -197,6 +197,30 @@ export function nftCommand(ctx: ToolContext): CommandHandler {
   };
 }
 
+/**
+ * conntrack's tuple filters (conntrack(8)): -s/-d/--sport/--dport match the original direction,
+ * -r/-q the reply direction (where a NAT shows: the reply's source is the DNAT target, its
+ * destination the SNAT address).
+ */
+const CONNTRACK_TUPLE_FILTERS = [
+  { names: ['-s', '--src', '--orig-src'], field: 'src' },
+  { names: ['-d', '--dst', '--orig-dst'], field: 'dst' },
+  { names: ['--sport', '--orig-port-src'], field: 'sport' },
+  { names: ['--dport', '--orig-port-dst'], field: 'dport' },
+  { names: ['-r', '--reply-src'], field: 'replySrc' },
+  { names: ['-q', '--reply-dst'], field: 'replyDst' },
+] as const;
+
+type TupleField = (typeof CONNTRACK_TUPLE_FILTERS)[number]['field'];
+
+/** The original and reply tuples of one `conntrack -L` line (`src= dst= sport= dport=`, twice). */
+function tupleFieldsOf(line: string): Partial<Record<TupleField, string>> {
+  const pairs = [...line.matchAll(/\b(src|dst|sport|dport)=(\S+)/g)].map((m) => [m[1]!, m[2]!] as const);
+  const original = Object.fromEntries(pairs.slice(0, 4));
+  const reply = Object.fromEntries(pairs.slice(4, 8));
+  return { ...original, replySrc: reply['src'], replyDst: reply['dst'] };
+}
+
 export function conntrackCommand(ctx: ToolContext): CommandHandler {
   return (argv) => {
     const args = argv.slice(1);
@@ -214,11 +238,25 @@ export function conntrackCommand(ctx: ToolContext): CommandHandler {
         stderr: 'conntrack v1.4.7 (conntrack-tools): 0 flow entries have been shown.\n',
         exitCode: 0,
       };
-    const pIndex = args.findIndex((a) => a === '-p' || a === '--proto');
-    const proto = pIndex >= 0 ? (args[pIndex + 1] ?? '').toLowerCase() : undefined;
+    const valueOf = (...names: string[]) => {
+      const i = args.findIndex((a) => names.includes(a));
+      return i >= 0 ? args[i + 1] : undefined;
+    };
+    const proto = valueOf('-p', '--proto')?.toLowerCase();
+    const tupleFilters = CONNTRACK_TUPLE_FILTERS.flatMap(({ names, field }) => {
+      const value = valueOf(...names);
+      return value === undefined ? [] : [{ field, value }];
+    });
     const listing = conntrackList(st.conntrack, ctx.cluster.clock.now());
-    if (!proto) return { stdout: listing.stdout, stderr: listing.stderr, exitCode: 0 };
-    const lines = listing.stdout.split('\n').filter((l) => l.startsWith(`${proto} `));
+    if (!proto && tupleFilters.length === 0)
+      return { stdout: listing.stdout, stderr: listing.stderr, exitCode: 0 };
+    const lines = listing.stdout
+      .split('\n')
+      .filter((l) => l !== '' && (!proto || l.startsWith(`${proto} `)))
+      .filter((l) => {
+        const tuple = tupleFieldsOf(l);
+        return tupleFilters.every(({ field, value }) => tuple[field] === value);
+      });
     return {
       stdout: lines.map((l) => `${l}\n`).join(''),
       stderr: `conntrack v1.4.7 (conntrack-tools): ${lines.length} flow entries have been shown.\n`,

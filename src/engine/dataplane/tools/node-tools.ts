@@ -7,9 +7,8 @@
 import type { Pod } from '../../api/objects.ts';
 import type { ToolHost } from './tool-context.ts';
 import type { CommandHandler, CommandResult, SessionContext } from '../../shell/types.ts';
-import { resolveImage } from '../../node/images.ts';
 import { cniConfDir, cniPlugin, sandboxId } from '../../node/cni/index.ts';
-import { flannelSubnetEnv } from '../../node/cni/flannel.ts';
+import type { InstallContext } from '../../node/cni/types.ts';
 import { nodeCniSettings } from '../../node/cni/cni-settings.ts';
 import { parseTimestamp } from '../../util/clock.ts';
 import { cniDataplane } from '../network/cni-dataplane.ts';
@@ -345,15 +344,17 @@ export function bridgeCommand(ctx: ToolContext): CommandHandler {
     }
     if (object === 'fdb' && (sub === undefined || sub === 'show')) {
       let out = '';
-      if (dp.cni === 'flannel') {
+      // flanneld programs one permanent entry per remote VTEP; the bridge lists its ports' own MACs.
+      if (dp.tunnelDevice === 'flannel.1')
         for (const other of view.nodes)
-          if (other.name !== node.name && dp.encapsulation === 'vxlan')
+          if (other.name !== node.name)
             out += `${macOf(`flannel.1/${other.name}`)} dev flannel.1 dst ${other.ip} self permanent\n`;
-        const cni0 = ifaces.find((i) => i.name === 'cni0');
-        if (cni0)
-          out += `${cni0.mac} dev cni0 vlan 1 master cni0 permanent\n${cni0.mac} dev cni0 master cni0 permanent\n`;
-        for (const i of ifaces.filter((x) => x.master === 'cni0'))
-          out += `${i.mac} dev ${i.name} vlan 1 master cni0 permanent\n${i.mac} dev ${i.name} master cni0 permanent\n`;
+      const bridge = cniPlugin(dp.cni).bridge;
+      const br = bridge ? ifaces.find((i) => i.name === bridge) : undefined;
+      if (br) {
+        out += `${br.mac} dev ${br.name} vlan 1 master ${br.name} permanent\n${br.mac} dev ${br.name} master ${br.name} permanent\n`;
+        for (const i of ifaces.filter((x) => x.master === br.name))
+          out += `${i.mac} dev ${i.name} vlan 1 master ${br.name} permanent\n${i.mac} dev ${i.name} master ${br.name} permanent\n`;
       }
       return { stdout: out, stderr: '', exitCode: 0 };
     }
@@ -396,68 +397,67 @@ export function sysctlCommand(ctx: ToolContext): CommandHandler {
   };
 }
 
+/** What the CNI's installer knew when it wrote `node`'s files (the settings its agent read). */
+function installContext(cluster: ToolHost, node: string): InstallContext {
+  const config = cluster.config;
+  return {
+    node,
+    podCIDR: buildView(cluster).nodeByName(node)?.podCIDR ?? '',
+    podSubnet: config.podSubnet,
+    confDir: cniConfDir(config),
+    dp: cniDataplane(cluster, node),
+    settings: nodeCniSettings(cluster.store, cluster.nodeState, config.cni, node),
+  };
+}
+
 /** The installed conflist as the CNI's installer writes it on each node. */
 export function installedConflist(cluster: ToolHost, node: string): string {
   const plugin = cniPlugin(cluster.config.cni);
-  let text = plugin.conflist;
-  // install-cni wrote the file when the node's agent pod started, from the settings it read then.
-  if (cluster.config.cni === 'calico') {
-    const dp = cniDataplane(cluster, node);
-    text = text
-      .replace('__KUBERNETES_NODE_NAME__', node)
-      .replace('"mtu": 0', `"mtu": ${dp.podMtuConfigured ? dp.podMtu : 0}`);
-  }
-  if (cluster.config.cni === 'flannel') {
-    const settings = nodeCniSettings(cluster.store, cluster.nodeState, 'flannel', node);
-    const cm = settings.flannel?.['cni-conf.json'];
-    if (cm) text = cm.endsWith('\n') ? cm : `${cm}\n`;
-  }
-  return text;
+  return plugin.installedConflist?.(installContext(cluster, node)) ?? plugin.conflist;
 }
 
 /** Files a node shell sees besides resolv.conf/hosts: the CNI configuration and /proc/sys basics. */
 export function nodeFiles(cluster: ToolHost, node: string): Record<string, string> {
   if (cluster.config.disableDefaultCNI) return { '/proc/sys/net/ipv4/ip_forward': '1\n' };
-  const dir = cniConfDir(cluster.config);
   const plugin = cniPlugin(cluster.config.cni);
-  const files: Record<string, string> = {
-    [`${dir}/${plugin.confFile}`]: installedConflist(cluster, node),
+  const ctx = installContext(cluster, node);
+  return {
+    [`${ctx.confDir}/${plugin.confFile}`]: installedConflist(cluster, node),
     '/proc/sys/net/ipv4/ip_forward': '1\n',
+    ...plugin.extraNodeFiles?.(ctx),
   };
-  if (cluster.config.cni === 'calico')
-    files[`${dir}/calico-kubeconfig`] =
-      `# Kubeconfig file for Calico CNI plugin. Installed by calico/node.\napiVersion: v1\nkind: Config\nclusters:\n- name: local\n  cluster:\n    server: https://10.96.0.1:443\n    certificate-authority-data: "LS0tLS1CRUdJTi..."\nusers:\n- name: calico\n  user:\n    token: eyJhbGciOiJSUzI1NiIsImtpZCI6...\ncontexts:\n- name: calico-context\n  context:\n    cluster: local\n    user: calico\ncurrent-context: calico-context\n`;
-  if (cluster.config.cni === 'flannel')
-    files['/run/flannel/subnet.env'] = (() => {
-      const view = buildView(cluster);
-      const n = view.nodeByName(node);
-      const dp = cniDataplane(cluster, node);
-      // Both kube-flannel.yml (`--ip-masq`) and k3s's embedded flannel masquerade.
-      return flannelSubnetEnv(cluster.config.podSubnet, n?.podCIDR ?? '', dp.nodeMtu - dp.overhead, true);
-    })();
-  return files;
-}
-
-/** The image of the `kubectl debug node/...` container a node session runs in, when there is one. */
-function debugImageIsBusybox(cluster: ToolHost, context: SessionContext): boolean {
-  if (context.kind !== 'node' || !context.debugPod) return false;
-  const pod = cluster.store.list('pods').find((p) => p.metadata.name === context.debugPod);
-  const image = resolveImage(pod?.spec?.containers?.[0]?.image ?? '');
-  return image.kind === 'ok' && image.profile.tools.includes('ash');
 }
 
 /**
- * `chroot NEWROOT [COMMAND [ARG]...]` in a `kubectl debug node/...` session, the step every guide
- * gives: the profiles that mount the node's root put it at /host, and `chroot /host` enters it, so
- * the shell sees the node's own files and programs. Without a command both chroots (coreutils and
- * BusyBox) run `${SHELL:-/bin/sh} -i`; a debug container sets no SHELL, and /bin/sh on a kind node
- * (Debian) or a k3s VM (Ubuntu) is dash. Errors are worded by the debug image's chroot.
+ * The node whose root a directory is, seen from where chroot runs: a container's hostPath mount of
+ * the node's `/` (the `/host` of `kubectl debug node/…`), or `/` itself on the node.
+ */
+function nodeRootAt(ctx: ToolContext, context: SessionContext, dir: string): SessionContext | undefined {
+  if (context.kind === 'node') return dir === '/' ? context : undefined;
+  const pod = ctx.pod;
+  const node = pod?.spec?.nodeName;
+  if (context.kind !== 'pod' || !pod || !node) return undefined;
+  const rootVolumes = new Set(
+    (pod.spec?.volumes ?? []).filter((v) => v.hostPath?.path.replace(/\/+$/, '') === '').map((v) => v.name),
+  );
+  const container = pod.spec?.containers?.find((c) => c.name === context.container);
+  const mountsRoot = container?.volumeMounts?.some(
+    (m) => rootVolumes.has(m.name) && (m.mountPath.replace(/\/+$/, '') || '/') === dir,
+  );
+  return mountsRoot ? { kind: 'node', node } : undefined;
+}
+
+/**
+ * `chroot NEWROOT [COMMAND [ARG]...]`, the step every guide gives after `kubectl debug node/…`: the
+ * profiles that mount the node's root put it at /host, and `chroot /host` enters it, so the shell
+ * sees the node's own files and programs (iptables-save, nft, conntrack, crictl). Without a command
+ * both chroots (coreutils and BusyBox) run `${SHELL:-/bin/sh} -i`; a debug container sets no SHELL,
+ * and /bin/sh on a kind node (Debian) or a k3s VM (Ubuntu) is dash. Errors are worded by the chroot
+ * that runs: BusyBox's in busybox and netshoot (Alpine), coreutils' on the node and in Debian images.
  */
 export function chrootCommand(ctx: ToolContext): CommandHandler {
   return (argv, io) => {
-    const cluster = ctx.cluster;
-    const context = io.context;
-    const busybox = debugImageIsBusybox(cluster, context);
+    const busybox = ctx.profile?.tools.includes('ash') === true;
     const fail = (stderr: string, exitCode: number): CommandResult => ({ stdout: '', stderr, exitCode });
     const dir = argv[1];
     if (dir === undefined)
@@ -467,22 +467,7 @@ export function chrootCommand(ctx: ToolContext): CommandHandler {
             1,
           )
         : fail("chroot: missing operand\nTry 'chroot --help' for more information.\n", 125);
-    const normalized = dir.replace(/\/+$/, '') || '/';
-    const node = context.kind === 'node' ? context.node : ctx.node;
-    const mountsRoot =
-      context.kind === 'node' &&
-      context.debugPod !== undefined &&
-      cluster.store
-        .list('pods')
-        .find((p) => p.metadata.name === context.debugPod)
-        ?.spec?.containers?.some((c) => c.volumeMounts?.some((m) => m.mountPath === '/host')) === true;
-    // /host is the node's root; "/" stays where the shell already is (the node's namespaces).
-    const root: SessionContext | undefined =
-      node !== undefined && ((normalized === '/host' && mountsRoot) || normalized === '/')
-        ? normalized === '/'
-          ? context
-          : { kind: 'node', node }
-        : undefined;
+    const root = nodeRootAt(ctx, io.context, dir.replace(/\/+$/, '') || '/');
     if (!root)
       return busybox
         ? fail(`chroot: can't change root directory to '${dir}': No such file or directory\n`, 1)
@@ -495,7 +480,7 @@ export function chrootCommand(ctx: ToolContext): CommandHandler {
       const shell = command.length === 0 ? 'sh' : program!;
       return { stdout: '', stderr: '', exitCode: 0, enter: { ...root, shell } };
     }
-    const r = cluster.shell.execIn(root, command, io.stdin);
+    const r = ctx.cluster.shell.execIn(root, command, io.stdin);
     if (r) return r;
     return busybox
       ? fail(`chroot: can't execute '${command[0]!}': No such file or directory\n`, 127)

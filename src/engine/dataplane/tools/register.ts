@@ -8,6 +8,7 @@ import type { ToolHost } from './tool-context.ts';
 import type { CommandHandler } from '../../shell/types.ts';
 import type { Pod } from '../../api/objects.ts';
 import type { ImageProfile } from '../../node/images.ts';
+import { agnhostCommand } from './agnhost.ts';
 import { ciliumDbgCommand } from './cilium-dbg.ts';
 import { curlCommand } from './curl.ts';
 import { digCommand, getentCommand, hostCommand, nslookupCommand } from './dns-tools.ts';
@@ -62,6 +63,8 @@ function notSimulated(name: string): Factory {
 export const POD_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>([
   ['curl', curlCommand],
   ['wget', wgetCommand],
+  // Only agnhost's image has it (the registry checks the image's tools).
+  ['agnhost', agnhostCommand],
   ['nc', ncCommand],
   ['ping', pingCommand],
   ['nslookup', nslookupCommand],
@@ -76,11 +79,17 @@ export const POD_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>(
   // Only Cilium's agent image has it (the registry checks the image's tools).
   ['cilium-dbg', ciliumDbgCommand],
   ['tcpdump', tcpdumpCommand],
+  // BusyBox's applet and coreutils' program: `chroot /host` in a `kubectl debug node/…` pod.
+  ['chroot', chrootCommand],
   ...NETFILTER,
   ...NOT_SIMULATED.map((name): [string, Factory] => [name, notSimulated(name)]),
 ]);
 
-/** What a kind node (Debian 12) or a k3s VM (Ubuntu) has, plus crictl. */
+/**
+ * What a kind node (Debian 12) or a k3s VM (Ubuntu) has, plus crictl: kind's base image installs
+ * conntrack, iptables, nftables and iproute2 but neither ipvsadm nor ipset (images/base/Dockerfile),
+ * so `ipvsadm` there is `bash: ipvsadm: command not found`; a netshoot debug pod has it.
+ */
 export const NODE_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>([
   ['curl', curlCommand],
   ['ping', pingCommand],
@@ -91,7 +100,7 @@ export const NODE_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>
   ['sysctl', sysctlCommand],
   ['crictl', crictlCommand],
   ['chroot', chrootCommand],
-  ...NETFILTER,
+  ...NETFILTER.filter(([name]) => name !== 'ipvsadm'),
 ]);
 
 export const HOST_TOOLS: ReadonlyMap<string, Factory> = new Map<string, Factory>([

@@ -22,6 +22,7 @@ import { Printer, type PrintOptions } from '../capture/print.ts';
 import { fromBinaryString, readPcap, toBinaryString, writePcap, type PcapRecord } from '../capture/pcap.ts';
 import {
   frameBytes,
+  getCapture,
   nextCaptureId,
   startCapture,
   stopCapture,
@@ -303,7 +304,7 @@ export function tcpdumpCommand(ctx: ToolContext): CommandHandler {
     }
     if (o.read !== undefined) return readFile(o, io, ns);
     if (!ns) return { stdout: '', stderr: 'tcpdump: no suitable device found\n', exitCode: 1 };
-    return live(ctx, o, io, ns, view);
+    return live(ctx, o, io, ns, view, argv);
   };
 }
 
@@ -315,7 +316,11 @@ function readFile(o: Options, io: CommandIO, ns: Namespace | undefined): Command
   const pcap = readPcap(fromBinaryString(r.content));
   if ('error' in pcap) return { stdout: '', stderr: 'tcpdump: unknown file format\n', exitCode: 1 };
   const filter = compileFilter(o.expression);
-  const kept = pcap.records.filter((rec) => filter(decodeFrame(pcap.linktype, rec.data))).slice(0, o.count);
+  // No expression keeps every packet: nothing to decode before printing.
+  const matching = o.expression.trim()
+    ? pcap.records.filter((rec) => filter(decodeFrame(pcap.linktype, rec.data)))
+    : pcap.records;
+  const kept = matching.slice(0, o.count);
   let stderr = `reading from file ${file}, link-type ${LINK_NAMES[pcap.linktype] ?? `${pcap.linktype}`}, snapshot length ${pcap.snaplen}\n`;
   if (pcap.linktype === LINKTYPE_LINUX_SLL2) stderr += 'Warning: interface names might be incorrect\n';
   if (o.write !== undefined) {
@@ -331,7 +336,14 @@ function readFile(o: Options, io: CommandIO, ns: Namespace | undefined): Command
   return { stdout, stderr, exitCode: 0 };
 }
 
-function live(ctx: ToolContext, o: Options, io: CommandIO, ns: Namespace, view: NetworkView): CommandResult {
+function live(
+  ctx: ToolContext,
+  o: Options,
+  io: CommandIO,
+  ns: Namespace,
+  view: NetworkView,
+  argv: readonly string[],
+): CommandResult {
   const name =
     o.iface ?? ns.ifaces.find((i) => i.linkType !== 'loopback' && i.state !== 'DOWN')?.name ?? 'lo';
   const iface = name === 'any' ? 'any' : ns.ifaces.find((i) => i.name === name);
@@ -359,12 +371,29 @@ function live(ctx: ToolContext, o: Options, io: CommandIO, ns: Namespace, view: 
     startedAt: view.now,
     ifnames: Object.fromEntries(ns.ifaces.map((i) => [String(i.index), i.name])),
   });
+  // Lines already shown by `poll` (a capture that lasts across prompt lines prints as packets come).
+  let shown = 0;
   const finish = (): ExecResult => {
     const c = stopCapture(ctx.cluster, ns.node, id);
-    return c ? report(c, o, io, ns) : { stdout: '', stderr: stats(0), exitCode: 0 };
+    return c ? report(c, o, io, ns, shown) : { stdout: '', stderr: stats(0), exitCode: 0 };
+  };
+  const poll = () => {
+    const c = getCapture(ctx.cluster, ns.node, id);
+    if (!c) return { output: { stdout: '', stderr: '', exitCode: 0 }, done: true };
+    const done = c.endedAt !== undefined;
+    if (o.write !== undefined) return { output: { stdout: '', stderr: '', exitCode: 0 }, done };
+    const frames = sortedFrames(c);
+    const printer = new Printer(printOptions(o, ns));
+    const linktype = c.iface === 'any' ? LINKTYPE_LINUX_SLL2 : c.linktype;
+    const stdout = frames
+      .slice(shown)
+      .map((f) => `${printer.print(frameBytes(f), linktype, f.ms, f.us)}\n`)
+      .join('');
+    shown = frames.length;
+    return { output: { stdout, stderr: '', exitCode: 0 }, done };
   };
   if (io.background)
-    return { stdout: '', stderr: header, exitCode: 0, job: { command: commandLine(o, name), finish } };
+    return { stdout: '', stderr: header, exitCode: 0, job: { command: argv.join(' '), finish, poll } };
   const end = finish();
   return {
     stdout: end.stdout,
@@ -377,13 +406,14 @@ function live(ctx: ToolContext, o: Options, io: CommandIO, ns: Namespace, view: 
   };
 }
 
-function commandLine(o: Options, iface: string): string {
-  return ['tcpdump', '-i', iface, ...(o.expression ? [o.expression] : [])].join(' ');
+function sortedFrames(c: CaptureState): CaptureState['frames'] {
+  return [...c.frames].sort((a, b) => a.ms - b.ms || a.us - b.us);
 }
 
-function report(c: CaptureState, o: Options, io: CommandIO, ns: Namespace): ExecResult {
+/** What tcpdump leaves when it ends: the file, or the lines not yet shown; then its counts. */
+function report(c: CaptureState, o: Options, io: CommandIO, ns: Namespace, shown = 0): ExecResult {
   const linktype = c.iface === 'any' ? LINKTYPE_LINUX_SLL2 : c.linktype;
-  const frames = [...c.frames].sort((a, b) => a.ms - b.ms || a.us - b.us);
+  const frames = sortedFrames(c);
   if (o.write !== undefined) {
     const records: PcapRecord[] = frames.map((f) => ({
       seconds: Math.floor(f.ms / 1000),
@@ -399,6 +429,9 @@ function report(c: CaptureState, o: Options, io: CommandIO, ns: Namespace): Exec
     return { stdout: '', stderr: stats(frames.length), exitCode: 0 };
   }
   const printer = new Printer(printOptions(o, ns));
-  const stdout = frames.map((f) => `${printer.print(frameBytes(f), linktype, f.ms, f.us)}\n`).join('');
+  const stdout = frames
+    .slice(shown)
+    .map((f) => `${printer.print(frameBytes(f), linktype, f.ms, f.us)}\n`)
+    .join('');
   return { stdout, stderr: stats(frames.length), exitCode: 0 };
 }

@@ -239,9 +239,12 @@ describe('in-pod network views', () => {
 });
 
 describe('node tools', () => {
+  // The node's own programs (crictl) and files (/etc/cni) are reached through `chroot /host`.
   const node = (line: string) => {
     cluster.execSync('kubectl debug node/kind-worker -it --image=nicolaka/netshoot', { interactive: true });
+    cluster.execSync('chroot /host', { interactive: true });
     const r = cluster.execSync(line, { interactive: true });
+    cluster.execSync('exit', { interactive: true });
     cluster.execSync('exit', { interactive: true });
     return r;
   };
@@ -265,6 +268,7 @@ describe('node tools', () => {
   it('crictl pods -q prints full sandbox IDs; --name is an unanchored regex (cri-tools matchesRegex)', () => {
     // One session for all lines: every `kubectl debug node/...` adds a node-debugger pod to the node.
     cluster.execSync('kubectl debug node/kind-worker -it --image=nicolaka/netshoot', { interactive: true });
+    cluster.execSync('chroot /host', { interactive: true });
     const node = (line: string) => cluster.execSync(line, { interactive: true });
     const ids = node('crictl pods -q').stdout.trim().split('\n');
     expect(ids.every((id) => /^[0-9a-f]{64}$/.test(id))).toBe(true);
@@ -288,6 +292,7 @@ describe('node tools', () => {
     expect(node('crictl pods --name nomatch').stdout).toMatch(
       /^POD ID +CREATED +STATE +NAME +NAMESPACE +ATTEMPT +RUNTIME\n$/,
     );
+    cluster.execSync('exit', { interactive: true });
     cluster.execSync('exit', { interactive: true });
   });
 
@@ -342,6 +347,30 @@ describe('node tools', () => {
       /^conntrack v1\.4\.7 \(conntrack-tools\): \d+ flow entries have been shown\.\n$/,
     );
   });
+
+  it('conntrack -L filters on the original tuple (-s, -d, --dport) and the reply tuple (-r), as conntrack(8)', () => {
+    exec(cluster, 'client', `wget -qO /dev/null ${server}`);
+    const rows = (line: string) => node(line).stdout.split('\n').filter(Boolean);
+    const client = podIP(cluster, 'client');
+    const all = rows('conntrack -L');
+    const byClient = rows(`conntrack -L -s ${client}`);
+    expect(byClient.length).toBeGreaterThan(0);
+    expect(all.length).toBeGreaterThanOrEqual(byClient.length);
+    // An address that opened nothing (TEST-NET-1) matches no flow.
+    expect(rows('conntrack -L -s 192.0.2.1')).toEqual([]);
+    for (const l of byClient) expect(l.split(' src=')[1]?.split(' ')[0]).toBe(client);
+    const toService = rows(`conntrack -L -p tcp -d ${server} --dport 80`);
+    expect(toService.length).toBeGreaterThan(0);
+    for (const l of toService) expect(l).toContain(`dst=${server} `);
+    const backend = /dport=80 src=(\S+) /.exec(toService[0] ?? '')?.[1] ?? '';
+    const sport = /sport=(\d+)/.exec(toService[0] ?? '')?.[1];
+    const byReply = rows(`conntrack -L -r ${backend}`);
+    expect(byReply.some((l) => l.includes(` sport=${sport} dport=80 src=${backend} `))).toBe(true);
+    expect(rows('conntrack -L -p tcp --dport 53')).toEqual([]);
+    expect(node('conntrack -L -p tcp --dport 53').stderr).toBe(
+      'conntrack v1.4.7 (conntrack-tools): 0 flow entries have been shown.\n',
+    );
+  });
 });
 
 describe("CoreDNS's log plugin shows every query the resolvers send", () => {
@@ -380,7 +409,7 @@ describe("calico's installed conflist", () => {
   it("is calico.yaml's template (one-node/cni.mdx) with install-cni's fill-ins: calico + calico-ipam, portmap, bandwidth", () => {
     const calico = scenario('calico', 'iptables', 41);
     calico.execSync('kubectl debug node/kind-worker -it --image=nicolaka/netshoot', { interactive: true });
-    const r = calico.execSync('cat /etc/cni/net.d/10-calico.conflist', { interactive: true });
+    const r = calico.execSync('cat /host/etc/cni/net.d/10-calico.conflist', { interactive: true });
     calico.execSync('exit', { interactive: true });
     // __KUBERNETES_NODE_NAME__ -> the node, __CNI_MTU__ -> calico.yaml's veth_mtu "0" (auto-detect),
     // __KUBECONFIG_FILEPATH__ -> /etc/cni/net.d/calico-kubeconfig.

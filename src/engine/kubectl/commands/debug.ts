@@ -6,11 +6,12 @@
  * (restricted also runs as non-root, drops ALL). `legacy`, the default, prints its deprecation notice:
  * so in kubectl v1.35 too (debug.go's flag default and wording unchanged since v1.33); v1.36 made
  * `general` the default and dated the removal (v1.39).
- * Attached (`-i`), a shell at a prompt opens a session (on the node when the pod shares its
- * namespaces, else in the pod); a command runs there and its output is what the attach shows.
+ * Attached (`-i`), a shell at a prompt opens a session in the debug container: the image's own
+ * programs (busybox has no iptables-save), in the node's network and PID namespaces, with the node's
+ * root at /host (`chroot /host` reaches the node's programs); a command runs there and its output is
+ * what the attach shows.
  * Debugging a pod through an ephemeral container is not simulated.
  */
-import { lookPathError } from '../../node/exec-lookup.ts';
 import type { Manifest, Node, Pod } from '../../api/objects.ts';
 import { notFound } from '../../api/errors.ts';
 import type { KubectlContext } from '../context.ts';
@@ -19,7 +20,7 @@ import { mustResolve } from '../resource-args.ts';
 import { createObject } from './write.ts';
 import { isInteractiveShell } from './exec.ts';
 import { ATTACH_BANNER } from './run.ts';
-import type { SessionContext } from '../../shell/types.ts';
+import type { SessionContext, SessionEnd } from '../../shell/types.ts';
 
 const PROFILES = ['legacy', 'general', 'baseline', 'netadmin', 'restricted', 'sysadmin'];
 
@@ -131,10 +132,9 @@ export function runDebug(ctx: KubectlContext): number {
     );
   };
   if (!ctx.host.waitFor(running, 60_000, 500)) throw cmdError('timed out waiting for the condition');
-  // Sharing the host's namespaces, the container sees the node; otherwise it is an ordinary pod.
-  const session: SessionContext = shape.hostNamespaces
-    ? { kind: 'node', node: node.metadata.name, debugPod: podName }
-    : { kind: 'pod', namespace: ctx.namespace, pod: podName, container };
+  // The session is the debug container: the image's programs and PATH, the node's network and PID
+  // namespaces when the profile shares them, and the node's root at /host when it mounts it.
+  const session: SessionContext = { kind: 'pod', namespace: ctx.namespace, pod: podName, container };
   const shell = command.length === 0 || isInteractiveShell(command);
   if (tty && (!ctx.io.interactive || !stdin)) {
     ctx.err('Unable to use a TTY - input is not a terminal or the right kind of file\n');
@@ -143,25 +143,24 @@ export function runDebug(ctx: KubectlContext): number {
   if (shell) {
     if (!ctx.io.interactive || !stdin) return 0;
     if (tty) ctx.err(ATTACH_BANNER);
-    ctx.enter = session;
+    // The shell is the container's process: leaving it ends the container (the pod then shows
+    // Completed, or Error after a non-zero exit), and kubectl debug returns without a message.
+    const sessionEnded = (code: number): SessionEnd => {
+      const live = ctx.host.api.get('pods', ctx.namespace, podName) as Pod | undefined;
+      if (live) ctx.host.runtime.endAttachedSession(live, container, code, ctx.now());
+      return { stdout: '', stderr: '', exitCode: 0 };
+    };
+    ctx.enter = { ...session, onExit: sessionEnded };
     return 0;
   }
   // A command that ends on its own: attach shows its output (kubectl falls back to the logs once
-  // the container has terminated). In an ordinary pod the command is the container's process.
-  if (session.kind === 'pod') {
-    const done = (): Pod | undefined => {
-      const p = ctx.host.api.get('pods', ctx.namespace, podName) as Pod | undefined;
-      return p?.status?.phase === 'Succeeded' || p?.status?.phase === 'Failed' ? p : undefined;
-    };
-    ctx.host.waitFor(() => done() !== undefined, 60_000, 500);
-    const p = done() ?? (ctx.host.api.get('pods', ctx.namespace, podName) as Pod | undefined);
-    if (p) ctx.out(ctx.hooks.containerLogs?.(p, container, { previous: false }) ?? '');
-    return 0;
-  }
-  const handler = ctx.hooks.resolveCommand?.(command[0]!, session);
-  const r = handler
-    ? handler(command, { stdin: ctx.io.stdin, env: ctx.io.env, context: session, interactive: false })
-    : { stdout: '', stderr: `${lookPathError(command[0]!)}\n`, exitCode: 127 };
-  ctx.relay(r);
+  // the container has terminated): the command is the container's process, its log the output.
+  const done = (): Pod | undefined => {
+    const p = ctx.host.api.get('pods', ctx.namespace, podName) as Pod | undefined;
+    return p?.status?.phase === 'Succeeded' || p?.status?.phase === 'Failed' ? p : undefined;
+  };
+  ctx.host.waitFor(() => done() !== undefined, 60_000, 500);
+  const p = done() ?? (ctx.host.api.get('pods', ctx.namespace, podName) as Pod | undefined);
+  if (p) ctx.out(ctx.hooks.containerLogs?.(p, container, { previous: false }) ?? '');
   return 0;
 }

@@ -110,10 +110,12 @@ export function runDescribe(ctx: KubectlContext): number {
   // describe.go prints `"\n\n%s"` before every object after the first; DescribeMatchingResources
   // prints each prefix match as `"%s\n"`.
   ctx.out(prefixMatched ? texts.map((t) => `${t}\n`).join('') : texts.join('\n\n'));
+  ctx.showed(found);
   if (found.length === 0 && errors.length === 0) {
     ctx.err(
       ctx.allNamespaces ? 'No resources found\n' : `No resources found in ${ctx.namespace} namespace.\n`,
     );
+    if (filenames.length === 0) ctx.listedNone(parseResourceArgs(f.args).map((r) => r.info));
   }
   return reportErrors(ctx, errors);
 }

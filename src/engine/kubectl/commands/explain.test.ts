@@ -46,7 +46,7 @@ describe('help and validation flags', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout.startsWith('Display one or many resources.\n')).toBe(true);
     expect(r.stdout).toContain(
-      '\nUsage:\n  kubectl get [(-o|--output=)json|yaml|name|go-template|go-template-file|template|templatefile|jsonpath|jsonpath-as-json|jsonpath-file|custom-columns|custom-columns-file|wide] (TYPE[.VERSION][.GROUP] [NAME | -l label] | TYPE[.VERSION][.GROUP]/NAME ...) [flags] [options]\n',
+      '\nUsage:\n  kubectl get [(-o|--output=)json|yaml|kyaml|name|go-template|go-template-file|template|templatefile|jsonpath|jsonpath-as-json|jsonpath-file|custom-columns|custom-columns-file|wide] (TYPE[.VERSION][.GROUP] [NAME | -l label] | TYPE[.VERSION][.GROUP]/NAME ...) [flags] [options]\n',
     );
   });
 

@@ -297,6 +297,8 @@ describe('kubectl get: lookups and errors', () => {
       stdout: '',
       stderr: 'No resources found in default namespace.\n',
       exitCode: 0,
+      // The learner saw that there are none: a listing that shows nothing still shows that.
+      shows: { stream: 'stderr', sightings: [{ resource: 'pods', namespace: 'default', names: [] }] },
     });
     expect(k.run('get pods -n kube-system').stderr).toBe('No resources found in kube-system namespace.\n');
     expect(k.run('get pods -A').stderr).toBe('No resources found\n');

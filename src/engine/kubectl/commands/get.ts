@@ -93,6 +93,7 @@ export function runGet(ctx: KubectlContext): number {
     if (!written && reportable.length === 0 && !ignoreNotFound) {
       const allNamespaced = !ctx.allNamespaces && refs.every((r) => r.info.namespaced);
       ctx.err(allNamespaced ? `No resources found in ${ctx.namespace} namespace.\n` : 'No resources found\n');
+      ctx.listedNone(refs.map((r) => r.info));
     }
     return finish(ctx, reportable);
   }
@@ -101,6 +102,7 @@ export function runGet(ctx: KubectlContext): number {
   if (found.length === 0 && ignoreNotFound) return 0;
   if (singleItemImplied && found.length === 1) {
     ctx.out(printGeneric(format, found[0]!.object, { showManagedFields: f.bool('show-managed-fields') }));
+    ctx.showed(found);
     return 0;
   }
   if (singleItemImplied && reportable.length > 0) return finish(ctx, reportable);
@@ -109,6 +111,7 @@ export function runGet(ctx: KubectlContext): number {
       showManagedFields: f.bool('show-managed-fields'),
     }),
   );
+  ctx.showed(found);
   return finish(ctx, reportable);
 }
 
@@ -140,6 +143,7 @@ function printTables(
     .flatMap((l) => l.split(','))
     .filter((l) => l !== '');
   let text = '';
+  const printed: Fetched[] = [];
   for (const g of groups) {
     let block: string;
     if (customColumns !== undefined) {
@@ -163,6 +167,8 @@ function printTables(
     if (block === '') continue;
     if (text !== '' && !noHeaders) text += '\n';
     text += block;
+    printed.push(...g.objects.map((object) => ({ info: g.info, object })));
   }
   ctx.out(text);
+  ctx.showed(printed);
 }

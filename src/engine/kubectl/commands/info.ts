@@ -4,8 +4,9 @@
  * metrics-server, as on kind; k3s ships metrics-server), `auth can-i` (the learner is cluster-admin),
  * `cordon`/`uncordon`.
  */
+import { distributionOf } from '../../api/distribution.ts';
 import type { Node, Pod } from '../../api/objects.ts';
-import { KUBERNETES_VERSION, K3S_VERSION } from '../../api/cluster-config.ts';
+import { KUBERNETES_VERSION } from '../../api/cluster-config.ts';
 import { deepClone, isPlainObject } from '../../util/json.ts';
 import { fnv32a } from '../../util/rng.ts';
 import { matches } from '../../api/labels.ts';
@@ -22,11 +23,11 @@ export const KUSTOMIZE_VERSION = 'v5.7.1';
 export const SERVER_URL = 'https://127.0.0.1:6443';
 
 function serverVersion(ctx: KubectlContext): string {
-  return ctx.host.config.distribution === 'k3s' ? K3S_VERSION : KUBERNETES_VERSION;
+  return distributionOf(ctx.host.config).serverVersion;
 }
 
 function contextName(ctx: KubectlContext): string {
-  return ctx.host.config.distribution === 'k3s' ? 'default' : `kind-${ctx.host.config.name}`;
+  return distributionOf(ctx.host.config).kubectlContext(ctx.host.config.name);
 }
 
 export function runVersion(ctx: KubectlContext): number {
@@ -116,8 +117,7 @@ export function runConfigView(ctx: KubectlContext): number {
 }
 
 function metricsAvailable(ctx: KubectlContext): boolean {
-  const c = ctx.host.config;
-  return c.distribution === 'k3s' && !c.k3sDisable.includes('metrics-server');
+  return distributionOf(ctx.host.config).metricsServer(ctx.host.config);
 }
 
 /** Deterministic, plausible usage numbers (k3s's metrics-server); a pod's name picks them. */

@@ -17,6 +17,7 @@ import { runAttach } from './attach.ts';
 import { runDelete } from './delete.ts';
 import { runRun } from './run.ts';
 import { runExec } from './exec.ts';
+import { runCp } from './cp.ts';
 import { runLogs } from './logs.ts';
 import { runScale } from './scale.ts';
 import { runAnnotate, runLabel } from './label.ts';
@@ -68,6 +69,7 @@ export const COMMANDS: Readonly<Record<string, CommandRun>> = {
   delete: runDelete,
   run: runRun,
   exec: runExec,
+  cp: runCp,
   attach: runAttach,
   logs: runLogs,
   scale: runScale,

@@ -439,7 +439,7 @@ describe('informational commands', () => {
     });
   });
 
-  it('debug node creates node-debugger-<node>-xxxxx and opens a node session', () => {
+  it('debug node creates node-debugger-<node>-xxxxx and opens a session in its debugger container', () => {
     const k = makeKubectl({
       onTick: (_now, store) => {
         for (const p of store.list('pods', 'default')) {
@@ -457,7 +457,7 @@ describe('informational commands', () => {
         r.stdout,
       );
     expect(m).not.toBeNull();
-    expect(r.enter).toEqual({ kind: 'node', node: 'kind-worker', debugPod: m![1] });
+    expect(r.enter).toMatchObject({ kind: 'pod', namespace: 'default', pod: m![1], container: 'debugger' });
     const pod = k.host.store.get('pods', 'default', m![1]!)!;
     expect(pod.spec).toMatchObject({
       hostNetwork: true,

@@ -1006,7 +1006,7 @@ function callFunction(s: State, dot: Value, cmd: Command, final: Value | undefin
           }
           return fail('invalid type for comparison');
         }
-        if (ka !== kb) return fail('incompatible types for comparison');
+        if (ka !== kb) return fail(`incompatible types for comparison: ${goType(a)} and ${goType(b)}`);
         const x = scalar(a);
         const y = scalar(b);
         if (name === 'eq') {

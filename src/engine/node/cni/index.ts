@@ -1,18 +1,22 @@
 /**
- * The CNI plugin of the cluster's network add-on (flannel, Calico or Cilium) and the sandbox details
- * every plugin shares. Everything here derives from the cluster definition and the pod and node
- * objects; nothing is kept.
+ * The registry of CNI plugins (flannel, Calico, Cilium, kindnet) and the sandbox details every plugin
+ * shares. Adding a CNI is one file here implementing `CniPlugin` (types.ts) plus one entry in PLUGINS
+ * (and, where it keeps iptables chains or ships manifests, its entries in the dataplane's and the
+ * cluster's registries: dataplane/netfilter/cni/index.ts, cluster/addons/cni.ts). Everything here
+ * derives from the cluster definition and the pod and node objects; nothing is kept.
  */
+import { distributionOf } from '../../api/distribution.ts';
 import type { ClusterConfig, CniName } from '../../api/cluster-config.ts';
 import { fnv32a } from '../../util/rng.ts';
 import { calico } from './calico.ts';
 import { cilium } from './cilium.ts';
 import { flannel } from './flannel.ts';
+import { kindnet } from './kindnet.ts';
 import type { CniPlugin } from './types.ts';
 
 export type { CniPlugin } from './types.ts';
 
-const PLUGINS: Record<CniName, CniPlugin> = { flannel, calico, cilium };
+const PLUGINS: Record<CniName, CniPlugin> = { flannel, calico, cilium, kindnet };
 
 export function cniPlugin(name: CniName): CniPlugin {
   return PLUGINS[name];
@@ -20,7 +24,7 @@ export function cniPlugin(name: CniName): CniPlugin {
 
 /** Where the runtime reads CNI configuration (k3s keeps its own under /var/lib/rancher). */
 export function cniConfDir(config: ClusterConfig): string {
-  return config.distribution === 'k3s' ? '/var/lib/rancher/k3s/agent/etc/cni/net.d' : '/etc/cni/net.d';
+  return distributionOf(config).cniConfDir;
 }
 
 /**

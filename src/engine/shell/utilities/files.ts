@@ -6,7 +6,7 @@
 import type { CommandHandler, CommandIO, SessionFiles } from '../types.ts';
 import { baseName, fileErrorText } from '../vfs.ts';
 import { linesOf, parseOptions, readInputs, result, withUsage } from './common.ts';
-import { utf8Length } from '../../util/encoding.ts';
+import { fileSize } from '../../util/encoding.ts';
 
 const NO_FILES = (io: CommandIO): SessionFiles | undefined => io.files;
 
@@ -67,7 +67,7 @@ function longListing(files: SessionFiles, dir: string, names: readonly string[],
     const path = dir === '' ? name : `${dir.replace(/\/$/, '')}/${name}`;
     const isDir = files.stat(path) === 'dir';
     const read = isDir ? undefined : files.read(path);
-    const size = isDir ? 4096 : read && 'content' in read ? utf8Length(read.content) : 0;
+    const size = isDir ? 4096 : read && 'content' in read ? fileSize(read.content) : 0;
     return { name, isDir, size };
   });
   const sizeWidth = Math.max(1, ...rows.map((r) => String(r.size).length));

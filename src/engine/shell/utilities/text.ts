@@ -5,7 +5,7 @@
  */
 import type { CommandHandler } from '../types.ts';
 import { joinLines, linesOf, parseOptions, readInputs, result, UsageError, withUsage } from './common.ts';
-import { base64Decode, base64Encode, utf8Decode, utf8Encode, utf8Length } from '../../util/encoding.ts';
+import { base64Decode, base64Encode, fileSize, utf8Decode, utf8Encode } from '../../util/encoding.ts';
 
 function count(name: string, v: string, what: string): number {
   if (!/^[-+]?\d+$/.test(v)) throw new InvalidCount(`${name}: invalid number of ${what}: ‘${v}’\n`);
@@ -75,16 +75,17 @@ export const wc: CommandHandler = (argv, io) =>
     const kinds = want.length === 0 ? ['l', 'w', 'c'] : want;
     const { inputs, errors } = readInputs('wc', io, operands);
     const rows = inputs.map((input) => {
-      const counts: Record<string, number> = {
-        l: (input.text.match(/\n/g) ?? []).length,
-        w: input.text.split(/\s+/).filter((w) => w !== '').length,
-        m: [...input.text].length,
-        c: utf8Length(input.text),
-        L: Math.max(0, ...input.text.split('\n').map((l) => l.length)),
+      // Only the counts asked for: `wc -l` on a long capture need not split it into words.
+      const count: Record<string, () => number> = {
+        l: () => (input.text.match(/\n/g) ?? []).length,
+        w: () => input.text.split(/\s+/).filter((w) => w !== '').length,
+        m: () => [...input.text].length,
+        c: () => fileSize(input.text),
+        L: () => input.text.split('\n').reduce((max, l) => Math.max(max, l.length), 0),
       };
       return {
         name: input.name === '-' ? (operands.length === 0 ? '' : '-') : input.name,
-        counts: kinds.map((k) => counts[k]!),
+        counts: kinds.map((k) => count[k]!()),
       };
     });
     if (Math.max(operands.length, 1) > 1)

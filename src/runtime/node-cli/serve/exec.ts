@@ -12,6 +12,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { execInContainer, execNotFoundError, type AnyObject } from '../../../engine/index.ts';
 import type { ClusterHost } from './cluster-host.ts';
+import { followFrom, loggedLines } from './pod-log.ts';
 import { badRequest, HttpStatus, notFoundPath, statusBody, toHttpStatus } from './status.ts';
 
 const GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
@@ -86,12 +87,22 @@ interface ExecTarget {
   readonly container: string;
   readonly argv: string[];
   readonly stdin: boolean;
+  readonly attach: boolean;
 }
+
+/** The server's open streams: an attach counts as one (and keeps a frozen clock moving). */
+export interface StreamRegistry {
+  hold(stop: () => void): void;
+  release(stop: () => void): void;
+}
+
+/** How often an attached container's output is read again. */
+const ATTACH_POLL_MS = 100;
 
 function target(host: ClusterHost, url: URL): ExecTarget {
   const m = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/(exec|attach)$/.exec(url.pathname);
   if (!m) throw notFoundPath();
-  if (m[3] === 'attach') throw badRequest('attach is not supported by this server');
+  const attach = m[3] === 'attach';
   const namespace = decodeURIComponent(m[1]!);
   const name = decodeURIComponent(m[2]!);
   const pod = host.cluster.api.get('pods', namespace, name) as AnyObject | undefined;
@@ -109,18 +120,28 @@ function target(host: ClusterHost, url: URL): ExecTarget {
   ).status?.containerStatuses;
   if (!statuses?.find((s) => s.name === container)?.state?.running)
     throw badRequest(`unable to upgrade connection: container not found ("${container}")`);
+  const stdin = url.searchParams.get('stdin') === 'true';
+  // The simulated main processes read no input: an attach can only show what they print.
+  if (attach && stdin) throw badRequest('attaching stdin is not supported by this server: attach without -i');
   const argv = url.searchParams.getAll('command');
-  if (argv.length === 0) throw badRequest('you must specify at least 1 command');
-  return { namespace, pod, container, argv, stdin: url.searchParams.get('stdin') === 'true' };
+  if (!attach && argv.length === 0) throw badRequest('you must specify at least 1 command');
+  return { namespace, pod, container, argv, stdin, attach };
 }
 
-export function handleExecUpgrade(host: ClusterHost, req: IncomingMessage, socket: Duplex): void {
+export function handleExecUpgrade(
+  host: ClusterHost,
+  req: IncomingMessage,
+  socket: Duplex,
+  streams: StreamRegistry,
+): void {
   socket.on('error', () => socket.destroy());
   let t: ExecTarget;
   try {
+    // The target first: kubectl retries a failed WebSocket upgrade over SPDY, and it is the
+    // target's error (no such container, no stdin) that must reach the person, not the protocol's.
+    t = host.run(() => target(host, new URL(req.url ?? '/', 'https://127.0.0.1')));
     if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket')
       throw badRequest('only WebSocket upgrades are supported');
-    t = host.run(() => target(host, new URL(req.url ?? '/', 'https://127.0.0.1')));
   } catch (e) {
     return refuse(socket, toHttpStatus(e));
   }
@@ -138,6 +159,7 @@ export function handleExecUpgrade(host: ClusterHost, req: IncomingMessage, socke
   socket.write(
     `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\nSec-WebSocket-Protocol: ${protocol}\r\n\r\n`,
   );
+  if (t.attach) return attachOutput(host, t, socket, streams);
   let stdin = Buffer.alloc(0);
   let ran = false;
   const run = () => {
@@ -200,4 +222,46 @@ export function handleExecUpgrade(host: ClusterHost, req: IncomingMessage, socke
   );
   socket.on('data', read);
   if (!t.stdin) setImmediate(run);
+}
+
+/**
+ * pods/NAME/attach: what the container's main process prints from now on, on channel 1, until it
+ * stops running (then a Success status) or the client goes away, as the kubelet's attach streams it.
+ */
+function attachOutput(host: ClusterHost, t: ExecTarget, socket: Duplex, streams: StreamRegistry): void {
+  const next = host.run((cluster) =>
+    followFrom(t.pod, t.container, loggedLines(cluster, t.pod, t.container)),
+  );
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    clearInterval(poll);
+    streams.release(stop);
+    if (!socket.destroyed) {
+      socket.write(channel(3, JSON.stringify({ metadata: {}, status: 'Success' })));
+      socket.end(frame(Buffer.from([0x03, 0xe8]), 0x8));
+    }
+  };
+  const poll = setInterval(() => {
+    try {
+      const more = host.run((cluster) => next(cluster));
+      if (more.text) socket.write(channel(1, more.text));
+      if (more.done) stop();
+    } catch {
+      stop();
+    }
+  }, ATTACH_POLL_MS);
+  streams.hold(stop);
+  socket.on(
+    'data',
+    frameReader(
+      (opcode, data) => {
+        if (opcode === 0x8) stop();
+        else if (opcode === 0x9) socket.write(frame(data, 0xa));
+      },
+      () => socket.destroy(),
+    ),
+  );
+  socket.on('close', stop);
 }

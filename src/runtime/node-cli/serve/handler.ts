@@ -13,7 +13,6 @@ import {
   RESOURCES,
   StatusError,
   apiVersionOf,
-  readContainerLog,
   sameObject,
   jsonPatch,
   matchesFields,
@@ -52,6 +51,7 @@ import {
   type ErrorTarget,
 } from './status.ts';
 import { openApiV2, openApiV3Group, openApiV3Root } from './openapi.ts';
+import { podLog, type LogFollow } from './pod-log.ts';
 
 type Info = (typeof RESOURCES)[number];
 
@@ -73,7 +73,8 @@ export type Reply =
       readonly warnings?: readonly string[];
     }
   | { readonly kind: 'text'; readonly status: number; readonly text: string; readonly contentType: string }
-  | { readonly kind: 'watch'; readonly watch: WatchRequest };
+  | { readonly kind: 'watch'; readonly watch: WatchRequest }
+  | { readonly kind: 'follow'; readonly follow: LogFollow };
 
 /** What a watch streams: one resource, filtered, from a resourceVersion, as objects or Table rows. */
 export interface WatchRequest {
@@ -637,60 +638,6 @@ function subresourceRequest(ctx: ApiContext, req: ApiRequest, p: ResourcePath): 
 }
 
 /** RFC3339Nano, as the kubelet prefixes lines with `timestamps=true`. */
-function nano(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z');
-}
-
-/**
- * GET pods/NAME/log: the kubelet's log of one container (kubelet `GetContainerLogs` through the API
- * server), with its query options. `follow=true` sends what there is and ends the stream.
- */
-function podLog(ctx: ApiContext, req: ApiRequest, pod: AnyObject): Reply {
-  const spec = (pod as { spec?: { containers?: { name: string }[]; initContainers?: { name: string }[] } })
-    .spec;
-  const names = (spec?.containers ?? []).map((c) => c.name);
-  const inits = (spec?.initContainers ?? []).map((c) => c.name);
-  let container = req.query.get('container') ?? '';
-  if (container === '') {
-    if (names.length !== 1)
-      throw badRequest(
-        `a container name must be specified for pod ${pod.metadata.name}, choose one of: [${names.join(' ')}]${inits.length ? ` or one of the init containers: [${inits.join(' ')}]` : ''}`,
-      );
-    container = names[0]!;
-  }
-  if (![...names, ...inits].includes(container))
-    throw badRequest(`container ${container} is not valid for pod ${pod.metadata.name}`);
-  const int = (name: string): number | undefined => {
-    const v = req.query.get(name);
-    if (v === null) return undefined;
-    if (!/^-?\d+$/.test(v)) throw badRequest(`invalid value for ${name}: ${v}`);
-    return Number(v);
-  };
-  const read = readContainerLog(ctx.cluster, pod as never, container, req.query.get('previous') === 'true');
-  if (!read.ok) throw badRequest(read.error);
-  let lines = [...read.lines];
-  const now = ctx.cluster.clock.now();
-  const sinceSeconds = int('sinceSeconds');
-  if (sinceSeconds !== undefined) lines = lines.filter((l) => l.time >= now - sinceSeconds * 1000);
-  const sinceTime = req.query.get('sinceTime');
-  if (sinceTime !== null) {
-    const t = Date.parse(sinceTime);
-    if (Number.isNaN(t)) throw badRequest(`invalid value for sinceTime: ${sinceTime}`);
-    lines = lines.filter((l) => l.time >= t);
-  }
-  const tail = int('tailLines');
-  if (tail !== undefined && tail >= 0) lines = tail === 0 ? [] : lines.slice(-tail);
-  const stamps = req.query.get('timestamps') === 'true';
-  let text = lines.map((l) => `${stamps ? `${nano(l.time)} ` : ''}${l.text}\n`).join('');
-  const limit = int('limitBytes');
-  if (limit !== undefined && limit > 0)
-    text = Buffer.from(text)
-      .subarray(0, limit)
-      .toString('utf8')
-      .replace(/\uFFFD$/, '');
-  return { kind: 'text', status: 200, text, contentType: 'text/plain' };
-}
-
 /**
  * SelfSubjectAccessReview (`kubectl auth can-i`): a create-only review the server answers, not an
  * object the engine stores. It is left out of discovery, as the engine's resource table (and so our

@@ -16,6 +16,7 @@ import type { LoggedEvent } from './event-log.ts';
 import type { Pki } from './pki.ts';
 import { decodeProtobufObject, isProtobuf } from './protobuf.ts';
 import { handleExecUpgrade } from './exec.ts';
+import type { LogFollow } from './pod-log.ts';
 import type { Duplex } from 'node:stream';
 
 /** kube-apiserver's `MaxRequestBodyBytes`. */
@@ -25,6 +26,8 @@ export const MAX_WATCHES = 100;
 export const REQUESTS_PER_SECOND = 200;
 /** How often a waiting watch lets simulated time move in frozen mode (each step is WATCH_STEP_MS). */
 const WATCH_STEP_EVERY_MS = 20;
+/** How often a followed log is read again for new lines. */
+const FOLLOW_POLL_MS = 100;
 /** How often the wall clock reaches the cluster while watches are open. */
 const WALL_TICK_MS = 1000;
 
@@ -109,7 +112,7 @@ export function startServer(opts: ServeOptions): Promise<RunningServer> {
         `HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
       );
     }
-    handleExecUpgrade(host, req, socket);
+    handleExecUpgrade(host, req, socket, { hold, release });
   });
   server.requestTimeout = 60_000;
   server.headersTimeout = 30_000;
@@ -196,6 +199,7 @@ export function startServer(opts: ServeOptions): Promise<RunningServer> {
         return void res.end(reply.text);
       }
       if (watches.size >= MAX_WATCHES) return sendStatus(res, tooManyRequests());
+      if (reply.kind === 'follow') return streamFollow(res, reply.follow);
       streamWatch(res, reply.watch);
     });
   }
@@ -274,15 +278,16 @@ export function startServer(opts: ServeOptions): Promise<RunningServer> {
       stopped = true;
       stopListening();
       clearTimeout(timeout);
-      watches.delete(stop);
-      if (watches.size === 0 && stepper) {
-        clearInterval(stepper);
-        stepper = undefined;
-      }
+      release(stop);
       res.end();
     };
+    hold(stop);
+    res.on('close', stop);
+  }
+
+  /** Counts an open stream; in frozen mode, while any is open, simulated time moves in steps (one stepper for all). */
+  function hold(stop: () => void): void {
     watches.add(stop);
-    // Frozen clock: while any watch waits, simulated time moves in steps (one stepper for all watches).
     if (opts.clock === 'frozen' && !stepper)
       stepper = setInterval(() => {
         try {
@@ -291,6 +296,39 @@ export function startServer(opts: ServeOptions): Promise<RunningServer> {
           for (const s of [...watches]) s();
         }
       }, WATCH_STEP_EVERY_MS);
+  }
+
+  function release(stop: () => void): void {
+    watches.delete(stop);
+    if (watches.size === 0 && stepper) {
+      clearInterval(stepper);
+      stepper = undefined;
+    }
+  }
+
+  /** `logs -f`: the log so far, then what the container logs as time moves, until it stops running. */
+  function streamFollow(res: ServerResponse, follow: LogFollow): void {
+    res.writeHead(200, { 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked' });
+    if (follow.text) res.write(follow.text);
+    else res.flushHeaders();
+    let stopped = false;
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(poll);
+      release(stop);
+      res.end();
+    };
+    const poll = setInterval(() => {
+      try {
+        const more = host.run((cluster) => follow.next(cluster));
+        if (more.text) res.write(more.text);
+        if (more.done) stop();
+      } catch {
+        stop();
+      }
+    }, FOLLOW_POLL_MS);
+    hold(stop);
     res.on('close', stop);
   }
 
