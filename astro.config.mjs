@@ -103,6 +103,7 @@ function slugsIn(dir) {
  */
 export const sidebar = [
   { slug: 'index', label: 'Início', translations: { en: 'Home' } },
+  { slug: 'progress' },
   ...parts
     .map(({ dir, label, en }) => ({ label, translations: { en }, items: slugsIn(dir) }))
     .filter((group) => group.items.length > 0),

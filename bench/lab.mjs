@@ -117,8 +117,28 @@ async function timeToReady(browser, url) {
   return { prompt: marks['pp-lab:prompt'] - start, editor: marks['pp-lab:editor'] - start };
 }
 
-/** One Lighthouse run (asynchronous: the page server lives in this process). */
+/** Attempts per Lighthouse run: on a loaded machine a run can die (NO_NAVSTART, a protocol timeout). */
+const LH_ATTEMPTS = 3;
+
+/**
+ * One Lighthouse run, tried again when it fails or reports a runtime error (its scores are then
+ * null); the failures are counted in the row, so a flaky run is visible rather than hidden.
+ */
 async function lighthouseRun(url) {
+  const failures = [];
+  for (let attempt = 1; attempt <= LH_ATTEMPTS; attempt++) {
+    try {
+      const scores = await lighthouseOnce(url);
+      return failures.length ? { ...scores, failedAttempts: failures } : scores;
+    } catch (e) {
+      failures.push(String(e instanceof Error ? e.message : e).split('\n')[0].slice(0, 200));
+      console.error(`lighthouse ${url}: attempt ${attempt} failed: ${failures.at(-1)}`);
+    }
+  }
+  return { performance: undefined, accessibility: undefined, failedAttempts: failures };
+}
+
+async function lighthouseOnce(url) {
   const dir = mkdtempSync(join(tmpdir(), 'pp-lh-'));
   const out = join(dir, 'lh.json');
   try {
@@ -135,6 +155,8 @@ async function lighthouseRun(url) {
       { env: { ...process.env, CHROME_PATH: CHROMIUM } },
     );
     const report = JSON.parse(readFileSync(out, 'utf8'));
+    if (report.runtimeError) throw new Error(`${report.runtimeError.code}: ${report.runtimeError.message}`);
+    if (report.categories.performance.score === null) throw new Error('no performance score');
     return {
       performance: Math.round(report.categories.performance.score * 100),
       accessibility: Math.round(report.categories.accessibility.score * 100),
@@ -143,6 +165,12 @@ async function lighthouseRun(url) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** The median of the runs that produced a score (a run that failed every attempt has none). */
+const scored = (runs, key) => {
+  const values = runs.map((x) => x[key]).filter((v) => v !== undefined);
+  return values.length ? median(values) : undefined;
+};
 
 const server = await serveWithHeaders(dist);
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
@@ -164,8 +192,8 @@ try {
       promptRuns: times.map((t) => Math.round(t.prompt)),
       editor: median(times.map((t) => t.editor)),
       editorRuns: times.map((t) => Math.round(t.editor)),
-      performance: lh.length ? median(lh.map((x) => x.performance)) : undefined,
-      accessibility: lh.length ? median(lh.map((x) => x.accessibility)) : undefined,
+      performance: scored(lh, 'performance'),
+      accessibility: scored(lh, 'accessibility'),
       lighthouseRuns: lh,
     };
     rows.push(row);

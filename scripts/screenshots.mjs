@@ -2,8 +2,10 @@
 /**
  * Screenshots of the lab workspace for review (issue 20 item 7): every combination of 1280×800,
  * 1920×1080 and 390×844, light and dark, pt-BR and en, with a wide `kubectl get pods -o wide` in the
- * terminal; full window on the two desktop sizes, the page itself on the phone. Against the built
- * site (run `npm run build` first), with Debian's Chromium. Writes test/e2e/screenshots/lab-*.png.
+ * terminal; full window on the two desktop sizes, the page itself on the phone (its Steps tab, then its
+ * Terminal tab); the Tools menu and the shortcuts popover at 1280×800 and on the phone. Against the built
+ * site (run `npm run build` first), with Debian's Chromium. Then the course progress page at each size.
+ * Writes test/e2e/screenshots/lab-*.png and progress-*.png.
  *
  *   npm exec -- node scripts/screenshots.mjs
  *
@@ -96,19 +98,45 @@ try {
         if (!vp.phone) {
           await page.locator('pp-lab [data-action="maximize"]').click();
           await page.waitForTimeout(300);
+        } else {
+          // The phone layout shows one part at a time: the Steps tab first.
+          await page.locator('pp-lab [data-views]').scrollIntoViewIfNeeded();
+          await page.screenshot({ path: `${out}lab-${vp.name}-${theme}-${locale}-steps.png` });
+          await page.locator('pp-lab [data-view-tab="terminal"]').click();
         }
         await page.locator('pp-lab .xterm-helper-textarea').focus();
         await typeLine(page, 'kubectl create deployment web --image=nginx --replicas=2');
         await typeLine(page, 'kubectl get pods -o wide');
         await page.locator('pp-lab [data-action="check"]').click();
+        // Attached, not visible: on the phone the checks are in the Steps tab.
         await page.waitForSelector(
           'pp-lab [data-check][data-state="failed"], pp-lab [data-check][data-state="passed"]',
+          {
+            state: 'attached',
+          },
         );
-        if (vp.phone) await page.locator('pp-lab [data-terminal]').scrollIntoViewIfNeeded();
+        if (vp.phone) await page.locator('pp-lab [data-views]').scrollIntoViewIfNeeded();
         await page.waitForTimeout(300);
         const file = `${out}lab-${vp.name}-${theme}-${locale}.png`;
         await page.screenshot({ path: file });
         console.log(file);
+        // The Tools menu and the shortcuts popover, at the laptop size and on the phone.
+        if (vp.name !== '1920x1080') {
+          await page.locator('pp-lab [data-tools-button]').click();
+          await page.waitForTimeout(200);
+          await page.screenshot({ path: `${out}lab-${vp.name}-${theme}-${locale}-tools.png` });
+          await page.keyboard.press('Escape');
+          await page.locator('pp-lab [data-keys-button]').click();
+          await page.waitForTimeout(200);
+          await page.screenshot({ path: `${out}lab-${vp.name}-${theme}-${locale}-keys.png` });
+          await page.keyboard.press('Escape');
+        }
+        // The course progress page, with the sandbox's work just saved (the same browser context).
+        await page.waitForSelector('pp-lab[data-saved]');
+        await page.goto(`${server.url}/${locale}/progress/`, { waitUntil: 'load' });
+        await page.waitForSelector('pp-course-progress[data-ready]');
+        await page.locator('pp-course-progress tr[data-lab="00-sandbox"]').first().scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `${out}progress-${vp.name}-${theme}-${locale}.png` });
         await context.close();
       }
 } finally {

@@ -98,6 +98,9 @@ export function createHostHandler(opts: HostHandlerOptions): HostHandler {
         return need().trace(msg.params);
       case 'ping':
         return null;
+      case 'resize':
+        need().resize(msg.params.cols, msg.params.rows);
+        return null;
       case 'ptyInput':
       case 'ptyResize':
         throw Object.assign(new Error(`${msg.type}: this host has no pty`), { code: 'unsupported' });

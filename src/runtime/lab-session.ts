@@ -202,6 +202,11 @@ export class LabSession {
     };
   }
 
+  /** The terminal's size, for the shell (not part of the snapshot: the terminal sends it again). */
+  resize(cols: number, rows: number): void {
+    this.live.shell.setTerminalSize({ cols, rows });
+  }
+
   complete(line: string, cursor: number): Completion {
     const c = this.live.complete(line, cursor);
     return { candidates: [...c.candidates], from: c.start, to: c.end };

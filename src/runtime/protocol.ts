@@ -185,6 +185,11 @@ export interface Requests {
    * (see HostClient). A host that cannot answer it is stuck in one synchronous step.
    */
   ping: { params: Record<string, never>; result: null };
+  /**
+   * Line hosts: the terminal's size in cells, as a pty's winsize reaches the shell (`$COLUMNS`,
+   * `stty size`, `tput cols`). Sizes outside 1–1000 are ignored.
+   */
+  resize: { params: { cols: number; rows: number }; result: null };
   /** pty hosts only: keystrokes and terminal size. */
   ptyInput: { params: { data: string }; result: null };
   ptyResize: { params: { cols: number; rows: number }; result: null };

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { drawFrom } from '../../src/grader/draw.ts';
 import { engine, parseReport, regradeReport, resolveVariant } from '../../src/grader/index.ts';
 import { loadLabFromDir } from '../../src/grader/node/load-lab.ts';
-import { focusTerminal, lab, openLab, run, waitForSaved } from './lab-helpers';
+import { focusTerminal, lab, openLab, openTools, run, waitForSaved } from './lab-helpers';
 
 const baseURL = inject('baseURL');
 const STRINGS = {
@@ -151,6 +151,7 @@ describe.each(CASES)('the capstone on $path', ({ path, lang, variant, file, faul
 
       // The report names the variant and the seed, and re-grades as that variant.
       const download = page.waitForEvent('download');
+      await openTools(page);
       await lab(page).locator('[data-action="report"]').click();
       // The browser runs in another process (connected remotely): save the download here.
       const saved = join(mkdtempSync(join(tmpdir(), 'pp-capstone-')), 'report.json');

@@ -62,6 +62,18 @@ export async function waitForTerminal(
   throw new Error(`terminal never showed ${what}; it shows:\n${text}\nlab: ${JSON.stringify(state)}`);
 }
 
+/** Opens the toolbar's Tools menu (name, report, download, export, import), a popover. */
+export async function openTools(page: Page): Promise<void> {
+  if (
+    await lab(page)
+      .locator('[data-tools]')
+      .evaluate((el) => el.matches(':popover-open'))
+  )
+    return;
+  await lab(page).locator('[data-tools-button]').click();
+  await page.waitForFunction(() => document.querySelector('pp-lab [data-tools]')?.matches(':popover-open'));
+}
+
 export async function focusTerminal(page: Page): Promise<void> {
   await lab(page).locator('.xterm-helper-textarea').focus();
 }

@@ -12,7 +12,16 @@ import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseReport } from '../../src/grader/index.ts';
-import { LAB_PAGES, focusEditor, focusTerminal, lab, openLab, run, waitForEditor } from './lab-helpers';
+import {
+  LAB_PAGES,
+  focusEditor,
+  focusTerminal,
+  lab,
+  openLab,
+  openTools,
+  run,
+  waitForEditor,
+} from './lab-helpers';
 
 const baseURL = inject('baseURL');
 const STRINGS = {
@@ -61,7 +70,8 @@ describe.each(LAB_PAGES)('report and progress on $path', ({ path, lang }) => {
       await page.goto(baseURL + path, { waitUntil: 'load' });
       await openLab(page, { editor: false });
 
-      // The name field: found by its label (its accessible name), described by the help line.
+      // The name field, in the Tools menu: found by its label (its accessible name), described by the help line.
+      await openTools(page);
       const name = lab(page).getByRole('textbox', { name: STRINGS[lang]['lab.learnerLabel']! });
       expect(await name.count()).toBe(1);
       const helpId = await name.getAttribute('aria-describedby');
@@ -83,6 +93,7 @@ describe.each(LAB_PAGES)('report and progress on $path', ({ path, lang }) => {
       expect(await bar.evaluate((el: HTMLProgressElement) => el.value)).toBe(2);
 
       // The learner types a name with the keyboard.
+      await openTools(page);
       await name.focus();
       await page.keyboard.type('Ana Souza');
       const download = page.waitForEvent('download');
@@ -106,10 +117,12 @@ describe.each(LAB_PAGES)('report and progress on $path', ({ path, lang }) => {
       // Reload: the name is still there (kept site-wide, in this browser).
       await page.reload({ waitUntil: 'load' });
       await openLab(page, { editor: false });
+      await openTools(page);
       expect(await name.inputValue()).toBe('Ana Souza');
 
       // Cleared, the next report has no learner.
       await name.fill('');
+      await openTools(page);
       const again = page.waitForEvent('download');
       await lab(page).locator('[data-action="report"]').click();
       const saved2 = join(mkdtempSync(join(tmpdir(), 'pp-report-')), 'report.json');

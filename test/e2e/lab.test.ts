@@ -277,12 +277,13 @@ describe('axe with the lab open', () => {
 });
 
 describe('on a phone', () => {
-  it('stacks the lab and still runs commands', { timeout: SLOW }, async () => {
+  it('shows the lab in tabs and still runs commands', { timeout: SLOW }, async () => {
     const { context, page } = await freshPage({ viewport: { width: 390, height: 844 } });
     await page.goto(baseURL + '/en/about-labs/', { waitUntil: 'load' });
     await openLab(page, { editor: false });
     const width = await lab(page).evaluate((el) => el.getBoundingClientRect().width);
     expect(width).toBeLessThanOrEqual(390);
+    await lab(page).getByRole('tab', { name: 'Terminal' }).click();
     await focusTerminal(page);
     expect(await run(page, 'kubectl get ns')).toContain('default');
     expect(await terminalText(page)).not.toContain('undefined');

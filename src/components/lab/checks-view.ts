@@ -54,6 +54,11 @@ export class DomChecksView implements ChecksView {
     const line = ui.$('[data-check-summary]');
     // A live region: an unchanged summary is not set again, so it is not read out after every command.
     if (line.textContent !== text) line.textContent = text;
+    // The toolbar's primary action carries the live count ("3 of 5 checks").
+    ui.$('[data-check-count]').textContent = ui.t('lab.checkCount', {
+      passed: summary.passed,
+      total: summary.total,
+    });
     const bar = ui.$('[data-check-progress]') as HTMLProgressElement;
     bar.max = Math.max(summary.total, 1);
     bar.value = summary.passed;

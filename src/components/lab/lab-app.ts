@@ -21,9 +21,8 @@ import {
   type Result,
   type Transport,
 } from '../../runtime/protocol';
-import { readLearner, writeLearner, LEARNER_STORAGE_KEY } from './learner';
 import type { PpNetwork } from '../visual/network-element';
-import { LabUi, downloadJson, randomSeed, today } from './lab-ui';
+import { LabUi, downloadJson, randomSeed } from './lab-ui';
 import type { LabDebug } from './lab-debug';
 import { HostSession } from './host-session';
 import { LabFiles, type FileChange } from './lab-files';
@@ -34,6 +33,9 @@ import { LabProgressKeeper, type Restored } from './lab-progress';
 import { HostSwitch } from './host-switch';
 import { LabLayout } from './lab-layout';
 import { JournalStore, WriteAheadLog, execJournaled } from './write-ahead';
+import { LabViews, type LabView } from './lab-views';
+import { Debounce } from './debounce';
+import { downloadOpenFile, downloadReport, rememberPlace, wireLearner, wireShortcuts } from './lab-tools';
 
 export interface LabOptions {
   /** A worker transport already opened (the element starts the worker while this chunk loads). */
@@ -55,6 +57,9 @@ export class LabApp {
   private terminal!: LabTerminal;
   private readline!: Readline;
   private layout: LabLayout | undefined;
+  private views: LabViews | undefined;
+  /** Tells a line host the terminal's size after fits settle (a splitter drag fits many times). */
+  private readonly sizeReport = new Debounce();
   private hostSwitch!: HostSwitch;
   private lab: LabInfo | undefined;
   /** Re-runs the checks after commands, applies and editor saves, debounced (see check-scheduler.ts). */
@@ -86,6 +91,7 @@ export class LabApp {
         },
         onRestarted: (result) => {
           this.readline.setPrompt(result.prompt);
+          this.reportSize();
           ui.mark('watchdog', 'restarted');
           ui.say(ui.t('lab.watchdogRestarted'));
           this.readline.notify(ui.t('lab.watchdogTerminal'));
@@ -173,6 +179,8 @@ export class LabApp {
       historyChanged: () => this.progress.changed(),
     });
     this.layout = new LabLayout(ui, this.terminal, this.editor);
+    this.views = new LabViews(ui, this.terminal, { shown: (view) => this.viewShown(view) });
+    this.terminal.term.onResize(() => this.sizeReport.run('size', 100, () => this.reportSize()));
     this.hostSwitch = new HostSwitch({
       ui,
       session: this.session,
@@ -201,8 +209,10 @@ export class LabApp {
     ui.say(stored.kind === 'ok' || restored.replayed > 0 ? ui.t('lab.restored') : ui.t('lab.ready'));
     ui.$('[data-toolbar]').hidden = false;
     this.wireToolbar();
+    wireShortcuts(ui, () => this.layout?.maximized ?? false);
     this.wireQuizzes();
-    this.wireLearner();
+    wireLearner(ui);
+    this.views.wire();
     this.layout.wireSplitter();
     this.layout.wireEscape(ui.$('[data-action="maximize"]'));
     this.layout.watchTheme();
@@ -225,6 +235,24 @@ export class LabApp {
     this.checks.load(result.lab, progress?.hintLevel ?? 0, progress?.checks);
     this.showAnswers(result.quizAnswers ?? {});
     this.editor.showAll();
+    this.reportSize();
+  }
+
+  /**
+   * The terminal's size reaches the shell as a pty's winsize would (`$COLUMNS`, `stty size`, `tput
+   * cols`). A WebContainer host has a real pty and gets `ptyResize` from the host switch instead.
+   */
+  private reportSize(): void {
+    if (this.session.kind !== 'worker') return;
+    const { cols, rows } = this.terminal.term;
+    void this.session.request('resize', { cols, rows }).catch(() => {});
+  }
+
+  /** A part of the phone layout came on screen: it measures itself again (it was display: none). */
+  private viewShown(view: LabView): void {
+    if (view === 'editor') this.editor.layout();
+    else if (view === 'terminal') this.terminal.fit();
+    else if (view === 'network') void this.openNetwork();
   }
 
   // ---- questions --------------------------------------------------------------------------------
@@ -272,6 +300,7 @@ export class LabApp {
     for (const chunk of outputChunks(r)) this.readline.print(chunk.text);
     this.readline.setPrompt(r.prompt);
     this.checkRuns.schedule();
+    rememberPlace(this.ui.labId);
     if (/^\s*trace\s/.test(text) && r.exitCode !== 2) this.pendingTrace = text;
     this.refreshNetwork();
     this.progress.changed();
@@ -283,13 +312,18 @@ export class LabApp {
   /** The last `trace …` line, drawn as a walk when the Network view is (or next gets) open. */
   private pendingTrace: string | undefined;
 
-  private async toggleNetwork(button: HTMLButtonElement): Promise<void> {
+  private async toggleNetwork(): Promise<void> {
+    if (this.ui.$('[data-network]').hidden) return this.openNetwork();
+    this.ui.$('[data-network]').hidden = true;
+    this.ui.$('[data-action="network"]').setAttribute('aria-expanded', 'false');
+  }
+
+  private async openNetwork(): Promise<void> {
     const box = this.ui.$('[data-network]');
-    const open = box.hidden;
-    box.hidden = !open;
-    button.setAttribute('aria-expanded', String(open));
-    if (!open) return;
-    if (this.network) return this.refreshNetwork();
+    const wasOpen = !box.hidden;
+    box.hidden = false;
+    this.ui.$('[data-action="network"]').setAttribute('aria-expanded', 'true');
+    if (this.network) return wasOpen ? undefined : this.refreshNetwork();
     const { defineVisualElements } = await import('../visual/index');
     defineVisualElements();
     const el = document.createElement('pp-network') as PpNetwork;
@@ -354,40 +388,6 @@ export class LabApp {
     this.ui.say(this.ui.t('lab.resetDone'));
   }
 
-  // ---- report, learner name ----------------------------------------------------------------------
-
-  /** Download report: the host builds it (with the name from the field, if any), after pending edits. */
-  private async downloadReport(): Promise<void> {
-    let report: unknown;
-    try {
-      await this.files.flush();
-      report = await this.session.request('report', {
-        locale: this.ui.lang,
-        submittedAt: new Date().toISOString(),
-        learner: (this.ui.$('[data-learner]') as HTMLInputElement).value,
-      });
-    } catch (e) {
-      this.ui.say(this.ui.t('lab.reportFailed', { reason: e instanceof Error ? e.message : String(e) }));
-      return;
-    }
-    downloadJson(`packetpath-report-${this.ui.labId}-${today()}.json`, report);
-  }
-
-  /**
-   * The optional name for grade reports. Kept site-wide (localStorage), not with a lab's progress: it
-   * belongs to the learner, not to a lab, so it is typed once for every lab, survives Reset and "new
-   * fault", and needs no change to the saved-progress format. Other tabs pick up a change.
-   */
-  private wireLearner(): void {
-    const input = this.ui.$('[data-learner]') as HTMLInputElement;
-    input.value = readLearner();
-    input.addEventListener('input', () => writeLearner(input.value));
-    addEventListener('storage', (e) => {
-      if (e.key === LEARNER_STORAGE_KEY && document.activeElement !== input) input.value = e.newValue ?? '';
-    });
-    this.ui.$('[data-learner-box]').hidden = false;
-  }
-
   // ---- toolbar ----------------------------------------------------------------------------------
 
   private wireToolbar(): void {
@@ -402,9 +402,12 @@ export class LabApp {
       void ui.confirm(ui.t(key)).then((yes) => {
         if (yes) then();
       });
-    ui.$('[data-toolbar]').addEventListener('click', (event) => {
+    const tools = ui.$('[data-tools]');
+    const onAction = (event: Event) => {
       const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-action]');
       if (!button) return;
+      // A menu item closes its menu (the popover) once chosen.
+      if (tools.contains(button)) tools.hidePopover();
       switch (button.dataset.action) {
         case 'check':
           this.checkRuns.cancel();
@@ -425,7 +428,7 @@ export class LabApp {
           });
           break;
         case 'report':
-          void this.downloadReport();
+          void downloadReport(this.ui, this.session, this.files);
           break;
         case 'export':
           void this.progress.exportAll();
@@ -437,13 +440,18 @@ export class LabApp {
           void this.hostSwitch.toggle();
           break;
         case 'network':
-          void this.toggleNetwork(button);
+          void this.toggleNetwork();
+          break;
+        case 'download-file':
+          downloadOpenFile(this.ui, this.files);
           break;
         case 'maximize':
           this.layout?.toggleMaximized(button);
           break;
       }
-    });
+    };
+    ui.$('[data-toolbar]').addEventListener('click', onAction);
+    tools.addEventListener('click', onAction);
   }
 }
 

@@ -85,7 +85,8 @@ export class LabLayout {
       if (e.key !== 'Escape' || !this.maximized || e.defaultPrevented) return;
       const inside = document.activeElement;
       const typing = inside?.closest('.xterm, .monaco-editor');
-      if (typing) return;
+      // An open menu or the shortcuts popover takes this Esc to close itself.
+      if (typing || this.ui.root.querySelector('.pp-lab__popover:popover-open')) return;
       e.preventDefault();
       this.setMaximized(false, button);
       button.focus();

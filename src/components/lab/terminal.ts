@@ -59,8 +59,12 @@ export function isDark(): boolean {
 }
 
 export const TERMINAL_FONT_PX = 14;
-/** In full window at 1280 px this gives the terminal ≥ 120 columns (`kubectl get pods -o wide`). */
-export const TERMINAL_FONT_PX_WIDE = 13;
+/**
+ * In full window at 1280 px this gives the terminal ≥ 132 columns: `kubectl get pods -o wide` with
+ * ContainerCreating pods is 128 wide (its header pads STATUS to that word), and a row that wraps
+ * stops being a table.
+ */
+export const TERMINAL_FONT_PX_WIDE = 12;
 
 export interface LabTerminal {
   readonly term: Terminal;

@@ -5,11 +5,14 @@
  */
 import type { AndOr, Command, List, Pipeline, Redirect, SimpleCommand, Word } from './syntax.ts';
 import {
+  DEFAULT_TERMINAL_SIZE,
   outputOf,
   type CommandHandler,
   type CommandIO,
   type CommandResult,
+  type CommandTerminal,
   type ExecResult,
+  type TerminalSize,
   type Sighting,
 } from './types.ts';
 import { expandWord, expandWordFields, ExpansionError, type ExpandContext } from './expand.ts';
@@ -80,8 +83,11 @@ export interface InterpreterHost {
   clear(): void;
   /** The terminal's stdout buffer (a command writing to it runs on a tty). */
   readonly terminalOut: OutputBuffer | undefined;
-  /** The terminal's stderr buffer. */
+  /** The terminal's stderr buffer and its input (a command reading it reads the tty). */
   readonly terminalErr: OutputBuffer | undefined;
+  readonly terminalIn: Stdin | undefined;
+  /** The terminal's size, once the terminal has reported one. */
+  readonly terminalSize: TerminalSize | undefined;
   /** Objects a command displayed reached the terminal (see sightings.ts). */
   saw(sightings: readonly Sighting[]): void;
 }
@@ -103,6 +109,18 @@ export class Interpreter {
 
   constructor(host: InterpreterHost) {
     this.host = host;
+  }
+
+  /** Which of a command's streams are the controlling terminal, and its size (stty, tput). */
+  private terminalOf(io: StdIo): CommandTerminal {
+    const h = this.host;
+    return {
+      ...(h.terminalSize ?? DEFAULT_TERMINAL_SIZE),
+      sized: h.terminalSize !== undefined,
+      stdin: io.stdin === h.terminalIn,
+      stdout: io.out.kind === 'buffer' && io.out.buffer === h.terminalOut,
+      stderr: io.err.kind === 'buffer' && io.err.buffer === h.terminalErr,
+    };
   }
 
   /** Starts a new line: the per-line command budget is fresh. */
@@ -397,6 +415,8 @@ export class Interpreter {
       interactive,
       // Only an interactive terminal is a tty; `run(line, {interactive: false})` is like `bash -c` into a pipe.
       tty: interactive && io.out.kind === 'buffer' && io.out.buffer === this.host.terminalOut,
+      // A pipeline's elements and `$( … )` run in subshells that still have the line's terminal.
+      ...(this.host.interactive ? { terminal: this.terminalOf(io) } : {}),
       files: bindFiles(frame.fs, frame.cwd, frame.home),
       run: (args, stdin) => this.runCaptured(rt, stdin, (sub, subIo) => this.execArgv(args, sub, subIo)),
       ...(this.backgrounded ? { background: true } : {}),
@@ -504,7 +524,8 @@ export class Interpreter {
       set: (name, value) => this.setVar(rt.frame, name, value),
       substitute: (body) => {
         const out = new OutputBuffer(false);
-        const subIo: StdIo = { stdin: new Stdin(''), out: { kind: 'buffer', buffer: out }, err: io.err };
+        // Inherits stdin, as in bash: `echo hi | { x=$(cat); }` reads "hi", `$(stty size)` the tty.
+        const subIo: StdIo = { stdin: io.stdin, out: { kind: 'buffer', buffer: out }, err: io.err };
         ctx.substStatus = this.inSubshell(rt, (sub) => this.runList(body, sub, subIo));
         rt.status = ctx.substStatus;
         return out.text();

@@ -12,8 +12,10 @@ import type {
   ExecResult,
   SessionContext,
   ShellFlavour,
+  TerminalSize,
   Sighting,
 } from './types.ts';
+import { MAX_TERMINAL_CELLS } from './types.ts';
 import {
   AbortLine,
   ExitSignal,
@@ -76,6 +78,9 @@ export class Shell {
   private status = 0;
   private interactive = false;
   private terminal: OutputPair | undefined;
+  private terminalIn: Stdin | undefined;
+  /** The terminal's size, once the terminal reported one (`setTerminalSize`): a pty's winsize. */
+  private size: TerminalSize | undefined;
   private clearRequested = false;
   /** The line being run, as history records it. */
   private line = '';
@@ -98,6 +103,12 @@ export class Shell {
       },
       get terminalErr() {
         return self.terminal?.err;
+      },
+      get terminalIn() {
+        return self.terminalIn;
+      },
+      get terminalSize() {
+        return self.size;
       },
       saw: (sightings) => opts.onSight?.(this.line, sightings),
       builtin: (name) => this.builtins.get(name),
@@ -146,7 +157,7 @@ export class Shell {
     this.terminal = terminal;
     this.interp.reset();
     const io: StdIo = {
-      stdin: new Stdin(''),
+      stdin: (this.terminalIn = new Stdin('')),
       out: { kind: 'buffer', buffer: out },
       err: { kind: 'buffer', buffer: err },
     };
@@ -196,6 +207,7 @@ export class Shell {
       }
     } finally {
       this.terminal = undefined;
+      this.terminalIn = undefined;
     }
     return {
       ...terminal.result(),
@@ -373,6 +385,28 @@ export class Shell {
     return false;
   }
 
+  /**
+   * The terminal's new size (the pty's TIOCSWINSZ and the SIGWINCH that follows): what `stty size` and
+   * `tput cols` read, and bash's `$COLUMNS` and `$LINES` (checkwinsize, on by default), in every bash
+   * session open and in those opened later. Out-of-range sizes are ignored.
+   */
+  setTerminalSize(size: TerminalSize): void {
+    const ok = (n: number) => Number.isInteger(n) && n >= 1 && n <= MAX_TERMINAL_CELLS;
+    if (!ok(size.cols) || !ok(size.rows)) return;
+    this.size = { cols: size.cols, rows: size.rows };
+    for (const frame of this.frames) this.applyWindowSize(frame);
+  }
+
+  /** bash sets COLUMNS and LINES as shell variables, not exported (`env` does not list them). */
+  private applyWindowSize(frame: Frame): void {
+    if (!this.size || frame.flavour !== 'bash') return;
+    for (const [name, n] of [
+      ['COLUMNS', this.size.cols],
+      ['LINES', this.size.rows],
+    ] as const)
+      frame.vars.set(name, { value: String(n), exported: frame.vars.get(name)?.exported ?? false });
+  }
+
   private enter(enter: NonNullable<CommandResult['enter']>, from: Frame): void {
     if (this.frames.length >= 16) return;
     const nested = from.context.kind !== 'host' || enter.kind === 'host';
@@ -387,7 +421,9 @@ export class Shell {
     }
     const env = this.resolver.environment?.(enter);
     if (!env) return;
-    this.frames.push({ ...sessionFrame(enter, env), nested });
+    const frame = { ...sessionFrame(enter, env), nested };
+    this.applyWindowSize(frame);
+    this.frames.push(frame);
   }
 
   private lookup(name: string, frame: Frame): CommandHandler | undefined {

@@ -87,10 +87,35 @@ export interface CommandIO {
   readonly files?: SessionFiles;
   /** True when stdout is the terminal, not a pipe or a file (`ls` lays out columns then). */
   readonly tty?: boolean;
+  /**
+   * The controlling terminal, when the line was typed at one: its size (the pty's winsize) and which
+   * of the command's streams are it (not a pipe, a file or `/dev/null`). `stty` and `tput` read it.
+   */
+  readonly terminal?: CommandTerminal;
   /** Runs an argv as the shell would run a command (for `xargs`, `env CMD`, `watch`); set by the shell. */
   readonly run?: (argv: readonly string[], stdin: string) => ExecResult;
   /** The command was started with `&`: a program that can run alongside others returns a `job`. */
   readonly background?: boolean;
+}
+
+/** A terminal's size in character cells, as `TIOCGWINSZ` reports it. */
+export interface TerminalSize {
+  readonly cols: number;
+  readonly rows: number;
+}
+
+/** What a pty reports before anything set its size (the kernel's 0×0 reads as xterm's 80×24). */
+export const DEFAULT_TERMINAL_SIZE: TerminalSize = { cols: 80, rows: 24 };
+
+/** The widest and tallest terminal the shell accepts (bash's own limit is far larger; no screen is). */
+export const MAX_TERMINAL_CELLS = 1000;
+
+export interface CommandTerminal extends TerminalSize {
+  /** False while the terminal has not reported a size (the size is then the default). */
+  readonly sized: boolean;
+  readonly stdin: boolean;
+  readonly stdout: boolean;
+  readonly stderr: boolean;
 }
 
 /**

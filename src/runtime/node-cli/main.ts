@@ -272,6 +272,8 @@ interface ShellTarget {
   question(): string | undefined;
   /** Called once when the prompt closes (writes `--report`); returns what to print. */
   finish(): string;
+  /** The terminal's size, for the shell (`$COLUMNS`, `stty size`, `tput cols`). */
+  resize(cols: number, rows: number): void;
 }
 
 function clusterTarget(cluster: ClusterHandle): ShellTarget {
@@ -285,6 +287,7 @@ function clusterTarget(cluster: ClusterHandle): ShellTarget {
     intercept: () => undefined,
     question: () => undefined,
     finish: () => '',
+    resize: (cols, rows) => cluster.shell.setTerminalSize({ cols, rows }),
   };
 }
 
@@ -322,6 +325,7 @@ async function labTarget(labId: string, args: ParsedArgs, io: CliIO): Promise<Sh
       return isLabCommand(line) ? lab.command(line) : undefined;
     },
     question: () => lab.question,
+    resize: (cols, rows) => lab.session.resize(cols, rows),
     finish: () => {
       if (reportFile === undefined) return '';
       const path = resolvePath(io.cwd, reportFile);
@@ -349,6 +353,13 @@ async function runShell(args: ParsedArgs, io: CliIO): Promise<number> {
       if (args.flags.has(flag)) throw new UsageError(`--${flag} needs --lab ID`);
   }
   const target = labId !== undefined ? await labTarget(labId, args, io) : clusterTarget(newCluster(args, io));
+  // On a terminal (a tty.WriteStream has columns and rows), the shell gets its size, and every change.
+  const tty = io.stdout as Writable & { columns?: number; rows?: number };
+  const sendSize = () => {
+    if (io.isTTY && tty.columns !== undefined && tty.rows !== undefined) target.resize(tty.columns, tty.rows);
+  };
+  sendSize();
+  io.stdout.on('resize', sendSize);
   const status = await new Promise<number>((resolve) => {
     let pending = '';
     let status = 0;
@@ -397,6 +408,7 @@ async function runShell(args: ParsedArgs, io: CliIO): Promise<number> {
     });
     prompt();
   });
+  io.stdout.off('resize', sendSize);
   const done = target.finish();
   if (done !== '') io.stderr.write(done);
   return status;

@@ -164,6 +164,7 @@ export function connectWebContainerHost(opts: { timeoutMs: number }): Transport 
       case 'ptyInput':
         await input?.write(msg.params.data);
         return null;
+      case 'resize':
       case 'ptyResize':
         shell?.resize({ cols: msg.params.cols, rows: msg.params.rows });
         return null;

@@ -10,6 +10,7 @@ import { grep } from './grep.ts';
 import { sed } from './sed.ts';
 import { awk } from './awk.ts';
 import { xargs } from './xargs.ts';
+import { stty, tput } from './terminal.ts';
 
 export const TEXT_UTILITIES: ReadonlyMap<string, CommandHandler> = new Map<string, CommandHandler>([
   ['awk', awk],
@@ -33,9 +34,11 @@ export const TEXT_UTILITIES: ReadonlyMap<string, CommandHandler> = new Map<strin
   ['sed', sed],
   ['seq', seq],
   ['sort', sort],
+  ['stty', stty],
   ['tail', tail],
   ['tee', tee],
   ['touch', touch],
+  ['tput', tput],
   ['tr', tr],
   ['uniq', uniq],
   ['wc', wc],
