@@ -77,7 +77,9 @@ export class KubectlContext {
   }
 
   /** Passes on another program's output as it wrote it (the container's streams under `kubectl exec`). */
-  relay(r: ExecResult): void {
+  /** Passes on a program's output, and what it showed (`kubectl exec … -- iptables-save`). */
+  relay(r: ExecResult & { readonly shows?: Shows }): void {
+    if (r.shows) this.shows = r.shows;
     for (const chunk of outputOf(r)) {
       if (chunk.stream === 'stdout') this.out(chunk.text);
       else this.err(chunk.text);

@@ -10,6 +10,7 @@ import {
   type CommandIO,
   type CommandResult,
   type ExecResult,
+  type Shows,
   type Sighting,
 } from './types.ts';
 import { expandWord, expandWordFields, ExpansionError, type ExpandContext } from './expand.ts';
@@ -481,7 +482,11 @@ export class Interpreter {
   }
 
   /** Runs something with fresh output buffers and returns what it printed, in order (xargs, `io.run`). */
-  runCaptured(rt: Runtime, stdin: string, fn: (sub: Runtime, io: StdIo) => number): ExecResult {
+  /**
+   * Runs `fn` with both streams captured. What its output showed travels with the result (`shows`), so a
+   * program that relays it (`chroot /host iptables-save`, `docker exec`, `kubectl exec`) shows it too.
+   */
+  runCaptured(rt: Runtime, stdin: string, fn: (sub: Runtime, io: StdIo) => number): CommandResult {
     const captured = new OutputPair(false);
     const io: StdIo = {
       stdin: new Stdin(stdin),
@@ -491,7 +496,12 @@ export class Interpreter {
     if (rt.depth >= MAX_SCRIPT_DEPTH)
       throw new LimitError(`stopped: commands nested more than ${MAX_SCRIPT_DEPTH} deep`);
     const exitCode = this.inSubshell({ ...rt, depth: rt.depth + 1 }, (sub) => fn(sub, io));
-    return { ...captured.result(), exitCode };
+    const onOut = this.carried.get(captured.out);
+    const onErr = this.carried.get(captured.err);
+    const shows: Shows | undefined = onOut
+      ? { stream: 'stdout', sightings: onOut }
+      : onErr && { stream: 'stderr', sightings: onErr };
+    return { ...captured.result(), exitCode, ...(shows ? { shows } : {}) };
   }
 
   // ---- expansion and variables ----------------------------------------------------------------
