@@ -101,6 +101,8 @@ export class Interpreter {
    * when the command reading the pipe prints something itself (`kubectl get ep | grep api`).
    */
   private carried = new WeakMap<OutputBuffer, Sighting[]>();
+  /** Buffers whose sightings count even if nothing was written (Shows.evenEmpty). */
+  private carriedEvenEmpty = new WeakSet<OutputBuffer>();
 
   constructor(host: InterpreterHost) {
     this.host = host;
@@ -166,6 +168,7 @@ export class Interpreter {
     } else {
       let stdin = io.stdin;
       let inbound: Sighting[] | undefined;
+      let inboundEvenEmpty = false;
       status = 0;
       p.commands.forEach((cmd, i) => {
         const last = i === p.commands.length - 1;
@@ -178,8 +181,11 @@ export class Interpreter {
         };
         const before = bufferLength(elementIo.out);
         status = this.inSubshell(rt, (sub) => this.runCommand(cmd, sub, elementIo));
-        if (inbound && bufferLength(elementIo.out) > before) this.deliver(inbound, elementIo.out);
+        // A node-table listing grepped to nothing (`iptables-save | grep KUBE` under Cilium) was still read.
+        if (inbound && (inboundEvenEmpty || bufferLength(elementIo.out) > before))
+          this.deliver(inbound, elementIo.out, inboundEvenEmpty);
         inbound = pipe && this.carried.get(pipe);
+        inboundEvenEmpty = pipe !== undefined && this.carriedEvenEmpty.has(pipe);
         stdin = new Stdin(pipe ? pipe.text() : '');
       });
     }
@@ -352,8 +358,12 @@ export class Interpreter {
     if (result.clear && !rt.subshell && io.out.kind === 'buffer' && io.out.buffer === this.host.terminalOut)
       this.host.clear();
     for (const chunk of outputOf(result)) writeTo(chunk.stream === 'stdout' ? io.out : io.err, chunk.text);
-    if (result.shows && result[result.shows.stream] !== '')
-      this.deliver(result.shows.sightings, result.shows.stream === 'stdout' ? io.out : io.err);
+    if (result.shows && (result.shows.evenEmpty === true || result[result.shows.stream] !== ''))
+      this.deliver(
+        result.shows.sightings,
+        result.shows.stream === 'stdout' ? io.out : io.err,
+        result.shows.evenEmpty === true,
+      );
     if (result.job) {
       // At an interactive prompt (not inside a script or `sh -c`) the job outlives the line.
       const lasting = this.host.interactive && !rt.subshell && rt.depth === 0;
@@ -368,11 +378,14 @@ export class Interpreter {
    * Sightings written to `target`: the terminal has shown them (lines typed at the prompt only; setup
    * lines and checks see nothing); a pipe carries them on; a file or a `$( … )` capture keeps them.
    */
-  private deliver(sightings: readonly Sighting[], target: Target): void {
+  private deliver(sightings: readonly Sighting[], target: Target, evenEmpty = false): void {
     if (!this.host.interactive || target.kind !== 'buffer' || sightings.length === 0) return;
     const { buffer } = target;
     if (buffer === this.host.terminalOut || buffer === this.host.terminalErr) this.host.saw(sightings);
-    else this.carried.set(buffer, [...(this.carried.get(buffer) ?? []), ...sightings]);
+    else {
+      this.carried.set(buffer, [...(this.carried.get(buffer) ?? []), ...sightings]);
+      if (evenEmpty) this.carriedEvenEmpty.add(buffer);
+    }
   }
 
   private callHandler(
@@ -498,9 +511,10 @@ export class Interpreter {
     const exitCode = this.inSubshell({ ...rt, depth: rt.depth + 1 }, (sub) => fn(sub, io));
     const onOut = this.carried.get(captured.out);
     const onErr = this.carried.get(captured.err);
+    const evenEmpty = this.carriedEvenEmpty.has(captured.out) || this.carriedEvenEmpty.has(captured.err);
     const shows: Shows | undefined = onOut
-      ? { stream: 'stdout', sightings: onOut }
-      : onErr && { stream: 'stderr', sightings: onErr };
+      ? { stream: 'stdout', sightings: onOut, ...(evenEmpty ? { evenEmpty } : {}) }
+      : onErr && { stream: 'stderr', sightings: onErr, ...(evenEmpty ? { evenEmpty } : {}) };
     return { ...captured.result(), exitCode, ...(shows ? { shows } : {}) };
   }
 

@@ -143,6 +143,8 @@ export interface Sighting {
 export interface Shows {
   readonly stream: OutputChunk['stream'];
   readonly sightings: readonly Sighting[];
+  /** A listing that prints nothing when there is nothing to list (`iptables-save` of empty tables) showed it all the same. */
+  readonly evenEmpty?: boolean;
 }
 
 export interface CommandResult extends ExecResult {

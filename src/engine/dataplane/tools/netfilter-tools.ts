@@ -52,7 +52,8 @@ function shown(
     : ctx.source.kind === 'pod'
       ? `${ctx.source.namespace}/${ctx.source.name}`
       : nodeOf(ctx);
-  return { stream, sightings: [{ resource, names, ...(on ? { on } : {}) }] };
+  // A node's tables can be empty (Cilium replaces kube-proxy): the listing succeeded all the same.
+  return { stream, sightings: [{ resource, names, ...(on ? { on } : {}) }], evenEmpty: privileged(ctx) };
 }
 
 function privileged(ctx: ToolContext): boolean {
@@ -213,6 +214,11 @@ export function nftCommand(ctx: ToolContext): CommandHandler {
       return { stdout: table ?? '', stderr: '', exitCode: 0, shows: kubeProxyTable };
     if (words === 'list tables')
       return { stdout: table ? 'table ip kube-proxy\n' : '', stderr: '', exitCode: 0 };
+    const chain = /^list chain (?:(ip|ip6|inet) )?kube-proxy (\S+)$/.exec(words);
+    if (chain && (chain[1] ?? 'ip') === 'ip' && table) {
+      const listed = nftChainOf(table, chain[2]!);
+      if (listed) return { stdout: listed, stderr: '', exitCode: 0, shows: kubeProxyTable };
+    }
     const m = /^list table (?:(ip|ip6|inet) )?(\S+)$/.exec(words);
     if (m) {
       if (m[2] === 'kube-proxy' && (m[1] ?? 'ip') === 'ip' && table)
@@ -225,6 +231,16 @@ export function nftCommand(ctx: ToolContext): CommandHandler {
     }
     return { stdout: '', stderr: `Error: syntax error, unexpected end of file\n${words}\n`, exitCode: 1 };
   };
+}
+
+/** `nft list chain ip kube-proxy NAME`: the chain's block of the table, inside its `table` line. */
+function nftChainOf(table: string, name: string): string | undefined {
+  const lines = table.split('\n');
+  const start = lines.findIndex((l) => l === `\tchain ${name} {`);
+  if (start < 0) return undefined;
+  const end = lines.findIndex((l, i) => i > start && l === '\t}');
+  if (end < 0) return undefined;
+  return `${lines[0]}\n${lines.slice(start, end + 1).join('\n')}\n}\n`;
 }
 
 /**
