@@ -278,6 +278,11 @@ const LookedCheck = z
       .optional()
       .describe('The kinds looked at (any one counts): endpointslices, endpoints…'),
     namespace: namespace.optional().describe('Where the objects were looked at (`-n`, or `-A`).'),
+    fields: z
+      .array(z.enum(['spec.podCIDR']))
+      .min(1)
+      .optional()
+      .describe("With `resources`: the output must have held these fields' values (nodes: spec.podCIDR)."),
     tables: z
       .array(z.enum(['iptables', 'nftables', 'ipvs', 'conntrack']))
       .min(1)

@@ -92,13 +92,29 @@ function lookedAtObjects(check: CheckOf<'looked'>, resources: readonly string[],
   const wanted = new Set<string>(infos.map((i) => i!.key));
   const namespaced = infos.some((i) => i!.namespaced);
   let elsewhere: string | undefined;
+  const fields = check.fields ?? [];
+  let withoutFields: string | undefined;
   for (const seen of env.cluster.sightings.list()) {
     if (!wanted.has(seen.resource)) continue;
+    if (!fields.every((f) => seen.fields?.includes(f))) {
+      withoutFields ??= seen.line;
+      continue;
+    }
     const where = seen.namespace;
     if (!namespaced || ns === undefined || where === undefined || where === '*' || where === ns)
       return verdict(true, expected, msg('check.history.observed.found', { line: seen.line }));
     elsewhere ??= seen.line;
   }
+  if (elsewhere === undefined && withoutFields !== undefined)
+    return verdict(
+      false,
+      expected,
+      msg('check.looked.observed.withoutFields', {
+        line: withoutFields,
+        fields: fields.join(', '),
+        example: check.example ?? `kubectl describe ${resources[0]!}`,
+      }),
+    );
   if (elsewhere !== undefined)
     return verdict(
       false,

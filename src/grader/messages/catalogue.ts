@@ -656,6 +656,13 @@ export const CATALOGUE = {
       '`{{line}}` leu a rede do próprio pod, não a do node (as regras do kube-proxy ficam no node); contaria `{{example}}` num shell do node',
     en: "`{{line}}` read the pod's own network namespace, not the node's (kube-proxy's rules live on the node); `{{example}}` in a node shell would count",
   },
+  'check.looked.observed.withoutFields': {
+    description:
+      'A command showed the objects but not the fields asked for. {{line}}: it; {{fields}}: the fields.',
+    'pt-BR':
+      '`{{line}}` listou os objetos, mas sem {{fields}} (a tabela, mesmo com `-o wide`, não tem esse campo); contaria `{{example}}`, `-o yaml` ou um `-o jsonpath` com o campo',
+    en: '`{{line}}` listed them but not {{fields}} (the table, `-o wide` included, has no such column); `{{example}}`, `-o yaml` or a `-o jsonpath` naming the field would count',
+  },
   'check.looked.observed.otherTable': {
     description: 'A command printed another iptables table. {{line}}: it; {{table}}: the one wanted.',
     'pt-BR': '`{{line}}` mostrou outra tabela, não a {{table}}; contaria `{{example}}`',
