@@ -4,7 +4,8 @@
  * test/unit/testdata/engine-exports.txt so that a change to them is deliberate).
  *
  * - Host API: `createCluster` / `restoreCluster` give a cluster; a host drives it as a `ClusterHandle`
- *   (exec, tick, snapshot, changes, files) and hands its read-only `ClusterView` to whoever only looks.
+ *   (exec, tick, snapshot, changes, files, prompt, completion) and hands its read-only `ClusterView` to
+ *   whoever only looks. A host that serves the Kubernetes API itself drives a `ServedCluster`.
  * - Queries over what a view returns: label selectors, JSONPath, JSON equality.
  * - For hosts that serve the Kubernetes API over HTTP (`packetpath serve`).
  */
@@ -16,6 +17,7 @@ export {
   restoreCluster,
   COMMAND_STEP_MS,
   type ClusterHandle,
+  type ServedCluster,
   type ClusterSnapshot,
   type ClusterChange,
   type ClusterOptions,
@@ -34,7 +36,6 @@ export { fileBytes, fileContent } from './util/encoding.ts';
 export { outputOf, type ExecResult, type SessionContext, type Sighting } from './shell/types.ts';
 export type { SeenOutput } from './shell/sightings.ts';
 export { needsMoreInput, type ShellState, type Completion } from './shell/shell.ts';
-export { readContainerLog, execInContainer } from './cluster/commands.ts';
 export { ApiStore, type StoreSnapshot } from './api/store.ts';
 export { Rng } from './util/rng.ts';
 export { SimClock } from './util/clock.ts';

@@ -3,7 +3,7 @@
  * in. Pure TS — no DOM, no Node built-ins — so it runs in the browser worker and in Node alike; file
  * loading lives in `./node/`. Lower-level modules take a `LabEngine` so they can be tested without it.
  */
-import { createCluster, restoreCluster, type Cluster } from '../engine/index.ts';
+import { createCluster, restoreCluster, type Cluster, type ClusterHandle } from '../engine/index.ts';
 import type { LabEngine } from './engine-api.ts';
 import { evaluateChecks as evaluateWith, type EvaluationContext } from './evaluate.ts';
 import { startLab as startWith } from './lab-runtime.ts';
@@ -27,7 +27,7 @@ export function startLab(loaded: LoadedLab, opts: { engine?: LabEngine<Cluster> 
 /** Evaluates every check, in lab order; hidden checks come back redacted unless `revealHidden`. */
 export function evaluateChecks(
   loaded: LoadedLab,
-  cluster: Cluster,
+  cluster: ClusterHandle,
   ctx: EvaluationContext,
   opts: { probes?: TrafficProbes; revealHidden?: boolean } = {},
 ): CheckResult[] {

@@ -8,7 +8,7 @@
  * replayed by an instructor. Unlike it, a session can also resume from a snapshot (fast reloads and
  * host switches) with its journal alongside.
  */
-import { needsMoreInput, restoreCluster, type Cluster } from '../engine/index.ts';
+import { needsMoreInput, restoreCluster, type ClusterHandle } from '../engine/index.ts';
 import {
   applyStep,
   buildReport,
@@ -80,7 +80,7 @@ function checkView(loaded: LoadedLab, r: CheckResult): CheckView {
 }
 
 export class LabSession {
-  private cluster: Cluster | undefined;
+  private cluster: ClusterHandle | undefined;
   private unsubscribe: (() => void) | undefined;
   private journal: JournalStep[] = [];
   private quizAnswers: Record<string, string[]> = {};
@@ -90,7 +90,7 @@ export class LabSession {
   /** File changes made by the step running now; the last one per path is reported when it ends. */
   private changed: Map<string, string | null> | undefined;
   /** A scratch copy of the cluster for dry runs, rebuilt when the real one has moved on. */
-  private scratch: { cluster: Cluster; version: number } | undefined;
+  private scratch: { cluster: ClusterHandle; version: number } | undefined;
   /**
    * `startStateHash` of the cluster the session began from, for grade reports: hashed when the lab
    * starts (a few ms), or carried by a saved state. Unknown for a saved state from before reports
@@ -118,7 +118,7 @@ export class LabSession {
     this.drawSeed = drawSeed;
   }
 
-  private get live(): Cluster {
+  private get live(): ClusterHandle {
     if (!this.cluster) throw new SessionError('no-lab', 'no lab loaded');
     return this.cluster;
   }
@@ -126,7 +126,7 @@ export class LabSession {
   async load(start: LoadStart): Promise<LoadResult> {
     this.unsubscribe?.();
     this.scratch = undefined;
-    let cluster: Cluster;
+    let cluster: ClusterHandle;
     let journal: JournalStep[] = [];
     let quizAnswers: Record<string, string[]> = {};
     let startedAt = this.now();
@@ -168,7 +168,7 @@ export class LabSession {
       lab: labInfo(this.loaded, this.drawSeed),
       quizAnswers: { ...quizAnswers },
       files: cluster.files.toJSON(),
-      prompt: cluster.shell.prompt(),
+      prompt: cluster.prompt(),
       history: historyOf(journal),
     };
   }
@@ -198,12 +198,12 @@ export class LabSession {
       exitCode: r.exitCode,
       ...(r.clear ? { clear: true } : {}),
       ...(r.logout ? { logout: true } : {}),
-      prompt: this.live.shell.prompt(),
+      prompt: this.live.prompt(),
     };
   }
 
   complete(line: string, cursor: number): Completion {
-    const c = this.live.shell.completions(line, cursor);
+    const c = this.live.complete(line, cursor);
     return { candidates: [...c.candidates], from: c.start, to: c.end };
   }
 
@@ -245,15 +245,13 @@ export class LabSession {
     const live = this.live;
     const text = live.files.read(path);
     if (text === undefined) return [];
-    const version = live.store.resourceVersion;
+    const version = live.resourceVersion;
     if (!this.scratch || this.scratch.version !== version) {
       this.scratch = { cluster: restoreCluster(live.snapshot()), version };
     }
     const scratch = this.scratch.cluster;
     scratch.files.write(path, text);
-    const r = scratch.shell.run(`kubectl apply --dry-run=server -f ${shellQuote(path)}`, {
-      interactive: false,
-    });
+    const r = scratch.execSync(`kubectl apply --dry-run=server -f ${shellQuote(path)}`);
     if (r.exitCode === 0) return [];
     return diagnosticsFor(text, r.stderr);
   }

@@ -95,3 +95,45 @@ export interface ResourceTypes {
 }
 
 export type ResourceKey = keyof ResourceTypes;
+
+/** Kind to stored type: what a typed write (`ApiServer.create`, `update`) gives back for a manifest's kind. */
+export interface KindTypes {
+  Namespace: Namespace;
+  Node: Node;
+  Pod: Pod;
+  Service: Service;
+  Endpoints: Endpoints;
+  ConfigMap: ConfigMap;
+  Secret: Secret;
+  ServiceAccount: ServiceAccount;
+  Event: Event;
+  Deployment: Deployment;
+  ReplicaSet: ReplicaSet;
+  DaemonSet: DaemonSet;
+  EndpointSlice: EndpointSlice;
+  NetworkPolicy: NetworkPolicy;
+  Ingress: Ingress;
+  IngressClass: IngressClass;
+  GatewayClass: GatewayClass;
+  Gateway: Gateway;
+  HTTPRoute: HTTPRoute;
+  ReferenceGrant: ReferenceGrant;
+  IPAddressPool: IPAddressPool;
+  L2Advertisement: L2Advertisement;
+}
+
+/** A manifest that names its kind literally, so a write of it is typed (see `Written`). */
+export type ManifestOf<K extends keyof KindTypes> = Manifest & { kind: K };
+
+/**
+ * The stored object a write of `M` returns: the kind's type when the manifest names a known kind
+ * literally; the same type when `M` already is a stored object (a controller writing back the Pod it
+ * read); AnyObject when the kind is only known at run time (a manifest a learner typed).
+ */
+export type Written<M> = M extends { kind: infer K }
+  ? K extends keyof KindTypes
+    ? KindTypes[K]
+    : M extends AnyObject
+      ? M
+      : AnyObject
+  : AnyObject;

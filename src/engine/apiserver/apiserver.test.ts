@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { StatusError } from '../api/errors.ts';
+import type { AnyObject } from '../api/objects.ts';
 import { makeServer, thrown } from './test-helpers.ts';
 
 const cm = (name: string, namespace?: string, extra: Record<string, unknown> = {}) => ({
@@ -16,6 +17,34 @@ const pod = (name: string) => ({
 });
 
 describe('ApiServer', () => {
+  // Reading spec fields without a cast is the type test (`npm run check` fails if a write gives back
+  // AnyObject, whose spec is unknown); the expectations check the fields are the stored object's.
+  it("types a write by the manifest's kind", () => {
+    const { api } = makeServer();
+    const created = api.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { containers: [{ name: 'nginx', image: 'nginx' }] },
+    });
+    expect(created.spec?.containers[0]?.name).toBe('nginx');
+    expect(created.spec?.restartPolicy).toBe('Always');
+    const relabelled = api.update({ ...created, metadata: { ...created.metadata, labels: { a: 'b' } } });
+    expect(relabelled.metadata.labels).toEqual({ a: 'b' });
+    expect(relabelled.spec?.containers.map((c) => c.image)).toEqual(['nginx']);
+    const svc = api.create({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { ports: [{ port: 80 }] },
+    });
+    expect(svc.spec?.ports?.[0]?.protocol).toBe('TCP');
+    // A kind known only at run time (a manifest a learner typed) is any stored object.
+    const typed: Record<string, unknown> = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } };
+    const any: AnyObject = api.create(typed);
+    expect(any.kind).toBe('ConfigMap');
+  });
+
   // Golden: NamespaceLifecycle admission + apimachinery NewNotFound; kubectl prints
   // `Error from server (NotFound): namespaces "x" not found`.
   it('refuses objects in a missing namespace', () => {

@@ -9,7 +9,7 @@
  * deletion of owned objects is the garbage collector's job.
  */
 import type { ApiStore, NewObject, WatchHandler } from '../api/store.ts';
-import type { AnyObject, Manifest, ResourceKey, ResourceTypes } from '../api/objects.ts';
+import type { AnyObject, Manifest, ResourceKey, ResourceTypes, Written } from '../api/objects.ts';
 import type { ClusterConfig } from '../api/cluster-config.ts';
 import type { SimClock } from '../util/clock.ts';
 import type { Rng } from '../util/rng.ts';
@@ -99,12 +99,13 @@ export class ApiServer {
   /**
    * POST: a new object from a manifest (or from a controller). Throws StatusError, or kubectl's
    * client-side `ManifestTypeError` / `NoKindMatchError` for a manifest no request could be built from.
+   * Typed by the manifest's kind (see `Written`): `create({ kind: 'Pod', … })` gives a Pod.
    */
-  create(manifest: Manifest, opts: WriteOptions = {}): AnyObject {
+  create<const M extends Manifest>(manifest: M, opts: WriteOptions = {}): Written<M> {
     const { info, object } = decodeManifest(manifest, { ...opts, rng: this.ctx.rng });
     if (object.metadata.resourceVersion)
       throw badRequest('resourceVersion should not be set on objects to be created');
-    return this.createDecoded(info, object, opts);
+    return this.createDecoded(info, object, opts) as Written<M>;
   }
 
   /**
@@ -116,11 +117,11 @@ export class ApiServer {
    * Defaults, admission and validation run as for any object. create-from-template.test.ts compares
    * this path with `create`.
    */
-  createFromTemplate(manifest: Manifest): AnyObject {
+  createFromTemplate<const M extends Manifest>(manifest: M): Written<M> {
     const object = sortedClone(manifest) as DecodedObject;
     const info = resourceForKind(object.apiVersion, object.kind);
     if (!info) throw badRequest(`no resource for ${object.apiVersion}/${object.kind}`);
-    return this.createDecoded(info, object, {});
+    return this.createDecoded(info, object, {}) as Written<M>;
   }
 
   /** The rest of a POST once the object is decoded: defaults, admission, validation, storage. */
@@ -156,19 +157,22 @@ export class ApiServer {
    * no nulls), built fresh for this call: the store keeps it without a copy. event-recorder.test.ts
    * compares both paths.
    */
-  createTrusted(resource: ResourceKey, object: NewObject): AnyObject {
+  createTrusted<K extends ResourceKey>(resource: K, object: NewObject): ResourceTypes[K] {
     const info = resourceInfo(resource);
     this.admitNamespace(info, object as DecodedObject);
     return this.store.create(resource, object, { adopt: true });
   }
 
   /** PUT counterpart of createTrusted (an Event's count and lastTimestamp moving on). */
-  updateTrusted(resource: ResourceKey, object: AnyObject): AnyObject {
+  updateTrusted<K extends ResourceKey>(resource: K, object: AnyObject): ResourceTypes[K] {
     return this.store.update(resource, object);
   }
 
-  /** PUT: replaces an existing object; immutable fields are checked against the stored version. */
-  update(manifest: Manifest, opts: WriteOptions = {}): AnyObject {
+  /**
+   * PUT: replaces an existing object; immutable fields are checked against the stored version. Typed
+   * as `create` is: writing back a Pod gives the stored Pod.
+   */
+  update<const M extends Manifest>(manifest: M, opts: WriteOptions = {}): Written<M> {
     const { info, object } = decodeManifest(manifest, opts);
     applyDefaults(info, object, this.ctx);
     const ns = info.namespaced ? (object.metadata.namespace ?? 'default') : undefined;
@@ -185,12 +189,12 @@ export class ApiServer {
       validateUpdate(info, next, old, this.ctx);
       if (opts.dryRun) {
         allocation.rollback();
-        return next;
+        return next as Written<M>;
       }
       const stored = this.store.update(info.key, next);
       allocation.commit();
       this.deleteIfFinalized(info.key, stored, old);
-      return stored;
+      return stored as Written<M>;
     } catch (e) {
       allocation.rollback();
       throw e;

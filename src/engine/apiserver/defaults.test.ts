@@ -77,8 +77,8 @@ describe('applyDefaults', () => {
         restartPolicy: 'Always',
       },
     });
-    const spec = pod.spec as Record<string, unknown>;
-    const volumeName = (spec.volumes as { name: string }[])[0]!.name;
+    const spec = pod.spec!;
+    const volumeName = spec.volumes![0]!.name;
     expect(volumeName).toMatch(/^kube-api-access-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
     expect(spec).toEqual({
       containers: [

@@ -20,10 +20,10 @@ import { cniDeviceAddresses } from '../node/cni/device-addresses.ts';
 import { NodeLocalState, type NodeLocalSnapshot } from '../node/node-local-state.ts';
 import { bootstrapCluster } from './bootstrap.ts';
 import { EventRecorder } from '../controllers/event-recorder.ts';
-import { Shell, type ShellState } from '../shell/shell.ts';
+import { Shell, type Completion, type ShellState } from '../shell/shell.ts';
 import { Sightings, type SeenOutput } from '../shell/sightings.ts';
-import { createClusterCommands, type ClusterCommands } from './commands.ts';
-import type { ExecResult } from '../shell/types.ts';
+import { createClusterCommands, type ClusterCommands, type LogRead } from './commands.ts';
+import type { CommandHandler, ExecResult, SessionContext } from '../shell/types.ts';
 import { MAX_SLEEP_SECONDS } from '../shell/limits.ts';
 import { ContainerRuntime } from '../node/container-runtime.ts';
 import { HostForwards, type PortForward } from '../dataplane/network/host-forwards.ts';
@@ -57,6 +57,36 @@ export interface ClusterChange {
   /** What moved: API objects, lab files, or the shell (history, session). */
   readonly kind: 'objects' | 'files' | 'shell';
   readonly resourceVersion: number;
+}
+
+/** The API server's verbs a host serving the Kubernetes API over HTTP answers requests with. */
+export type ServedApi = Pick<
+  ApiServer,
+  'get' | 'list' | 'create' | 'update' | 'updateStatus' | 'delete' | 'watch'
+>;
+
+/**
+ * What a host that serves the Kubernetes API itself (`packetpath serve`, for a real kubectl or client
+ * library) drives beyond a ClusterHandle: the API server's verbs and watches, the simulated clock, the
+ * controllers settling after a write, and the kubelet's pods/log and pods/exec subresources.
+ */
+export interface ServedCluster extends ClusterHandle {
+  readonly api: ServedApi;
+  /** Simulated time, in milliseconds since the epoch. */
+  now(): number;
+  /** Lets the controllers finish the work a write queued (see Cluster.settle). */
+  settle(): number;
+  /** What the kubelet serves for a container's log, as `kubectl logs` reads it here. */
+  containerLog(pod: Pod, container: string, previous: boolean): LogRead;
+  /**
+   * Runs a command in a pod's container as `kubectl exec` does here (the image's tools, the shell's
+   * builtins behind a shell), or undefined when the image has no such command.
+   */
+  execInContainer(
+    context: Extract<SessionContext, { kind: 'pod' }>,
+    argv: readonly string[],
+    stdin: string,
+  ): ReturnType<CommandHandler> | undefined;
 }
 
 export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotError } from './snapshot-schema.ts';
@@ -101,9 +131,16 @@ export interface ClusterHandle {
   readonly changes: Pick<Emitter<{ change: ClusterChange }>, 'on'>;
   readonly files: LabFiles;
   view(): ClusterView;
+  /** The shell's prompt as it stands (user, host, working directory, last exit status). */
+  prompt(): string;
+  /** Tab completion for `line` with the cursor at `cursor`, as the shell would offer it. */
+  complete(line: string, cursor: number): Completion;
+  /** The store's resourceVersion: moves with every object write, so a host can tell the cluster changed. */
+  readonly resourceVersion: number /** What the learner's terminal has shown: the objects each typed line displayed (observation checks). */;
+  readonly sightings: { list(): readonly SeenOutput[] };
 }
 
-export class Cluster implements ClusterHandle {
+export class Cluster implements ServedCluster {
   readonly store: ApiStore;
   readonly api: ApiServer;
   readonly files: LabFiles;
@@ -198,6 +235,35 @@ export class Cluster implements ClusterHandle {
       if (e.type === 'DELETED' || phase === 'Succeeded' || phase === 'Failed')
         this.hostForwards.lostPod(pod.metadata.namespace ?? 'default', pod.metadata.name);
     });
+  }
+
+  prompt(): string {
+    return this.shell.prompt();
+  }
+
+  complete(line: string, cursor: number): Completion {
+    return this.shell.completions(line, cursor);
+  }
+
+  get resourceVersion(): number {
+    return this.store.resourceVersion;
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  containerLog(pod: Pod, container: string, previous: boolean): LogRead {
+    return this.commands.readLog(pod, container, previous);
+  }
+
+  execInContainer(
+    context: Extract<SessionContext, { kind: 'pod' }>,
+    argv: readonly string[],
+    stdin: string,
+  ): ReturnType<CommandHandler> | undefined {
+    const handler = this.commands.execCommand(argv[0] ?? '', context);
+    return handler?.(argv, { stdin, env: {}, context, interactive: false });
   }
 
   /** Runs one line as the learner typed it. Never throws: failures come back as stderr and an exit code. */

@@ -133,32 +133,10 @@ function binDir(profile: ImageProfile, name: string): string {
     : `/usr/bin/${name}`;
 }
 
-type LogRead =
+/** A container's log as the kubelet serves it: the lines with their times, or the API server's error text. */
+export type LogRead =
   | { readonly ok: true; readonly lines: readonly LogLine[] }
   | { readonly ok: false; readonly error: string };
-
-/**
- * What the kubelet serves for a container's log, as `kubectl logs` reads it here: the lines with their
- * times, or the API server's error text. For hosts that serve the pods/log subresource over HTTP.
- */
-export function readContainerLog(cluster: Cluster, pod: Pod, container: string, previous: boolean): LogRead {
-  return cluster.commands.readLog(pod, container, previous);
-}
-
-/**
- * Runs a command in a pod's container as `kubectl exec` does here (the image's tools, the shell's
- * builtins behind a shell), or undefined when the image has no such command. For hosts that serve
- * the pods/exec subresource over HTTP.
- */
-export function execInContainer(
-  cluster: Cluster,
-  context: Extract<SessionContext, { kind: 'pod' }>,
-  argv: readonly string[],
-  stdin: string,
-): ReturnType<CommandHandler> | undefined {
-  const handler = cluster.commands.execCommand(argv[0] ?? '', context);
-  return handler?.(argv, { stdin, env: {}, context, interactive: false });
-}
 
 /** A cluster's programs: the resolver its shell looks commands up in, and how its containers run tools. */
 export interface ClusterCommands {

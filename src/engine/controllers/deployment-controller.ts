@@ -17,7 +17,7 @@
  * Simplified: no proportional scaling of several active ReplicaSets (a scale mid-rollout applies to
  * the new one), no paused-rollout conditions.
  */
-import type { Deployment, Manifest, ReplicaSet, ResourceKey } from '../api/objects.ts';
+import type { Deployment, ManifestOf, ReplicaSet, ResourceKey } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
 import { objectKey } from '../api/store.ts';
 import { isStatusError } from '../api/errors.ts';
@@ -108,7 +108,7 @@ export class DeploymentController extends BaseController {
 
   private createReplicaSet(d: Deployment, owned: readonly ReplicaSet[]): ReplicaSet | undefined {
     try {
-      const rs = this.ctx.api.createFromTemplate(newReplicaSet(d, owned)) as ReplicaSet;
+      const rs = this.ctx.api.createFromTemplate(newReplicaSet(d, owned));
       const initial = rs.spec?.replicas ?? 0;
       if (initial > 0) this.scaled(d, rs, 0, initial);
       return rs;
@@ -357,7 +357,7 @@ function touch(
  * The ReplicaSet a Deployment's current template needs (`getNewReplicaSet`): named and labelled with
  * the template's hash, revision after the owned ones, starting at full size when nothing else runs.
  */
-export function newReplicaSet(d: Deployment, owned: readonly ReplicaSet[]): Manifest {
+export function newReplicaSet(d: Deployment, owned: readonly ReplicaSet[]): ManifestOf<'ReplicaSet'> {
   const hash = computeHash(d.spec?.template, d.status?.collisionCount);
   const template = d.spec?.template ?? {};
   const labels = { ...template.metadata?.labels, [TEMPLATE_HASH_LABEL]: hash };

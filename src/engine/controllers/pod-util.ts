@@ -4,7 +4,7 @@
  */
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
 import type { ApiServer } from '../apiserver/apiserver.ts';
-import type { AnyObject, Manifest, Pod } from '../api/objects.ts';
+import type { AnyObject, Manifest, ManifestOf, Pod, Written } from '../api/objects.ts';
 import type { Rng } from '../util/rng.ts';
 import type { EventSink } from './runtime.ts';
 import { isStatusError } from '../api/errors.ts';
@@ -38,13 +38,13 @@ export function isControlledBy(
  * generateName (`names.SimpleNameGenerator`), retrying on a name clash. `post` is the API call that
  * stores it: `create`, or `createFromTemplate` for a pod stamped out of a stored template.
  */
-export function createWithGeneratedName(
+export function createWithGeneratedName<M extends Manifest>(
   api: ApiServer,
   rng: Rng,
-  manifest: Manifest,
+  manifest: M,
   prefix: string,
-  post: (named: Manifest) => AnyObject = (named) => api.create(named),
-): AnyObject | undefined {
+  post: (named: M) => Written<M> = (named) => api.create(named),
+): Written<M> | undefined {
   const meta = (manifest.metadata ?? {}) as Record<string, unknown>;
   for (let i = 0; i < 8; i++) {
     const name = `${prefix.slice(0, 58)}${rng.nameSuffix(5)}`;
@@ -67,11 +67,11 @@ export function createControlledPod(
   ctx: { readonly api: ApiServer; readonly rng: Rng; readonly recorder: EventSink },
   owner: AnyObject,
   component: string,
-  manifest: Manifest,
+  manifest: ManifestOf<'Pod'>,
   prefix: string,
-  post?: (named: Manifest) => AnyObject,
+  post?: (named: ManifestOf<'Pod'>) => Pod,
 ): boolean {
-  let created: AnyObject | undefined;
+  let created: Pod | undefined;
   try {
     created = createWithGeneratedName(ctx.api, ctx.rng, manifest, prefix, post);
   } catch (e) {

@@ -13,7 +13,7 @@
  * Simplified: no expectations cache. Upstream skips a sync until its informer has observed the pods
  * the last one created or deleted; our store is read synchronously, so by the next sync it always has.
  */
-import type { Manifest, Pod, ReplicaSet, ResourceKey } from '../api/objects.ts';
+import type { ManifestOf, Pod, ReplicaSet, ResourceKey } from '../api/objects.ts';
 import type { WatchEvent } from '../api/store.ts';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import { objectKey, POD_CONTROLLER_INDEX, POD_ORPHAN_INDEX } from '../api/store.ts';
@@ -217,7 +217,7 @@ export class ReplicaSetController extends BaseController {
 }
 
 /** controller_utils `GetPodFromTemplate`: the pod a ReplicaSet creates, before it is named. */
-export function podFromTemplate(rs: ReplicaSet): Manifest {
+export function podFromTemplate(rs: ReplicaSet): ManifestOf<'Pod'> {
   const template = rs.spec?.template;
   return {
     apiVersion: 'v1',

@@ -21,7 +21,8 @@ import {
   outputOf,
   parseClusterConfig,
   restoreCluster,
-  type Cluster,
+  type ServedCluster,
+  type ClusterHandle,
   type ClusterConfig,
   type ExecResult,
 } from '../../engine/index.ts';
@@ -163,7 +164,7 @@ function pickLab(labId: string, args: ParsedArgs): LabPick {
  * lines) and its start files live in memory, so trying a lab never writes into your folder;
  * otherwise the files are the working directory's.
  */
-function newCluster(args: ParsedArgs, io: CliIO): Cluster {
+function newCluster(args: ParsedArgs, io: CliIO): ServedCluster {
   const labId = args.flags.get('lab');
   if (labId !== undefined) {
     const { loaded } = pickLab(labId, args);
@@ -195,7 +196,7 @@ async function runExec(args: ParsedArgs, io: CliIO): Promise<number> {
 
 /** exec's read-run-write of the state file, under its lock (packetpath serve may share the file). */
 function execLocked(args: ParsedArgs, io: CliIO, path: string, stateFile: string): ExecResult {
-  let cluster: Cluster;
+  let cluster: ServedCluster;
   if (existsSync(path)) {
     let text: string;
     try {
@@ -231,7 +232,7 @@ async function runServe(args: ParsedArgs, io: CliIO): Promise<number> {
     throw new UsageError(`invalid value "${clock}" for --clock: must be wall or frozen`);
   const stateFile = args.flags.get('state');
   const statePath = stateFile === undefined ? undefined : resolvePath(io.cwd, stateFile);
-  let cluster: Cluster;
+  let cluster: ServedCluster;
   if (statePath !== undefined && existsSync(statePath)) {
     try {
       cluster = restoreCluster(readFileSync(statePath, 'utf8'), { files: new DiskLabFiles(io.cwd) });
@@ -273,12 +274,12 @@ interface ShellTarget {
   finish(): string;
 }
 
-function clusterTarget(cluster: Cluster): ShellTarget {
+function clusterTarget(cluster: ClusterHandle): ShellTarget {
   return {
-    prompt: () => cluster.shell.prompt(),
+    prompt: () => cluster.prompt(),
     exec: (line) => cluster.execSync(line, { interactive: true }),
     completions: (line) => {
-      const c = cluster.shell.completions(line, line.length);
+      const c = cluster.complete(line, line.length);
       return [[...c.candidates], line.slice(c.start, c.end)];
     },
     intercept: () => undefined,

@@ -2,7 +2,8 @@
  * The kind Cluster definition a lab runs on outside the simulator: the lab's own `cluster:` text (or
  * the simulator's default cluster) without our `packetpath:` block, with the subnets the simulator
  * used written out (kind's own default Service subnet is a /16, kubeadm's a /12) and kind's kindnet
- * turned off, because every lab's CNI (flannel, Calico, Cilium) is installed separately on kind.
+ * turned off when the lab's CNI is another one (flannel, Calico, Cilium are installed separately on
+ * kind); a kindnet lab keeps kind's own.
  */
 import { parse, stringify } from 'yaml';
 import { createCluster, parseClusterConfig, type ClusterConfig } from '../../../engine/index.ts';
@@ -26,6 +27,11 @@ export const CNI_INSTALL: Readonly<Record<ClusterConfig['cni'], Readonly<Record<
   cilium: {
     en: 'cilium install (the cilium CLI); with kube-proxy off, add --set kubeProxyReplacement=true.',
     'pt-BR': 'cilium install (a CLI do cilium); sem kube-proxy, acrescente --set kubeProxyReplacement=true.',
+  },
+  kindnet: {
+    en: 'Nothing to install: kindnet is the CNI kind itself deploys; wait until the kindnet pods in kube-system are Ready.',
+    'pt-BR':
+      'Nada a instalar: o kindnet é o CNI que o próprio kind implanta; espere os pods kindnet de kube-system ficarem Ready.',
   },
 };
 
@@ -59,14 +65,16 @@ export function kindConfigFor(lab: Lab): KindExport {
       })),
     networking: {
       ...networking,
-      disableDefaultCNI: true,
+      ...(config.cni === 'kindnet' ? {} : { disableDefaultCNI: true }),
       podSubnet: config.podSubnet,
       serviceSubnet: config.serviceSubnet,
       ...(config.kubeProxyMode !== 'iptables' ? { kubeProxyMode: config.kubeProxyMode } : {}),
     },
   };
-  const header =
-    `# kind create cluster --config kind.yaml\n` +
-    `# Lab ${lab.id}. kindnet is off: install ${config.cni} before ./setup.sh (README.md says how).\n`;
+  const cniLine =
+    config.cni === 'kindnet'
+      ? `# Lab ${lab.id}. kind's own kindnet is the lab's CNI: run ./setup.sh once its pods are Ready.\n`
+      : `# Lab ${lab.id}. kindnet is off: install ${config.cni} before ./setup.sh (README.md says how).\n`;
+  const header = `# kind create cluster --config kind.yaml\n` + cniLine;
   return { yaml: header + stringify(out), config };
 }

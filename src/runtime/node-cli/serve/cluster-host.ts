@@ -9,7 +9,7 @@
  * file's lock, reloads the cluster when another process saved it, and saves it after a write.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { restoreCluster, type Cluster, type LabFiles } from '../../../engine/index.ts';
+import { restoreCluster, type LabFiles, type ServedCluster } from '../../../engine/index.ts';
 import { EventLog } from './event-log.ts';
 import { saveState, withStateLock } from './state-file.ts';
 
@@ -27,7 +27,7 @@ export interface HostOptions {
 }
 
 export class ClusterHost {
-  private clusterNow: Cluster;
+  private clusterNow: ServedCluster;
   readonly log: EventLog;
   private lastWall = Date.now();
   private savedStamp: string | undefined;
@@ -35,28 +35,28 @@ export class ClusterHost {
   private savedClock: number;
   private readonly opts: HostOptions;
 
-  constructor(cluster: Cluster, opts: HostOptions) {
+  constructor(cluster: ServedCluster, opts: HostOptions) {
     this.opts = opts;
     this.clusterNow = cluster;
     this.log = new EventLog(cluster);
-    this.savedRv = cluster.store.resourceVersion;
-    this.savedClock = cluster.clock.now();
+    this.savedRv = cluster.resourceVersion;
+    this.savedClock = cluster.now();
     if (opts.stateFile) this.save(true);
   }
 
-  get cluster(): Cluster {
+  get cluster(): ServedCluster {
     return this.clusterNow;
   }
 
   /** Serves another cluster from now on (watches see the differences as events). */
-  replace(next: Cluster): void {
+  replace(next: ServedCluster): void {
     const before = this.clusterNow;
     this.clusterNow = next;
     this.log.replaced(before, next);
   }
 
   /** Runs `fn` on the current cluster: under the state file's lock, reloaded first, saved after. */
-  run<T>(fn: (cluster: Cluster) => T): T {
+  run<T>(fn: (cluster: ServedCluster) => T): T {
     const body = () => {
       this.reloadIfChanged();
       this.advanceWall();
@@ -101,19 +101,19 @@ export class ClusterHost {
     });
     this.replace(next);
     this.savedStamp = stamp;
-    this.savedRv = next.store.resourceVersion;
-    this.savedClock = next.clock.now();
+    this.savedRv = next.resourceVersion;
+    this.savedClock = next.now();
   }
 
   /** Saves after a write, and after simulated time moved by more than a command's step. */
   private save(force: boolean): void {
     if (!this.opts.stateFile) return;
     const c = this.clusterNow;
-    const moved = c.store.resourceVersion !== this.savedRv || c.clock.now() - this.savedClock >= 2000;
+    const moved = c.resourceVersion !== this.savedRv || c.now() - this.savedClock >= 2000;
     if (!force && !moved) return;
     saveState(this.opts.stateFile, c.snapshot());
     this.savedStamp = this.stamp();
-    this.savedRv = c.store.resourceVersion;
-    this.savedClock = c.clock.now();
+    this.savedRv = c.resourceVersion;
+    this.savedClock = c.now();
   }
 }

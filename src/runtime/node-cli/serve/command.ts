@@ -4,7 +4,7 @@
  * SIGINT/SIGTERM or until the process that started it goes away.
  */
 import { writeFileSync } from 'node:fs';
-import type { Cluster, LabFiles } from '../../../engine/index.ts';
+import type { LabFiles, ServedCluster } from '../../../engine/index.ts';
 import { ClusterHost, type ClockMode } from './cluster-host.ts';
 import { createPki, kubeconfigYaml } from './pki.ts';
 import { startServer } from './server.ts';
@@ -21,7 +21,7 @@ export interface ServeCommandOptions {
 /** How often the server checks that its parent is still there. */
 const PARENT_POLL_MS = 1000;
 
-export async function serveCluster(cluster: Cluster, opts: ServeCommandOptions): Promise<number> {
+export async function serveCluster(cluster: ServedCluster, opts: ServeCommandOptions): Promise<number> {
   const pki = await createPki();
   const host = new ClusterHost(cluster, {
     clock: opts.clock,

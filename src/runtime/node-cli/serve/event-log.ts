@@ -4,7 +4,7 @@
  * (kube-apiserver's cacher keeps a sliding window the same way and answers 410 Gone before it).
  * Live watches are told about each new entry.
  */
-import type { AnyObject, Cluster, WatchEvent } from '../../../engine/index.ts';
+import type { AnyObject, ServedCluster, WatchEvent } from '../../../engine/index.ts';
 
 export interface LoggedEvent {
   readonly rv: number;
@@ -24,29 +24,27 @@ export class EventLog {
   private readonly listeners = new Set<(e: LoggedEvent) => void>();
   private unsubscribe: (() => void) | undefined;
 
-  constructor(cluster: Cluster) {
-    this.oldestRv = cluster.store.resourceVersion;
+  constructor(cluster: ServedCluster) {
+    this.oldestRv = cluster.resourceVersion;
     this.attach(cluster);
   }
 
   /** Follows a cluster's store (a new one after a reload from the state file). */
-  attach(cluster: Cluster): void {
+  attach(cluster: ServedCluster): void {
     this.unsubscribe?.();
-    this.unsubscribe = cluster.store.watch('*', (e: WatchEvent) =>
-      this.push(cluster.store.resourceVersion, e),
-    );
+    this.unsubscribe = cluster.api.watch('*', (e: WatchEvent) => this.push(cluster.resourceVersion, e));
   }
 
   /**
    * After the cluster was replaced by one read from the state file: the differences between the two,
    * object by object, as the events a watch would have seen.
    */
-  replaced(before: Cluster, after: Cluster): void {
+  replaced(before: ServedCluster, after: ServedCluster): void {
     const old = new Map<string, AnyObject>();
-    for (const { resource, object } of before.store.snapshot().objects)
+    for (const { resource, object } of before.snapshot().store.objects)
       old.set(`${resource}/${object.metadata.namespace ?? ''}/${object.metadata.name}`, object);
-    const rv = after.store.resourceVersion;
-    for (const { resource, object } of after.store.snapshot().objects) {
+    const rv = after.resourceVersion;
+    for (const { resource, object } of after.snapshot().store.objects) {
       const key = `${resource}/${object.metadata.namespace ?? ''}/${object.metadata.name}`;
       const prev = old.get(key);
       old.delete(key);

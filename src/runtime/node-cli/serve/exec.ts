@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { execInContainer, execNotFoundError, type AnyObject } from '../../../engine/index.ts';
+import { execNotFoundError, type AnyObject } from '../../../engine/index.ts';
 import type { ClusterHost } from './cluster-host.ts';
 import { followFrom, loggedLines } from './pod-log.ts';
 import { badRequest, HttpStatus, notFoundPath, statusBody, toHttpStatus } from './status.ts';
@@ -166,8 +166,7 @@ export function handleExecUpgrade(
     if (ran) return;
     ran = true;
     const result = host.run((cluster) =>
-      execInContainer(
-        cluster,
+      cluster.execInContainer(
         { kind: 'pod', namespace: t.namespace, pod: t.pod.metadata.name, container: t.container },
         t.argv,
         stdin.toString('utf8'),

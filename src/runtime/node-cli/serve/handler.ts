@@ -25,7 +25,8 @@ import {
   tableFor,
   SelectorParseError,
   type AnyObject,
-  type Cluster,
+  type Pod,
+  type ServedCluster,
   type DeleteOptions,
   type ResourceKey,
   type Selector,
@@ -93,7 +94,7 @@ export interface TableShape {
 }
 
 export interface ApiContext {
-  readonly cluster: Cluster;
+  readonly cluster: ServedCluster;
   /** `127.0.0.1:PORT`, for /api's serverAddressByClientCIDRs. */
   readonly serverAddress: string;
   /** Set when the request wrote to the store, so the host settles the controllers and saves. */
@@ -270,14 +271,14 @@ function tableShape(req: ApiRequest): TableShape | undefined {
 
 /** The server-side Table of objects, with kubectl's printer columns for the resource. */
 export function toTable(
-  cluster: Cluster,
+  cluster: ServedCluster,
   info: Info,
   objects: readonly AnyObject[],
   shape: TableShape,
   opts: { resourceVersion?: string; headers?: boolean } = {},
 ): object {
   const def = tableFor(info.key as ResourceKey);
-  const ctx = { now: cluster.clock.now(), wide: true };
+  const ctx = { now: cluster.now(), wide: true };
   const rows = objects.map((obj) => {
     const cells = def.row(obj, ctx).map((c) => (c === undefined ? '' : c));
     const object =
@@ -302,7 +303,7 @@ export function toTable(
   return {
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
-    metadata: { resourceVersion: opts.resourceVersion ?? String(cluster.store.resourceVersion) },
+    metadata: { resourceVersion: opts.resourceVersion ?? String(cluster.resourceVersion) },
     columnDefinitions,
     rows,
   };
@@ -339,7 +340,7 @@ function listOrWatch(ctx: ApiContext, req: ApiRequest, p: ResourcePath): Reply {
     };
   }
   const items = listObjects(ctx.cluster, p.info, p.namespace).filter(filter);
-  const resourceVersion = String(ctx.cluster.store.resourceVersion);
+  const resourceVersion = String(ctx.cluster.resourceVersion);
   if (shape) return json(toTable(ctx.cluster, p.info, items, shape, { resourceVersion }));
   return json({
     kind: `${p.info.kind}List`,
@@ -349,7 +350,7 @@ function listOrWatch(ctx: ApiContext, req: ApiRequest, p: ResourcePath): Reply {
   });
 }
 
-export function listObjects(cluster: Cluster, info: Info, namespace: string | undefined): AnyObject[] {
+export function listObjects(cluster: ServedCluster, info: Info, namespace: string | undefined): AnyObject[] {
   return cluster.api.list(info.key as ResourceKey, namespace) as AnyObject[];
 }
 
@@ -411,7 +412,7 @@ function create(ctx: ApiContext, req: ApiRequest, p: ResourcePath): Reply {
   const opts = writeOptions(req, warnings);
   const name = (body.metadata as { name?: unknown }).name;
   try {
-    const created = ctx.cluster.api.create(body as never, opts);
+    const created = ctx.cluster.api.create(body, opts);
     ctx.wrote ||= !opts.dryRun;
     return json(withType(p.info, created), 201, warnings);
   } catch (e) {
@@ -427,7 +428,7 @@ function update(ctx: ApiContext, req: ApiRequest, p: ResourcePath): Reply {
     // PUT creates when the object is missing (AllowCreateOnUpdate is false for most kinds: NotFound).
     throw new StatusError('NotFound', `${p.info.key} "${p.name}" not found`);
   }
-  const updated = ctx.cluster.api.update(body as never, opts);
+  const updated = ctx.cluster.api.update(body, opts);
   ctx.wrote ||= !opts.dryRun;
   return json(withType(p.info, updated), 200, warnings);
 }
@@ -496,7 +497,7 @@ function patch(ctx: ApiContext, req: ApiRequest, p: ResourcePath): Reply {
   if (!current) {
     if (!applying) throw new StatusError('NotFound', `${p.info.key} "${p.name}" not found`);
     const body = checkScope(p, parseBody({ ...req, contentType: 'application/yaml' }));
-    const created = ctx.cluster.api.create(body as never, opts);
+    const created = ctx.cluster.api.create(body, opts);
     ctx.wrote ||= !opts.dryRun;
     return json(withType(p.info, created), 201, warnings);
   }
@@ -504,10 +505,10 @@ function patch(ctx: ApiContext, req: ApiRequest, p: ResourcePath): Reply {
   // The main resource ignores .status: the stored one stays.
   if (current.status !== undefined) next = { ...next, status: current.status };
   next = checkScope(p, next);
-  const decoded = ctx.cluster.api.update(next as never, { ...opts, dryRun: true });
+  const decoded = ctx.cluster.api.update(next, { ...opts, dryRun: true });
   if (sameObject(decoded, current) || opts.dryRun)
     return json(withType(p.info, opts.dryRun ? decoded : current), 200, warnings);
-  const updated = ctx.cluster.api.update(next as never, { ...opts, warnings: [] });
+  const updated = ctx.cluster.api.update(next, { ...opts, warnings: [] });
   ctx.wrote = true;
   return json(withType(p.info, updated), 200, warnings);
 }
@@ -572,7 +573,7 @@ function deleteCollection(ctx: ApiContext, req: ApiRequest, p: ResourcePath): Re
   return json({
     kind: `${p.info.kind}List`,
     apiVersion: apiVersionOf(p.info),
-    metadata: { resourceVersion: String(ctx.cluster.store.resourceVersion) },
+    metadata: { resourceVersion: String(ctx.cluster.resourceVersion) },
     items: out.map((o) => withType(p.info, o)),
   });
 }
@@ -632,7 +633,7 @@ function subresourceRequest(ctx: ApiContext, req: ApiRequest, p: ResourcePath): 
     );
   if (replicas === scale.spec.replicas) return json(scale);
   const next = { ...current, spec: { ...(current as { spec?: object }).spec, replicas } };
-  const updated = ctx.cluster.api.update(next as never, {});
+  const updated = ctx.cluster.api.update(next, {});
   ctx.wrote = true;
   return json(scaleOf(updated));
 }

@@ -4,14 +4,14 @@
  * logs later is sent as the cluster's time moves, and the stream ends when the container stops
  * running or its pod goes away, as the kubelet's follow ends when the container exits.
  */
-import { readContainerLog, type AnyObject, type Cluster } from '../../../engine/index.ts';
+import type { AnyObject, Pod, ServedCluster } from '../../../engine/index.ts';
 import type { ApiContext, ApiRequest, Reply } from './handler.ts';
 import { badRequest } from './status.ts';
 
 /** A followed log: the text so far, then `next` gives what was logged since (and whether it ended). */
 export interface LogFollow {
   readonly text: string;
-  next(cluster: Cluster): { readonly text: string; readonly done: boolean };
+  next(cluster: ServedCluster): { readonly text: string; readonly done: boolean };
 }
 
 interface LogLine {
@@ -52,10 +52,10 @@ export function podLog(ctx: ApiContext, req: ApiRequest, pod: AnyObject): Reply 
     return Number(v);
   };
   const previous = req.query.get('previous') === 'true';
-  const read = readContainerLog(ctx.cluster, pod as never, container, previous);
+  const read = ctx.cluster.containerLog(pod as Pod, container, previous);
   if (!read.ok) throw badRequest(read.error);
   let lines: LogLine[] = [...read.lines];
-  const now = ctx.cluster.clock.now();
+  const now = ctx.cluster.now();
   const sinceSeconds = int('sinceSeconds');
   if (sinceSeconds !== undefined) lines = lines.filter((l) => l.time >= now - sinceSeconds * 1000);
   const sinceTime = req.query.get('sinceTime');
@@ -97,7 +97,7 @@ export function followFrom(
   return (cluster) => {
     const now = cluster.api.get('pods', namespace, name) as AnyObject | undefined;
     if (!now || now.metadata.uid !== uid) return { text: '', done: true };
-    const again = readContainerLog(cluster, now as never, container, false);
+    const again = cluster.containerLog(now as Pod, container, false);
     // A shorter log is a new container instance: the one followed has exited.
     if (!again.ok || again.lines.length < sent) return { text: '', done: true };
     const fresh = again.lines.slice(sent);
@@ -107,7 +107,7 @@ export function followFrom(
 }
 
 /** How many lines a container has logged so far (where an attach starts). */
-export function loggedLines(cluster: Cluster, pod: AnyObject, container: string): number {
-  const read = readContainerLog(cluster, pod as never, container, false);
+export function loggedLines(cluster: ServedCluster, pod: AnyObject, container: string): number {
+  const read = cluster.containerLog(pod as Pod, container, false);
   return read.ok ? read.lines.length : 0;
 }

@@ -244,7 +244,7 @@ export function startServer(opts: ServeOptions): Promise<RunningServer> {
             new HttpStatus(
               410,
               'Expired',
-              `too old resource version: ${rv} (${host.cluster.store.resourceVersion})`,
+              `too old resource version: ${rv} (${host.cluster.resourceVersion})`,
             ),
           ),
         );
@@ -264,7 +264,7 @@ export function startServer(opts: ServeOptions): Promise<RunningServer> {
         kind: w.info.kind,
         apiVersion: w.info.group ? `${w.info.group}/${w.info.version}` : w.info.version,
         metadata: {
-          resourceVersion: String(host.cluster.store.resourceVersion),
+          resourceVersion: String(host.cluster.resourceVersion),
           annotations: { 'k8s.io/initial-events-end': 'true' },
         },
       });
