@@ -275,12 +275,28 @@ const LookedCheck = z
     resources: z
       .array(resourceType)
       .min(1)
+      .optional()
       .describe('The kinds looked at (any one counts): endpointslices, endpoints…'),
     namespace: namespace.optional().describe('Where the objects were looked at (`-n`, or `-A`).'),
+    fields: z
+      .array(z.enum(['spec.podCIDR']))
+      .min(1)
+      .optional()
+      .describe("With `resources`: the output must have held these fields' values (nodes: spec.podCIDR)."),
+    tables: z
+      .array(z.enum(['iptables', 'nftables', 'ipvs', 'conntrack']))
+      .min(1)
+      .optional()
+      .describe("Or a node's kernel tables printed by a tool that succeeded (any one counts)."),
+    table: z
+      .enum(['filter', 'nat', 'mangle', 'raw'])
+      .optional()
+      .describe('With `tables: [iptables]`: the iptables table that must have been printed.'),
+    example: z.string().optional().describe('A command that would count, for the message.'),
   })
   .strict()
   .describe(
-    'The learner looked at objects of a kind: a `kubectl get`/`describe` of it, however spelled (flag order, comma lists, -o, pipes).',
+    "The learner looked at objects of a kind (`kubectl get`/`describe`, however spelled: flag order, comma lists, -o, pipes), or at a node's kernel tables (`tables`: iptables-save / -L / -S, nft list, ipvsadm -L, conntrack -L that succeeded on a node, by any route). Give `resources` or `tables`.",
   );
 
 const QuizCheck = z

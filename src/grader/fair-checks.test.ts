@@ -303,3 +303,60 @@ describe('history checks with an example', () => {
     ).toThrow(/example: the pattern does not match it/);
   });
 });
+
+describe('looked checks on node tables and fields', () => {
+  /** The default kind cluster; the lines typed at the prompt, then the check's verdict. */
+  function looked(check: string, lines: string[]): CheckResult {
+    const cluster = engine.createCluster(undefined, { seed: 1, files: {} });
+    for (const line of lines) cluster.execSync(line, { interactive: true });
+    return evaluateChecks(labWith(check), cluster, { history: lines }, { revealHidden: true })[0]!;
+  }
+  const nat = `  - { id: a, ${T}, type: looked, tables: [iptables, nftables], table: nat }`;
+
+  it.each([
+    ['docker exec', ['docker exec kind-worker iptables-save -t nat']],
+    ['a whole iptables-save through grep', ['docker exec kind-worker iptables-save | grep KUBE-SERVICES']],
+    [
+      'a node shell with chroot',
+      ['kubectl debug node/kind-worker -it --image=busybox', 'chroot /host', 'iptables -t nat -S'],
+    ],
+    [
+      'a netshoot node shell',
+      ['kubectl debug node/kind-worker -it --image=nicolaka/netshoot', 'iptables -t nat -L -n'],
+    ],
+    ['nft list ruleset', ['docker exec kind-worker nft list ruleset']],
+  ])('counts %s, which printed the nat table', (_, lines) => {
+    expect(looked(nat, lines).status).toBe('pass');
+  });
+
+  it('does not count iptables-save in BusyBox without chroot: sh said not found', () => {
+    const r = looked(nat, ['kubectl debug node/kind-worker -it --image=busybox', 'iptables-save -t nat']);
+    expect(r.status).toBe('fail');
+    expect(formatMessage('en', r.observed)).toContain('`iptables-save -t nat` in a node shell would');
+    expect(formatMessage('pt-BR', r.observed)).toContain('num shell do node');
+  });
+
+  it('names the table when another one was printed', () => {
+    const r = looked(nat, ['docker exec kind-worker iptables -L -n']);
+    expect(r.status).toBe('fail');
+    expect(formatMessage('en', r.observed)).toBe(
+      '`docker exec kind-worker iptables -L -n` printed another table, not nat; `iptables-save -t nat` would count',
+    );
+  });
+
+  const podCidr = `  - { id: a, ${T}, type: looked, resources: [nodes], fields: [spec.podCIDR] }`;
+  it.each([
+    'kubectl describe nodes',
+    'kubectl get nodes -o yaml | grep -i cidr',
+    "kubectl get node kind-worker -o jsonpath='{.spec.podCIDR}'",
+    'kubectl get no -o custom-columns=NAME:.metadata.name,CIDR:.spec.podCIDR',
+  ])('counts %s, which printed a podCIDR', (line) => {
+    expect(looked(podCidr, [line]).status).toBe('pass');
+  });
+
+  it('does not count -o wide, which has no podCIDR column', () => {
+    const r = looked(podCidr, ['kubectl get nodes -o wide']);
+    expect(r.status).toBe('fail');
+    expect(formatMessage('en', r.observed)).toContain('listed them but not spec.podCIDR');
+  });
+});

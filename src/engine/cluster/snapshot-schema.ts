@@ -279,6 +279,8 @@ const sighting = z.object({
   resource: z.string().min(1).max(253),
   namespace: z.string().min(1).max(253).optional(),
   names: z.array(name).max(MAX_SIGHTED_NAMES),
+  on: z.string().min(1).max(507).optional(),
+  fields: z.array(z.string().min(1).max(253)).max(16).optional(),
 });
 const versionThree = versionTwo.extend({
   version: z.literal(3),

@@ -20,6 +20,16 @@ import type { ParsedFlags } from './flags.ts';
 import type { TemplateInput } from './printers/output.ts';
 import type { KubectlHooks, KubectlHost } from './host.ts';
 
+/** Per kind, fields an observation check may ask to have been printed (grader `looked` with `fields`). */
+const TELLING_FIELDS: Readonly<Record<string, readonly string[]>> = { nodes: ['spec.podCIDR'] };
+
+function valueAt(object: AnyObject, path: string): unknown {
+  let at: unknown = object;
+  for (const key of path.split('.'))
+    at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[key] : undefined;
+  return at;
+}
+
 export class KubectlContext {
   readonly host: KubectlHost;
   readonly hooks: KubectlHooks;
@@ -76,17 +86,25 @@ export class KubectlContext {
     this.transcript.write('stderr', text);
   }
 
-  /** Passes on another program's output as it wrote it (the container's streams under `kubectl exec`). */
-  relay(r: ExecResult): void {
+  /** Passes on a program's output, and what it showed (`kubectl exec … -- iptables-save`). */
+  relay(r: ExecResult & { readonly shows?: Shows }): void {
+    if (r.shows) this.shows = r.shows;
     for (const chunk of outputOf(r)) {
       if (chunk.stream === 'stdout') this.out(chunk.text);
       else this.err(chunk.text);
     }
   }
 
-  /** The objects just printed on stdout, one sighting per kind and namespace. */
+  /**
+   * The objects just printed on stdout, one sighting per kind and namespace, with the telling fields whose
+   * values the output holds (a node's `spec.podCIDR` is in `describe`, `-o yaml`, a jsonpath naming it,
+   * but not in `-o wide`).
+   */
   showed(printed: readonly { readonly info: ResourceInfo; readonly object: AnyObject }[]): void {
-    const byPlace = new Map<string, { resource: string; namespace?: string; names: string[] }>();
+    const byPlace = new Map<
+      string,
+      { resource: string; namespace?: string; names: string[]; fields?: string[] }
+    >();
     for (const { info, object } of printed) {
       const namespace = info.namespaced ? (object.metadata.namespace ?? this.namespace) : undefined;
       const key = `${info.key}\0${namespace ?? ''}`;
@@ -96,6 +114,11 @@ export class KubectlContext {
         byPlace.set(key, s);
       }
       s.names.push(object.metadata.name);
+      for (const field of TELLING_FIELDS[info.key] ?? []) {
+        const value = valueAt(object, field);
+        if (typeof value !== 'string' || value === '' || !this.stdout.includes(value)) continue;
+        if (!s.fields?.includes(field)) s.fields = [...(s.fields ?? []), field];
+      }
     }
     if (byPlace.size > 0) this.shows = { stream: 'stdout', sightings: [...byPlace.values()] };
   }

@@ -12,6 +12,7 @@ import {
   type CommandResult,
   type CommandTerminal,
   type ExecResult,
+  type Shows,
   type TerminalSize,
   type Sighting,
 } from './types.ts';
@@ -106,6 +107,8 @@ export class Interpreter {
    * when the command reading the pipe prints something itself (`kubectl get ep | grep api`).
    */
   private carried = new WeakMap<OutputBuffer, Sighting[]>();
+  /** Buffers whose sightings count even if nothing was written (Shows.evenEmpty). */
+  private carriedEvenEmpty = new WeakSet<OutputBuffer>();
 
   constructor(host: InterpreterHost) {
     this.host = host;
@@ -183,6 +186,7 @@ export class Interpreter {
     } else {
       let stdin = io.stdin;
       let inbound: Sighting[] | undefined;
+      let inboundEvenEmpty = false;
       status = 0;
       p.commands.forEach((cmd, i) => {
         const last = i === p.commands.length - 1;
@@ -195,8 +199,11 @@ export class Interpreter {
         };
         const before = bufferLength(elementIo.out);
         status = this.inSubshell(rt, (sub) => this.runCommand(cmd, sub, elementIo));
-        if (inbound && bufferLength(elementIo.out) > before) this.deliver(inbound, elementIo.out);
+        // A node-table listing grepped to nothing (`iptables-save | grep KUBE` under Cilium) was still read.
+        if (inbound && (inboundEvenEmpty || bufferLength(elementIo.out) > before))
+          this.deliver(inbound, elementIo.out, inboundEvenEmpty);
         inbound = pipe && this.carried.get(pipe);
+        inboundEvenEmpty = pipe !== undefined && this.carriedEvenEmpty.has(pipe);
         stdin = new Stdin(pipe ? pipe.text() : '');
       });
     }
@@ -369,8 +376,12 @@ export class Interpreter {
     if (result.clear && !rt.subshell && io.out.kind === 'buffer' && io.out.buffer === this.host.terminalOut)
       this.host.clear();
     for (const chunk of outputOf(result)) writeTo(chunk.stream === 'stdout' ? io.out : io.err, chunk.text);
-    if (result.shows && result[result.shows.stream] !== '')
-      this.deliver(result.shows.sightings, result.shows.stream === 'stdout' ? io.out : io.err);
+    if (result.shows && (result.shows.evenEmpty === true || result[result.shows.stream] !== ''))
+      this.deliver(
+        result.shows.sightings,
+        result.shows.stream === 'stdout' ? io.out : io.err,
+        result.shows.evenEmpty === true,
+      );
     if (result.job) {
       // At an interactive prompt (not inside a script or `sh -c`) the job outlives the line.
       const lasting = this.host.interactive && !rt.subshell && rt.depth === 0;
@@ -385,11 +396,14 @@ export class Interpreter {
    * Sightings written to `target`: the terminal has shown them (lines typed at the prompt only; setup
    * lines and checks see nothing); a pipe carries them on; a file or a `$( … )` capture keeps them.
    */
-  private deliver(sightings: readonly Sighting[], target: Target): void {
+  private deliver(sightings: readonly Sighting[], target: Target, evenEmpty = false): void {
     if (!this.host.interactive || target.kind !== 'buffer' || sightings.length === 0) return;
     const { buffer } = target;
     if (buffer === this.host.terminalOut || buffer === this.host.terminalErr) this.host.saw(sightings);
-    else this.carried.set(buffer, [...(this.carried.get(buffer) ?? []), ...sightings]);
+    else {
+      this.carried.set(buffer, [...(this.carried.get(buffer) ?? []), ...sightings]);
+      if (evenEmpty) this.carriedEvenEmpty.add(buffer);
+    }
   }
 
   private callHandler(
@@ -501,7 +515,11 @@ export class Interpreter {
   }
 
   /** Runs something with fresh output buffers and returns what it printed, in order (xargs, `io.run`). */
-  runCaptured(rt: Runtime, stdin: string, fn: (sub: Runtime, io: StdIo) => number): ExecResult {
+  /**
+   * Runs `fn` with both streams captured. What its output showed travels with the result (`shows`), so a
+   * program that relays it (`chroot /host iptables-save`, `docker exec`, `kubectl exec`) shows it too.
+   */
+  runCaptured(rt: Runtime, stdin: string, fn: (sub: Runtime, io: StdIo) => number): CommandResult {
     const captured = new OutputPair(false);
     const io: StdIo = {
       stdin: new Stdin(stdin),
@@ -511,7 +529,13 @@ export class Interpreter {
     if (rt.depth >= MAX_SCRIPT_DEPTH)
       throw new LimitError(`stopped: commands nested more than ${MAX_SCRIPT_DEPTH} deep`);
     const exitCode = this.inSubshell({ ...rt, depth: rt.depth + 1 }, (sub) => fn(sub, io));
-    return { ...captured.result(), exitCode };
+    const onOut = this.carried.get(captured.out);
+    const onErr = this.carried.get(captured.err);
+    const evenEmpty = this.carriedEvenEmpty.has(captured.out) || this.carriedEvenEmpty.has(captured.err);
+    const shows: Shows | undefined = onOut
+      ? { stream: 'stdout', sightings: onOut, ...(evenEmpty ? { evenEmpty } : {}) }
+      : onErr && { stream: 'stderr', sightings: onErr, ...(evenEmpty ? { evenEmpty } : {}) };
+    return { ...captured.result(), exitCode, ...(shows ? { shows } : {}) };
   }
 
   // ---- expansion and variables ----------------------------------------------------------------

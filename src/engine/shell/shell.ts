@@ -221,7 +221,7 @@ export class Shell {
    * Runs one command by argv in a context without opening a session: what `kubectl exec POD -- CMD`
    * needs. undefined when the command does not exist there (kubectl words that error itself).
    */
-  execIn(context: SessionContext, argv: readonly string[], stdin = ''): ExecResult | undefined {
+  execIn(context: SessionContext, argv: readonly string[], stdin = ''): CommandResult | undefined {
     const name = argv[0];
     if (name === undefined) return undefined;
     let frame: Frame;

@@ -30,6 +30,8 @@ export class Sightings {
         resource: s.resource,
         ...(s.namespace !== undefined ? { namespace: s.namespace } : {}),
         names,
+        ...(s.on !== undefined ? { on: s.on } : {}),
+        ...(s.fields !== undefined ? { fields: [...s.fields] } : {}),
       });
     }
     if (this.seen.length > MAX_SIGHTINGS) this.seen.splice(0, this.seen.length - MAX_SIGHTINGS);
@@ -40,7 +42,11 @@ export class Sightings {
   }
 
   snapshot(): SeenOutput[] {
-    return this.seen.map((s) => ({ ...s, names: [...s.names] }));
+    return this.seen.map((s) => ({
+      ...s,
+      names: [...s.names],
+      ...(s.fields ? { fields: [...s.fields] } : {}),
+    }));
   }
 
   restore(seen: readonly SeenOutput[]): void {
@@ -53,6 +59,8 @@ function sameSighting(a: Sighting, b: Sighting, names: readonly string[]): boole
   return (
     a.resource === b.resource &&
     a.namespace === b.namespace &&
+    a.on === b.on &&
+    (a.fields ?? []).join() === (b.fields ?? []).join() &&
     a.names.length === names.length &&
     a.names.every((n, i) => n === names[i])
   );

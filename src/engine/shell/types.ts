@@ -158,12 +158,18 @@ export interface Sighting {
   readonly namespace?: string;
   /** The objects shown, by name; empty when the listing found none (`No resources found`). */
   readonly names: readonly string[];
+  /** Where a node tool's output came from: the node (`kind-worker`), or `namespace/pod` for a pod's netns. */
+  readonly on?: string;
+  /** Fields whose values the output printed, beyond the name (`spec.podCIDR`: `describe`, `-o yaml`). */
+  readonly fields?: readonly string[];
 }
 
 /** What a command's output showed, and on which stream (a listing that found nothing says so on stderr). */
 export interface Shows {
   readonly stream: OutputChunk['stream'];
   readonly sightings: readonly Sighting[];
+  /** A listing that prints nothing when there is nothing to list (`iptables-save` of empty tables) showed it all the same. */
+  readonly evenEmpty?: boolean;
 }
 
 export interface CommandResult extends ExecResult {

@@ -625,6 +625,49 @@ export const CATALOGUE = {
       '`{{line}}` pediu por eles, mas não os mostrou no terminal (o comando falhou, ou a saída foi para um arquivo ou um pipe que nada imprimiu); contaria `{{example}}`',
     en: '`{{line}}` asked for them but did not show them on your terminal (the command failed, or its output went to a file or a pipe that printed nothing); `{{example}}` would count',
   },
+  'check.looked.invalid': {
+    description: 'A looked check names neither kinds nor kernel tables, or both.',
+    'pt-BR': 'dê `resources` ou `tables`, não os dois',
+    en: 'give `resources` or `tables`, not both',
+  },
+  'check.looked.expected.tables': {
+    description:
+      "The learner must have printed a node's kernel tables. {{tables}}: which (iptables (nat), ipvs…).",
+    'pt-BR': 'um comando seu mostrou as tabelas {{tables}} de um node',
+    en: "a command you ran printed a node's {{tables}} tables",
+  },
+  'check.looked.observed.noTable': {
+    description:
+      'No command printed them (a tool missing from the image, a typo, an error do not count). {{example}}: what would.',
+    'pt-BR': {
+      one: 'nenhum dos seus comandos ({{count}} até agora) mostrou essas tabelas de um node (um comando que falhou, como `iptables-save: not found` no BusyBox, não conta); contaria `{{example}}` num shell do node (`kubectl debug node/… --image=nicolaka/netshoot`, `chroot /host`, `docker exec kind-worker …`)',
+      other:
+        'nenhum dos seus comandos ({{count}} até agora) mostrou essas tabelas de um node (um comando que falhou, como `iptables-save: not found` no BusyBox, não conta); contaria `{{example}}` num shell do node (`kubectl debug node/… --image=nicolaka/netshoot`, `chroot /host`, `docker exec kind-worker …`)',
+    },
+    en: {
+      one: "none of your commands ({{count}} so far) printed these tables of a node (a command that failed, such as BusyBox's `iptables-save: not found`, does not count); `{{example}}` in a node shell would (`kubectl debug node/… --image=nicolaka/netshoot`, `chroot /host`, `docker exec kind-worker …`)",
+      other:
+        "none of your commands ({{count}} so far) printed these tables of a node (a command that failed, such as BusyBox's `iptables-save: not found`, does not count); `{{example}}` in a node shell would (`kubectl debug node/… --image=nicolaka/netshoot`, `chroot /host`, `docker exec kind-worker …`)",
+    },
+  },
+  'check.looked.observed.podNetns': {
+    description: "A command listed a pod's own network namespace, not the node's. {{line}}: it.",
+    'pt-BR':
+      '`{{line}}` leu a rede do próprio pod, não a do node (as regras do kube-proxy ficam no node); contaria `{{example}}` num shell do node',
+    en: "`{{line}}` read the pod's own network namespace, not the node's (kube-proxy's rules live on the node); `{{example}}` in a node shell would count",
+  },
+  'check.looked.observed.withoutFields': {
+    description:
+      'A command showed the objects but not the fields asked for. {{line}}: it; {{fields}}: the fields.',
+    'pt-BR':
+      '`{{line}}` listou os objetos, mas sem {{fields}} (a tabela, mesmo com `-o wide`, não tem esse campo); contaria `{{example}}`, `-o yaml` ou um `-o jsonpath` com o campo',
+    en: '`{{line}}` listed them but not {{fields}} (the table, `-o wide` included, has no such column); `{{example}}`, `-o yaml` or a `-o jsonpath` naming the field would count',
+  },
+  'check.looked.observed.otherTable': {
+    description: 'A command printed another iptables table. {{line}}: it; {{table}}: the one wanted.',
+    'pt-BR': '`{{line}}` mostrou outra tabela, não a {{table}}; contaria `{{example}}`',
+    en: '`{{line}}` printed another table, not {{table}}; `{{example}}` would count',
+  },
   'check.looked.observed.otherNamespace': {
     description: 'A command listed them in another namespace. {{line}}: it; {{namespace}}: the one wanted.',
     'pt-BR': '`{{line}}` listou outro namespace, não {{namespace}}; contaria `{{example}}` (ou `-A`)',

@@ -6,7 +6,7 @@
  * With Cilium's kube-proxy replacement the tables hold no KUBE-* chain at all. The CNI's own chains
  * (Calico's cali-*, flannel's, k3s's kube-router) are printed beside kube-proxy's (netfilter/cni/).
  */
-import type { CommandHandler } from '../../shell/types.ts';
+import type { CommandHandler, Shows } from '../../shell/types.ts';
 import type { IptablesTableName } from '../netfilter/rule.ts';
 import { iptablesListRules, iptablesSave } from '../netfilter/iptables-save.ts';
 import { iptablesList } from '../netfilter/iptables-list.ts';
@@ -34,6 +34,26 @@ function nodeRuleset(ctx: ToolContext): IptablesRuleset {
   const base = kubeProxyOf(ctx.cluster).rulesetFor(node)?.iptables ?? emptyRuleset();
   const cni = cniChainsFor(ctx.cluster, node);
   return cni.length > 0 ? mergeCniChains(base, cni) : base;
+}
+
+/**
+ * What a listing showed, for the grader's observation checks (shell/sightings.ts): the node's tables
+ * (`node:iptables` with the tables printed, `node:nftables`, `node:ipvs`, `node:conntrack`) and where
+ * they came from, the node or the pod whose netns was listed.
+ */
+function shown(
+  ctx: ToolContext,
+  resource: string,
+  names: readonly string[],
+  stream: Shows['stream'] = 'stdout',
+): Shows {
+  const on = privileged(ctx)
+    ? nodeOf(ctx)
+    : ctx.source.kind === 'pod'
+      ? `${ctx.source.namespace}/${ctx.source.name}`
+      : nodeOf(ctx);
+  // A node's tables can be empty (Cilium replaces kube-proxy): the listing succeeded all the same.
+  return { stream, sightings: [{ resource, names, ...(on ? { on } : {}) }], evenEmpty: privileged(ctx) };
 }
 
 function privileged(ctx: ToolContext): boolean {
@@ -67,13 +87,15 @@ export function iptablesSaveCommand(ctx: ToolContext): CommandHandler {
       };
     if (!privileged(ctx)) return { stdout: '', stderr: '', exitCode: 0 };
     const counters = nodeCounters(ctx);
-    const out = iptablesSave(nodeRuleset(ctx), {
+    const ruleset = nodeRuleset(ctx);
+    const out = iptablesSave(ruleset, {
       ...(t.table ? { table: t.table } : {}),
       header: { nowMs: ctx.cluster.clock.now() },
       ...(counters ? { counters } : {}),
       ruleCounters: t.rest.includes('-c') || t.rest.includes('--counters'),
     });
-    return { stdout: out, stderr: '', exitCode: 0 };
+    const tables = t.table ? [t.table] : [...ruleset.tables.keys()];
+    return { stdout: out, stderr: '', exitCode: 0, shows: shown(ctx, 'node:iptables', tables) };
   };
 }
 
@@ -122,7 +144,7 @@ export function iptablesCommand(ctx: ToolContext): CommandHandler {
       });
       if (out === undefined) return noChain();
       if (zero) counters?.zero(table, chainArg);
-      return { stdout: out, stderr: '', exitCode: 0 };
+      return { stdout: out, stderr: '', exitCode: 0, shows: shown(ctx, 'node:iptables', [table]) };
     }
     const listRules = t.rest.find((a) => a === '-S' || a === '--list-rules');
     if (!listRules)
@@ -135,11 +157,13 @@ export function iptablesCommand(ctx: ToolContext): CommandHandler {
     const chain = t.rest.find((a) => !a.startsWith('-'));
     const rs = privileged(ctx) ? nodeRuleset(ctx) : undefined;
     const all = rs?.tables.has(t.table ?? 'filter') ? iptablesListRules(rs, t.table ?? 'filter') : '';
+    const listed = shown(ctx, 'node:iptables', [t.table ?? 'filter']);
     if (!chain)
       return {
         stdout: all || '-P INPUT ACCEPT\n-P FORWARD ACCEPT\n-P OUTPUT ACCEPT\n',
         stderr: '',
         exitCode: 0,
+        shows: listed,
       };
     const lines = all
       .split('\n')
@@ -150,7 +174,7 @@ export function iptablesCommand(ctx: ToolContext): CommandHandler {
         stderr: `iptables v1.8.9 (nf_tables): chain \`${chain}' in table \`${t.table ?? 'filter'}' is incompatible, use 'nft' tool.\n`,
         exitCode: 1,
       };
-    return { stdout: `${lines.join('\n')}\n`, stderr: '', exitCode: 0 };
+    return { stdout: `${lines.join('\n')}\n`, stderr: '', exitCode: 0, shows: listed };
   };
 }
 
@@ -170,7 +194,12 @@ export function ipvsadmCommand(ctx: ToolContext): CommandHandler {
           "Can't initialize ipvs: Protocol not available\nAre you sure that IP Virtual Server is built in the kernel or as module?\n",
         exitCode: 1,
       };
-    return { stdout: kubeProxyOf(ctx.cluster).ipvsadmList(nodeOf(ctx)), stderr: '', exitCode: 0 };
+    return {
+      stdout: kubeProxyOf(ctx.cluster).ipvsadmList(nodeOf(ctx)),
+      stderr: '',
+      exitCode: 0,
+      shows: shown(ctx, 'node:ipvs', []),
+    };
   };
 }
 
@@ -180,13 +209,20 @@ export function nftCommand(ctx: ToolContext): CommandHandler {
     const words = args.join(' ');
     const proxy = kubeProxyOf(ctx.cluster);
     const table = privileged(ctx) ? proxy.nftListTable(nodeOf(ctx)) : undefined;
-    if (words === 'list ruleset') return { stdout: table ?? '', stderr: '', exitCode: 0 };
+    const kubeProxyTable = shown(ctx, 'node:nftables', ['kube-proxy']);
+    if (words === 'list ruleset')
+      return { stdout: table ?? '', stderr: '', exitCode: 0, shows: kubeProxyTable };
     if (words === 'list tables')
       return { stdout: table ? 'table ip kube-proxy\n' : '', stderr: '', exitCode: 0 };
+    const chain = /^list chain (?:(ip|ip6|inet) )?kube-proxy (\S+)$/.exec(words);
+    if (chain && (chain[1] ?? 'ip') === 'ip' && table) {
+      const listed = nftChainOf(table, chain[2]!);
+      if (listed) return { stdout: listed, stderr: '', exitCode: 0, shows: kubeProxyTable };
+    }
     const m = /^list table (?:(ip|ip6|inet) )?(\S+)$/.exec(words);
     if (m) {
       if (m[2] === 'kube-proxy' && (m[1] ?? 'ip') === 'ip' && table)
-        return { stdout: table, stderr: '', exitCode: 0 };
+        return { stdout: table, stderr: '', exitCode: 0, shows: kubeProxyTable };
       return {
         stdout: '',
         stderr: `Error: No such file or directory\n${words}\n${' '.repeat(words.length - m[2]!.length)}${'^'.repeat(m[2]!.length)}\n`,
@@ -195,6 +231,16 @@ export function nftCommand(ctx: ToolContext): CommandHandler {
     }
     return { stdout: '', stderr: `Error: syntax error, unexpected end of file\n${words}\n`, exitCode: 1 };
   };
+}
+
+/** `nft list chain ip kube-proxy NAME`: the chain's block of the table, inside its `table` line. */
+function nftChainOf(table: string, name: string): string | undefined {
+  const lines = table.split('\n');
+  const start = lines.findIndex((l) => l === `\tchain ${name} {`);
+  if (start < 0) return undefined;
+  const end = lines.findIndex((l, i) => i > start && l === '\t}');
+  if (end < 0) return undefined;
+  return `${lines[0]}\n${lines.slice(start, end + 1).join('\n')}\n}\n`;
 }
 
 /**
@@ -248,8 +294,10 @@ export function conntrackCommand(ctx: ToolContext): CommandHandler {
       return value === undefined ? [] : [{ field, value }];
     });
     const listing = conntrackList(st.conntrack, ctx.cluster.clock.now());
+    // The count line on stderr is printed even when no flow matched: the table was read all the same.
+    const flows = shown(ctx, 'node:conntrack', [], 'stderr');
     if (!proto && tupleFilters.length === 0)
-      return { stdout: listing.stdout, stderr: listing.stderr, exitCode: 0 };
+      return { stdout: listing.stdout, stderr: listing.stderr, exitCode: 0, shows: flows };
     const lines = listing.stdout
       .split('\n')
       .filter((l) => l !== '' && (!proto || l.startsWith(`${proto} `)))
@@ -261,6 +309,7 @@ export function conntrackCommand(ctx: ToolContext): CommandHandler {
       stdout: lines.map((l) => `${l}\n`).join(''),
       stderr: `conntrack v1.4.7 (conntrack-tools): ${lines.length} flow entries have been shown.\n`,
       exitCode: 0,
+      shows: flows,
     };
   };
 }
