@@ -204,7 +204,7 @@ export class LabSession {
 
   /** The terminal's size, for the shell (not part of the snapshot: the terminal sends it again). */
   resize(cols: number, rows: number): void {
-    this.live.shell.setTerminalSize({ cols, rows });
+    this.live.resize(cols, rows);
   }
 
   complete(line: string, cursor: number): Completion {

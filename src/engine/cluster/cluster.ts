@@ -136,8 +136,11 @@ export interface ClusterHandle {
   /** Tab completion for `line` with the cursor at `cursor`, as the shell would offer it. */
   complete(line: string, cursor: number): Completion;
   /** The store's resourceVersion: moves with every object write, so a host can tell the cluster changed. */
-  readonly resourceVersion: number /** What the learner's terminal has shown: the objects each typed line displayed (observation checks). */;
+  readonly resourceVersion: number;
+  /** What the learner's terminal has shown: the objects each typed line displayed (observation checks). */
   readonly sightings: { list(): readonly SeenOutput[] };
+  /** The terminal's size, for `$COLUMNS`, `stty size` and `tput` (the terminal sends it again after a restore). */
+  resize(cols: number, rows: number): void;
 }
 
 export class Cluster implements ServedCluster {
@@ -251,6 +254,10 @@ export class Cluster implements ServedCluster {
 
   now(): number {
     return this.clock.now();
+  }
+
+  resize(cols: number, rows: number): void {
+    this.shell.setTerminalSize({ cols, rows });
   }
 
   containerLog(pod: Pod, container: string, previous: boolean): LogRead {

@@ -287,7 +287,7 @@ function clusterTarget(cluster: ClusterHandle): ShellTarget {
     intercept: () => undefined,
     question: () => undefined,
     finish: () => '',
-    resize: (cols, rows) => cluster.shell.setTerminalSize({ cols, rows }),
+    resize: (cols, rows) => cluster.resize(cols, rows),
   };
 }
 
