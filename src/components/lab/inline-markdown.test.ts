@@ -12,7 +12,7 @@ describe('lab step Markdown', () => {
     const step =
       'Look:\n\n```sh\nkubectl get pods -A | grep -e a <b>\ncurl -s http://x/\n```\n\nThen `exit`.\n';
     expect(blockMarkdown(step)).toBe(
-      '<p>Look:</p><pre><code>kubectl get pods -A | grep -e a &lt;b&gt;\ncurl -s http://x/</code></pre><p>Then <code>exit</code>.</p>',
+      '<p>Look:</p><pre tabindex="0"><code>kubectl get pods -A | grep -e a &lt;b&gt;\ncurl -s http://x/</code></pre><p>Then <code>exit</code>.</p>',
     );
   });
 

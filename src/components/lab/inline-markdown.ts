@@ -45,7 +45,8 @@ export function blockMarkdown(text: string): string {
       flush();
       const code: string[] = [];
       while (++i < lines.length && !/^\s*```\s*$/.test(lines[i] ?? '')) code.push(lines[i] ?? '');
-      blocks.push(`<pre><code>${escapeHtml(code.join('\n'))}</code></pre>`);
+      // tabindex: a code line wider than the step scrolls, and a scrollable region must take focus (axe).
+      blocks.push(`<pre tabindex="0"><code>${escapeHtml(code.join('\n'))}</code></pre>`);
     } else if (line.trim() === '') flush();
     else paragraph.push(line);
   }
