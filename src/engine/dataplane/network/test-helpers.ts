@@ -93,6 +93,16 @@ export function nodePort(cluster: Cluster, name: string, namespace = 'default'):
   return cluster.store.get('services', namespace, name)?.spec?.ports?.[0]?.nodePort ?? 0;
 }
 
+/** What one line prints on a node, from a netshoot debug pod in the node's network namespace. */
+export function nodeShell(cluster: Cluster, node: string, line: string): string {
+  cluster.execSync(`kubectl debug node/${node} -it --profile=general --image=nicolaka/netshoot`, {
+    interactive: true,
+  });
+  const r = cluster.execSync(line, { interactive: true });
+  cluster.execSync('exit', { interactive: true });
+  return r.stdout;
+}
+
 /** Runs a line as the learner would, in an exec. */
 export function exec(
   cluster: Cluster,

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseClusterConfig } from '../../api/cluster-config.ts';
 import { createCluster, type Cluster } from '../../cluster/cluster.ts';
-import { apply, pod } from '../../dataplane/network/test-helpers.ts';
+import { apply, nodeShell, pod } from '../../dataplane/network/test-helpers.ts';
 import { policyEnforcement } from '../../dataplane/policy/enforcement.ts';
 import { kindnetConflist } from './kindnet.ts';
 
@@ -31,15 +31,6 @@ nodes:
 packetpath:
   distribution: kind
 `;
-
-function nodeShell(cluster: Cluster, node: string, line: string): string {
-  cluster.execSync(`kubectl debug node/${node} -it --profile=general --image=nicolaka/netshoot`, {
-    interactive: true,
-  });
-  const r = cluster.execSync(line, { interactive: true });
-  cluster.execSync('exit', { interactive: true });
-  return r.stdout;
-}
 
 function kindCluster(): Cluster {
   const cluster = createCluster(KIND, { seed: 7 });

@@ -11,18 +11,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createCluster, type Cluster } from '../../cluster/cluster.ts';
+import { nodeShell } from '../../dataplane/network/test-helpers.ts';
 
 function annotations(cluster: Cluster, node: string): Record<string, string> {
   return cluster.store.get('nodes', undefined, node)?.metadata.annotations ?? {};
-}
-
-function nodeShell(cluster: Cluster, node: string, line: string): string {
-  cluster.execSync(`kubectl debug node/${node} -it --profile=general --image=nicolaka/netshoot`, {
-    interactive: true,
-  });
-  const r = cluster.execSync(line, { interactive: true });
-  cluster.execSync('exit', { interactive: true });
-  return r.stdout;
 }
 
 const kind = (block: string) => `kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\n${block}`;
